@@ -1,0 +1,114 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+
+/** The pure core decides; adapters do I/O. These bans keep that promise checkable. */
+const coreRestrictions = {
+  'no-restricted-imports': [
+    'error',
+    {
+      patterns: [
+        { group: ['node:*'], message: 'src/core is pure: no Node built-ins (adapters do I/O).' },
+        {
+          group: [
+            'fs',
+            'fs/*',
+            'path',
+            'os',
+            'child_process',
+            'crypto',
+            'http',
+            'https',
+            'net',
+            'events',
+            'stream',
+            'worker_threads',
+            'timers',
+            'timers/*',
+          ],
+          message: 'src/core is pure: no Node built-ins (adapters do I/O).',
+        },
+        {
+          group: [
+            'better-sqlite3',
+            'pg',
+            'kysely',
+            'kysely/*',
+            'fastify',
+            'pino',
+            'commander',
+            'react',
+            'react-dom',
+          ],
+          message: 'src/core is pure: drivers, servers and UI live in adapters.',
+        },
+        {
+          group: ['**/engine/**', '**/store/**', '**/server/**', '**/cli/**', '**/acp/**'],
+          message: 'src/core must not depend on adapters.',
+        },
+      ],
+    },
+  ],
+  'no-restricted-globals': [
+    'error',
+    ...['setTimeout', 'setInterval', 'setImmediate', 'clearTimeout', 'clearInterval', 'clearImmediate'].map(
+      (name) => ({ name, message: 'src/core has no timers: return an effect and let the engine arm it.' }),
+    ),
+    { name: 'process', message: 'src/core reads no process state.' },
+    { name: 'performance', message: 'src/core reads no clock: time is an argument.' },
+    { name: 'fetch', message: 'src/core does no I/O.' },
+  ],
+  'no-restricted-syntax': [
+    'error',
+    { selector: 'TSEnumDeclaration', message: 'Use `as const` vocabularies.' },
+    {
+      selector: "NewExpression[callee.name='Date']",
+      message: 'src/core reads no clock: pass `now` (epoch ms) in.',
+    },
+    {
+      selector: "CallExpression[callee.name='Date']",
+      message: 'src/core reads no clock: pass `now` (epoch ms) in.',
+    },
+    {
+      selector: "MemberExpression[object.name='Date'][property.name='now']",
+      message: 'src/core reads no clock: pass `now` (epoch ms) in.',
+    },
+  ],
+};
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'coverage/**', 'node_modules/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver': { node: { extensions: ['.ts', '.js'] } } },
+    rules: {
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'TSEnumDeclaration', message: 'Use `as const` vocabularies.' },
+      ],
+    },
+  },
+  {
+    files: ['src/core/**/*.ts'],
+    rules: coreRestrictions,
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    files: ['bench/**/*.js', 'eslint.config.js'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', performance: 'readonly' } },
+  },
+);

@@ -1,0 +1,110 @@
+import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import { numberedLines, openInput, writeOut } from './read-lines.js';
+import { renderPretty, renderSummary, type Tally } from './pretty-classification.js';
+import {
+  classifyEvidence,
+  explainEvidence,
+  parseEnvelope,
+  parseIsoDateTime,
+  type ClassifyOptions,
+} from '../core/index.js';
+
+interface ClassifyFlags {
+  readonly pretty?: boolean;
+  readonly explain?: boolean;
+  readonly now?: number;
+  readonly invocation?: string;
+  readonly generation?: number;
+}
+
+/**
+ * `recourse classify [FILE|-]`: one evidence envelope per line in, one classification per line out, same
+ * order. A line that is not a valid envelope prints `{"error":{"line","path","message"}}` in its place and the
+ * run goes on. Exit 0 when every line was valid, 2 otherwise (also when FILE cannot be read).
+ */
+export function registerClassifyCommand(program: Command): void {
+  program
+    .command('classify')
+    .description('classify evidence envelopes (JSON Lines) into provider-neutral classifications')
+    .argument('[file]', 'JSON Lines file of evidence envelopes, or - for standard input', '-')
+    .option('--pretty', 'print a human summary instead of JSON Lines')
+    .option('--explain', 'add every matching rule to each classification (catalogue work)')
+    .option('--now <iso>', 'the clock to use when evidence has no observed_at (default: now)', parseNow)
+    .option('--invocation <id>', 'the current invocation id: evidence from another one is stale')
+    .option(
+      '--generation <n>',
+      'the current prompt generation: evidence from another one is stale',
+      parseGeneration,
+    )
+    .action(async (file: string, flags: ClassifyFlags) => {
+      process.exitCode = await runClassify(file, flags);
+    });
+}
+
+function parseNow(value: string): number {
+  const ms = parseIsoDateTime(value);
+  if (ms === null)
+    throw new InvalidArgumentError('expected an ISO-8601 date-time with a zone, like 2026-06-01T12:00:00Z');
+  return ms;
+}
+
+function parseGeneration(value: string): number {
+  const n = Number(value);
+  if (!/^\d{1,15}$/.test(value) || !Number.isSafeInteger(n))
+    throw new InvalidArgumentError('expected a non-negative integer');
+  return n;
+}
+
+async function runClassify(file: string, flags: ClassifyFlags): Promise<number> {
+  if ((flags.invocation === undefined) !== (flags.generation === undefined)) {
+    process.stderr.write('recourse classify: --invocation and --generation go together\n');
+    return 2;
+  }
+  let input;
+  try {
+    input = await openInput(file);
+  } catch (error) {
+    process.stderr.write(`recourse classify: cannot read ${file}: ${(error as Error).message}\n`);
+    return 2;
+  }
+  const options: ClassifyOptions = {
+    now: flags.now ?? Date.now(),
+    ...(flags.invocation !== undefined && flags.generation !== undefined
+      ? { current: { invocationId: flags.invocation, promptGeneration: flags.generation } }
+      : {}),
+  };
+  const tally: Tally = { total: 0, invalid: 0, byClass: new Map() };
+  const out = process.stdout;
+  for await (const { line, text } of numberedLines(input)) {
+    if (text.trim() === '') continue;
+    tally.total++;
+    const result = classifyLine(line, text, options, flags.explain === true);
+    if ('error' in result) tally.invalid++;
+    else tally.byClass.set(result.class, (tally.byClass.get(result.class) ?? 0) + 1);
+    await writeOut(out, flags.pretty ? renderPretty(line, result) : `${JSON.stringify(result)}\n`);
+  }
+  if (flags.pretty) await writeOut(out, renderSummary(tally));
+  return tally.invalid === 0 ? 0 : 2;
+}
+
+type LineResult =
+  | { readonly error: { readonly line: number; readonly path: string; readonly message: string } }
+  | (ReturnType<typeof classifyEvidence> & { readonly matches?: unknown });
+
+function classifyLine(line: number, text: string, options: ClassifyOptions, explain: boolean): LineResult {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { error: { line, path: '', message: `malformed JSON: ${(error as Error).message}` } };
+  }
+  const parsed = parseEnvelope(value);
+  if (!parsed.ok) {
+    const first = parsed.issues[0]!;
+    return { error: { line, path: first.path, message: first.message } };
+  }
+  if (!explain) return classifyEvidence(parsed.evidence, options);
+  const explanation = explainEvidence(parsed.evidence, options);
+  return { ...explanation.classification, matches: explanation.matches };
+}

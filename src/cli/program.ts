@@ -1,0 +1,12 @@
+import { Command } from 'commander';
+import { registerClassifyCommand } from './classify-command.js';
+
+/** The `recourse` command line. */
+export function buildProgram(): Command {
+  const program = new Command('recourse')
+    .description('Recovers AI coding agents from provider failures.')
+    .version('0.1.0')
+    .showHelpAfterError();
+  registerClassifyCommand(program);
+  return program;
+}

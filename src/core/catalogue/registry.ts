@@ -1,0 +1,24 @@
+import { agentRules } from './rules/agents.js';
+import { errorFieldRules } from './rules/error-fields.js';
+import { exceptionRules } from './rules/exceptions.js';
+import { httpStatusRules } from './rules/http-status.js';
+import { localRules } from './rules/local.js';
+import { networkRules } from './rules/network.js';
+import { providerSignatureRules } from './rules/provider-signatures.js';
+import type { Rule } from './rule.js';
+import { catalogueVersion } from './version.js';
+import { compileCatalogue } from '../classify/compiled-catalogue.js';
+
+/** Every rule of the catalogue, in declaration order (the last tie-breaker of precedence). */
+export const catalogueRules: readonly Rule[] = Object.freeze([
+  ...agentRules,
+  ...errorFieldRules,
+  ...exceptionRules,
+  ...localRules,
+  ...providerSignatureRules,
+  ...networkRules,
+  ...httpStatusRules,
+]);
+
+/** The shipped catalogue, indexed for classification. */
+export const defaultCatalogue = compileCatalogue(catalogueVersion, catalogueRules);

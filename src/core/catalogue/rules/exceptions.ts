@@ -1,0 +1,154 @@
+import type { Rule } from '../rule.js';
+import type { CatalogueCode } from '../codes.js';
+
+/**
+ * SDK exception class names (the envelope's `name`, or `module.ClassName:` in a traceback or repr), from the
+ * OpenAI, Anthropic, Google, AWS, LiteLLM, httpx and requests clients. Broad classes are generic; a class that
+ * pins one cause (`ContextWindowExceededError`, `ThrottlingException`'s siblings) is specific.
+ */
+interface ExceptionSpec {
+  readonly id: string;
+  readonly names: readonly string[];
+  readonly code: CatalogueCode;
+  readonly generic?: boolean;
+  readonly confidence?: 'high' | 'medium' | 'low';
+}
+
+const specs: readonly ExceptionSpec[] = [
+  {
+    id: 'sdk.rate_limit_error.v1',
+    names: [
+      'ratelimiterror',
+      'toomanyrequests',
+      'toomanyrequestserror',
+      'throttlingexception',
+      'ratelimitexceeded',
+      'ratelimitexceedederror',
+    ],
+    code: 'rate_limited',
+    generic: true,
+  },
+  {
+    id: 'sdk.connection_error.v1',
+    names: [
+      'apiconnectionerror',
+      'connecterror',
+      'connectionerror',
+      'connecttimeout',
+      'connecttimeouterror',
+      'newconnectionerror',
+      'maxretryerror',
+      'clientconnectorerror',
+      'serverdisconnectederror',
+    ],
+    code: 'network_unavailable',
+    generic: true,
+  },
+  {
+    id: 'sdk.timeout_error.v1',
+    names: ['apitimeouterror', 'readtimeout', 'timeoutexception', 'deadlineexceeded'],
+    code: 'network_unavailable',
+    generic: true,
+  },
+  {
+    id: 'sdk.authentication_error.v1',
+    names: [
+      'authenticationerror',
+      'unauthenticated',
+      'unauthorizederror',
+      'unrecognizedclientexception',
+      'expiredtokenexception',
+      'invalidsignatureexception',
+    ],
+    code: 'auth_required',
+    generic: true,
+    confidence: 'high',
+  },
+  { id: 'sdk.invalid_api_key_error.v1', names: ['invalidapikeyerror'], code: 'auth_required' },
+  {
+    id: 'sdk.permission_denied_error.v1',
+    names: ['permissiondeniederror', 'permissiondenied', 'accessdeniedexception'],
+    code: 'auth_required',
+    generic: true,
+    confidence: 'low',
+  },
+  {
+    id: 'sdk.not_found_error.v1',
+    names: ['notfounderror', 'resourcenotfoundexception'],
+    code: 'model_unavailable',
+    generic: true,
+    confidence: 'low',
+  },
+  {
+    id: 'sdk.internal_server_error.v1',
+    names: [
+      'internalservererror',
+      'internalserverexception',
+      'servererror',
+      'apierror',
+      'modelerrorexception',
+      'modeltimeoutexception',
+    ],
+    code: 'provider_unavailable',
+    generic: true,
+  },
+  {
+    id: 'sdk.service_unavailable_error.v1',
+    names: ['serviceunavailableerror', 'serviceunavailableexception', 'serviceunavailable'],
+    code: 'provider_unavailable',
+    generic: true,
+    confidence: 'high',
+  },
+  { id: 'sdk.overloaded_error.v1', names: ['overloadederror'], code: 'provider_overloaded' },
+  { id: 'sdk.model_not_ready.v1', names: ['modelnotreadyexception'], code: 'model_capacity', generic: true },
+  {
+    id: 'sdk.stream_error.v1',
+    names: [
+      'modelstreamerrorexception',
+      'remoteprotocolerror',
+      'chunkedencodingerror',
+      'incompleteread',
+      'protocolerror',
+    ],
+    code: 'agent_transport_lost',
+    generic: true,
+  },
+  {
+    id: 'sdk.bad_request_error.v1',
+    names: [
+      'badrequesterror',
+      'unprocessableentityerror',
+      'validationexception',
+      'invalidargument',
+      'invalidrequesterror',
+    ],
+    code: 'bad_request',
+    generic: true,
+  },
+  {
+    id: 'sdk.context_window_error.v1',
+    names: ['contextwindowexceedederror'],
+    code: 'context_length_exceeded',
+  },
+  { id: 'sdk.request_too_large_error.v1', names: ['requesttoolargeerror'], code: 'request_too_large' },
+  {
+    id: 'sdk.budget_exceeded_error.v1',
+    names: ['budgetexceedederror', 'servicequotaexceededexception'],
+    code: 'quota_limited',
+  },
+  {
+    id: 'sdk.user_abort_error.v1',
+    names: ['apiuseraborterror', 'aborterror', 'cancellederror'],
+    code: 'cancelled',
+  },
+];
+
+export const exceptionRules: readonly Rule[] = specs.map((spec): Rule => ({
+  id: spec.id,
+  description: `SDK exception ${spec.names.join(', ')}`,
+  tier: 'structured',
+  ...(spec.generic ? { generic: true } : {}),
+  code: spec.code,
+  confidence: spec.confidence ?? (spec.generic ? 'medium' : 'high'),
+  when: { keywords: spec.names },
+}));

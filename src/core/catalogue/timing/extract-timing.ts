@@ -1,0 +1,52 @@
+import { bodyFieldHints } from './body-field-hints.js';
+import { headerHints } from './header-hints.js';
+import { validateHint, type RawHints } from './hint.js';
+import { relativePhraseHints, usageLimitEpochHints, zonedClockHints } from './phrase-hints.js';
+import type { HeaderList } from '../../evidence/evidence.js';
+import type { TimingExtractor } from '../rule.js';
+
+export interface TimingHints {
+  /** Epoch ms the provider asked to wait until (relative delays resolved from the reference time). */
+  readonly retryAfterMs: number | null;
+  /** Epoch ms a quota or limit resets. */
+  readonly resetAtMs: number | null;
+}
+
+export interface TimingInput {
+  readonly headers: HeaderList;
+  /** The lower-cased classification window. */
+  readonly text: string;
+  /** `observed_at` of the evidence, else the caller's now: relative hints are measured from it. */
+  readonly referenceMs: number;
+}
+
+/**
+ * Runs the extractors a rule trusts, in precedence order (structured headers, then body fields, then text),
+ * and keeps, per slot, the first hint that validates.
+ */
+export function extractTiming(input: TimingInput, trusted: readonly TimingExtractor[]): TimingHints {
+  let retryAfterMs: number | null = null;
+  let resetAtMs: number | null = null;
+  for (const extractor of trusted) {
+    if (retryAfterMs !== null && resetAtMs !== null) break;
+    const hints = run(extractor, input);
+    retryAfterMs ??= validateHint(hints.retryAfter, input.referenceMs);
+    resetAtMs ??= validateHint(hints.resetAt, input.referenceMs);
+  }
+  return { retryAfterMs, resetAtMs };
+}
+
+function run(extractor: TimingExtractor, input: TimingInput): RawHints {
+  switch (extractor) {
+    case 'headers':
+      return headerHints(input.headers, input.referenceMs);
+    case 'body_fields':
+      return bodyFieldHints(input.text);
+    case 'phrases':
+      return relativePhraseHints(input.text);
+    case 'usage_limit_epoch':
+      return usageLimitEpochHints(input.text);
+    case 'zoned_clock':
+      return zonedClockHints(input.text, input.referenceMs);
+  }
+}

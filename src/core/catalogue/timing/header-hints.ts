@@ -1,0 +1,68 @@
+import { epochToMs, type RawHint, type RawHints } from './hint.js';
+import { parseGoDuration } from './duration.js';
+import type { HeaderList } from '../../evidence/evidence.js';
+import { parseIsoDateTime } from '../../time/iso-time.js';
+
+const httpDate = /^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+const plainSeconds = /^\d{1,10}(?:\.\d{1,9})?$/;
+
+/**
+ * Timing from response headers: `retry-after` (seconds or HTTP-date), `retry-after-ms`, OpenAI/Groq
+ * `x-ratelimit-reset-*` durations, Anthropic `anthropic-ratelimit-*-reset` instants and the unified
+ * subscription reset. Among per-bucket resets the exhausted bucket (remaining 0) decides; else the latest.
+ */
+export function headerHints(headers: HeaderList, referenceMs: number): RawHints {
+  if (headers.length === 0) return {};
+  const get = (name: string): string | undefined => headers.find(([n]) => n === name)?.[1].trim();
+  let retryAfter: RawHint | undefined;
+  const retryAfterMs = get('retry-after-ms');
+  const retryAfterHeader = get('retry-after');
+  if (retryAfterMs !== undefined && plainSeconds.test(retryAfterMs)) {
+    retryAfter = { delaySeconds: Number(retryAfterMs) / 1000 };
+  } else if (retryAfterHeader !== undefined) {
+    if (plainSeconds.test(retryAfterHeader)) retryAfter = { delaySeconds: Number(retryAfterHeader) };
+    else if (httpDate.test(retryAfterHeader)) retryAfter = { atMs: Date.parse(retryAfterHeader) };
+  }
+  return { ...(retryAfter ? { retryAfter } : {}), ...resetHint(headers, get, referenceMs) };
+}
+
+function resetHint(
+  headers: HeaderList,
+  get: (name: string) => string | undefined,
+  referenceMs: number,
+): RawHints {
+  const unified = get('anthropic-ratelimit-unified-reset');
+  if (unified !== undefined && /^\d{9,13}$/.test(unified)) return { resetAt: { atMs: epochToMs(unified) } };
+  const buckets: Array<{ hint: RawHint; exhausted: boolean; atMs: number }> = [];
+  const bucket = (hint: RawHint, remaining: string | undefined) => ({
+    hint,
+    exhausted: remaining !== undefined && Number(remaining) === 0,
+    atMs: 'delaySeconds' in hint ? referenceMs + hint.delaySeconds * 1000 : hint.atMs,
+  });
+  for (const [name, value] of headers) {
+    let m = /^anthropic-ratelimit-([a-z-]+)-reset$/.exec(name);
+    if (m) {
+      const at = parseIsoDateTime(value.trim());
+      if (at !== null) buckets.push(bucket({ atMs: at }, get(`anthropic-ratelimit-${m[1]}-remaining`)));
+      continue;
+    }
+    m = /^x-ratelimit-reset-([a-z-]+)$/.exec(name);
+    if (m) {
+      const seconds = plainSeconds.test(value.trim()) ? Number(value) : parseGoDuration(value);
+      if (seconds !== null)
+        buckets.push(bucket({ delaySeconds: seconds }, get(`x-ratelimit-remaining-${m[1]}`)));
+      continue;
+    }
+    if (name === 'x-ratelimit-reset' && /^\d{1,13}(?:\.\d+)?$/.test(value.trim())) {
+      const v = value.trim();
+      const hint: RawHint =
+        Number(v) > 1e9 ? { atMs: epochToMs(v.split('.')[0]!) } : { delaySeconds: Number(v) };
+      buckets.push(bucket(hint, get('x-ratelimit-remaining')));
+    }
+  }
+  if (buckets.length === 0) return {};
+  const exhausted = buckets.filter((b) => b.exhausted);
+  const pool = exhausted.length > 0 ? exhausted : buckets;
+  pool.sort((a, b) => b.atMs - a.atMs);
+  return { resetAt: pool[0]!.hint };
+}

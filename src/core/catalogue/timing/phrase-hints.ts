@@ -1,0 +1,62 @@
+import { epochToMs, type RawHints } from './hint.js';
+import { humanDurationSource, parseHumanDuration } from './duration.js';
+import { resolveZonedClock } from './zoned-clock.js';
+
+/**
+ * Timing stated in provider text (lower-cased): "try again in 1.2s", "Please retry after 20 seconds",
+ * "reset after 8h44m7s", "Resets in 4hr 19min", "please wait 71 minutes". A client's own countdown
+ * ("Retrying in 4 seconds… (attempt 4/10)", "retrying in 25s - attempt #21", "Waiting for 10 seconds") is not
+ * a provider hint: those verbs are not read, and a delay followed by an attempt counter is skipped.
+ */
+const relativePhrase = new RegExp(
+  String.raw`\b(?:try again|retry|retry-after:|resets?|available again|wait)\s{1,3}(?:in\s{1,3}|after\s{1,3})?(?:about\s|approximately\s|~\s?)?(${humanDurationSource})(?![^\n]{0,24}\battempts?\b)`,
+);
+
+export function relativePhraseHints(text: string): RawHints {
+  const m = relativePhrase.exec(text);
+  if (!m) return {};
+  const seconds = parseHumanDuration(m[1]!);
+  return seconds === null ? {} : { retryAfter: { delaySeconds: seconds } };
+}
+
+/** Claude Code's subscription sentinel `usage limit reached|1755615600` (epoch seconds or ms). */
+const usageLimitEpoch = /limit reached\s{0,2}\|\s{0,2}(\d{10,13})(?!\d)/;
+
+export function usageLimitEpochHints(text: string): RawHints {
+  const m = usageLimitEpoch.exec(text);
+  return m ? { resetAt: { atMs: epochToMs(m[1]!) } } : {};
+}
+
+const months = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+/**
+ * A wall-clock reset with an IANA zone: "resets 11:10am (Europe/Helsinki)", "will reset at 5pm
+ * (Europe/Warsaw)", "resets Oct 9, 9am (Europe/Paris)", "resets at 15:00 UTC". Without a zone there is no hint.
+ */
+const zonedClock =
+  /\b(?:resets?|available again|try again)\s{1,3}(?:at\s{1,3}|on\s{1,3})?(?:(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,6}\.?\s(\d{1,2})(?:st|nd|rd|th)?,?\s{1,2}(?:at\s)?)?(\d{1,2})(?::(\d{2}))?\s?(am|pm)?\s{0,2}(?:\(([a-z]{1,14}(?:\/[a-z0-9_+-]{1,30}){1,2}|utc|gmt)\)|(utc|gmt)\b)/;
+
+export function zonedClockHints(text: string, referenceMs: number): RawHints {
+  const m = zonedClock.exec(text);
+  if (!m) return {};
+  let hour = Number(m[3]);
+  const minute = m[4] === undefined ? 0 : Number(m[4]);
+  const meridiem = m[5];
+  if (meridiem !== undefined) {
+    if (hour < 1 || hour > 12) return {};
+    hour = (hour % 12) + (meridiem === 'pm' ? 12 : 0);
+  }
+  const zone = (m[6] ?? m[7])!;
+  const month = m[1] === undefined ? undefined : months.indexOf(m[1]) + 1;
+  const day = m[2] === undefined ? undefined : Number(m[2]);
+  const at = resolveZonedClock(
+    {
+      hour,
+      minute,
+      zone: zone === 'gmt' ? 'UTC' : zone,
+      ...(month !== undefined ? { month, day: day! } : {}),
+    },
+    referenceMs,
+  );
+  return at === null ? {} : { resetAt: { atMs: at } };
+}

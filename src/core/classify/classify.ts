@@ -1,0 +1,237 @@
+import { factsOf, forEachToken, type Facts } from './facts.js';
+import { fieldKey, statusKey, type CompiledCatalogue } from './compiled-catalogue.js';
+import { matchRule } from './match-rule.js';
+import { resolve, type Resolution, type RuleMatch } from './resolve.js';
+import type { Classification, UnclassifiedReason } from './classification.js';
+import { defaultCatalogue } from '../catalogue/registry.js';
+import {
+  longWindowSeconds,
+  providerCodeInfo,
+  isProviderCode,
+  type CatalogueCode,
+} from '../catalogue/codes.js';
+import type { Confidence } from '../catalogue/rule.js';
+import { extractTiming, type TimingHints } from '../catalogue/timing/extract-timing.js';
+import type { Evidence } from '../evidence/evidence.js';
+import { parseEnvelope } from '../evidence/parse-envelope.js';
+import { safeExcerpt, safeIdentifier, type ExcerptAnchor } from '../sanitize/index.js';
+import { formatIsoUtc } from '../time/iso-time.js';
+
+export interface ClassifyOptions {
+  /** The caller's clock, epoch ms (or a Date). Used when the evidence has no `observed_at`. */
+  readonly now: number | Date;
+  /**
+   * The invocation and prompt generation the caller considers current. When given, evidence that does not
+   * carry exactly these (missing counts as different) is `unclassified` with reason `stale`.
+   */
+  readonly current?: { readonly invocationId: string; readonly promptGeneration: number };
+}
+
+/** A classification plus every rule that matched, strongest first: for fixtures, collisions and `--explain`. */
+export interface Explanation {
+  readonly classification: Classification;
+  readonly matches: ReadonlyArray<{
+    readonly rule: string;
+    readonly code: CatalogueCode;
+    readonly level: number;
+  }>;
+}
+
+/**
+ * Classifies one evidence envelope. Pure and deterministic: the same envelope, options and catalogue give the
+ * same result. Never throws: an envelope that does not validate is `unclassified` with reason `unknown`
+ * (use `parseEnvelope` to learn why).
+ */
+export function classify(envelope: unknown, options: ClassifyOptions): Classification {
+  const parsed = parseEnvelope(envelope);
+  if (!parsed.ok) return invalidClassification(nowMs(options), defaultCatalogue.version);
+  return classifyEvidence(parsed.evidence, options);
+}
+
+/** Classifies evidence that `parseEnvelope` produced. */
+export function classifyEvidence(
+  evidence: Evidence,
+  options: ClassifyOptions,
+  catalogue: CompiledCatalogue = defaultCatalogue,
+): Classification {
+  return run(evidence, options, catalogue, false).classification;
+}
+
+/** Like `classifyEvidence`, and lists every matching rule (evaluates the whole candidate set). */
+export function explainEvidence(
+  evidence: Evidence,
+  options: ClassifyOptions,
+  catalogue: CompiledCatalogue = defaultCatalogue,
+): Explanation {
+  return run(evidence, options, catalogue, true);
+}
+
+function nowMs(options: ClassifyOptions): number {
+  return typeof options.now === 'number' ? options.now : options.now.getTime();
+}
+
+function run(
+  evidence: Evidence,
+  options: ClassifyOptions,
+  catalogue: CompiledCatalogue,
+  explain: boolean,
+): Explanation {
+  const referenceMs = evidence.observedAtMs ?? nowMs(options);
+  const facts = factsOf(evidence);
+  const base = {
+    catalogue_version: catalogue.version,
+    provider_id: safeIdentifier(evidence.providerId ?? evidence.agentId),
+    model_id: safeIdentifier(evidence.modelId),
+    phase: safeIdentifier(evidence.phase),
+    occurred_at: formatIsoUtc(referenceMs),
+  };
+  const current = options.current;
+  if (
+    current !== undefined &&
+    (evidence.invocationId !== current.invocationId || evidence.promptGeneration !== current.promptGeneration)
+  ) {
+    const excerpt = safeExcerpt(facts.raw, defaultAnchor(evidence));
+    return { classification: unclassified(base, 'stale', null, null, 'low', excerpt), matches: [] };
+  }
+  const matches = findMatches(facts, catalogue, explain);
+  const resolution = resolve(matches);
+  return {
+    classification: build(resolution, evidence, facts, base, referenceMs),
+    matches: matches.map((m) => ({
+      rule: m.compiled.rule.id,
+      code: m.compiled.rule.code,
+      level: m.compiled.level,
+    })),
+  };
+}
+
+/** Candidate rules come only from the index: the evidence's tokens and structured facts select them. */
+function findMatches(facts: Facts, catalogue: CompiledCatalogue, all: boolean): RuleMatch[] {
+  const seen = new Uint8Array(catalogue.rules.length);
+  const candidates: number[] = [];
+  const take = (key: string) => {
+    const list = catalogue.byKey.get(key);
+    if (list === undefined) return;
+    for (const index of list) {
+      if (seen[index] === 0) {
+        seen[index] = 1;
+        candidates.push(index);
+      }
+    }
+  };
+  forEachToken(facts.text, take);
+  for (const [name, values] of facts.fields) for (const value of values) take(fieldKey(name, value));
+  if (facts.status !== null) take(statusKey(facts.status));
+  if (facts.rpcCode !== null) take(`rpc:${facts.rpcCode}`);
+  if (facts.exitCode !== null) take(`exit:${facts.exitCode}`);
+  if (facts.signal !== null) take(`signal:${facts.signal}`);
+  for (const index of catalogue.always) if (seen[index] === 0) candidates.push(index);
+
+  const rules = catalogue.rules;
+  candidates.sort((a, b) => rules[a]!.rank - rules[b]!.rank);
+  const matches: RuleMatch[] = [];
+  for (const index of candidates) {
+    const compiled = rules[index]!;
+    // Only the strongest level decides (and can conflict); weaker rules need not run.
+    if (!all && matches.length > 0 && compiled.level !== matches[0]!.compiled.level) break;
+    const offset = matchRule(compiled, facts);
+    if (offset !== null) matches.push({ compiled, offset });
+  }
+  return matches;
+}
+
+type Base = Pick<Classification, 'catalogue_version' | 'provider_id' | 'model_id' | 'phase' | 'occurred_at'>;
+
+function build(
+  resolution: Resolution,
+  evidence: Evidence,
+  facts: Facts,
+  base: Base,
+  referenceMs: number,
+): Classification {
+  if (resolution.kind === 'none') {
+    return unclassified(base, 'unknown', null, null, 'low', safeExcerpt(facts.raw, defaultAnchor(evidence)));
+  }
+  const { winner } = resolution;
+  const rule = winner.compiled.rule;
+  const excerpt = safeExcerpt(
+    facts.raw,
+    winner.offset >= 0 ? { at: 'offset', offset: winner.offset } : defaultAnchor(evidence),
+  );
+  if (resolution.kind === 'conflict') {
+    return {
+      ...unclassified(base, 'conflict', null, rule.id, rule.confidence, excerpt),
+      conflicting_rules: [winner, ...resolution.rivals].map((m) => m.compiled.rule.id),
+    };
+  }
+  if (!isProviderCode(rule.code))
+    return unclassified(base, 'not_provider', rule.code, rule.id, rule.confidence, excerpt);
+  if (rule.confidence === 'low') return unclassified(base, 'low_confidence', null, rule.id, 'low', excerpt);
+
+  const timing = extractTiming(
+    { headers: facts.headers, text: facts.text, referenceMs },
+    winner.compiled.timing,
+  );
+  const code = promoteByWindow(rule.code, timing, referenceMs);
+  const info = providerCodeInfo[code];
+  return {
+    code,
+    class: info.class,
+    ...base,
+    confidence: rule.confidence,
+    scope: rule.scope !== undefined ? rule.scope : info.scope,
+    classifier_rule: rule.id,
+    retry_after: timing.retryAfterMs === null ? null : formatIsoUtc(timing.retryAfterMs),
+    reset_at: timing.resetAtMs === null ? null : formatIsoUtc(timing.resetAtMs),
+    safe_excerpt: excerpt,
+  } satisfies Classification;
+}
+
+/** A rate limit whose stated wait is an hour or more is a quota: the window decides, not the wording. */
+function promoteByWindow(
+  code: CatalogueCode & keyof typeof providerCodeInfo,
+  timing: TimingHints,
+  referenceMs: number,
+) {
+  if (code !== 'rate_limited') return code;
+  const until = Math.max(timing.retryAfterMs ?? -Infinity, timing.resetAtMs ?? -Infinity);
+  return until - referenceMs >= longWindowSeconds * 1000 ? 'quota_limited' : code;
+}
+
+function defaultAnchor(evidence: Evidence): ExcerptAnchor {
+  // Tails carry the error at their end; bodies and messages at their start.
+  return evidence.kind === 'stderr' || evidence.kind === 'process_exit' ? { at: 'tail' } : { at: 'head' };
+}
+
+function unclassified(
+  base: Base,
+  reason: UnclassifiedReason,
+  code: CatalogueCode | null,
+  rule: string | null,
+  confidence: Confidence,
+  excerpt: string,
+): Classification {
+  return {
+    code,
+    class: 'unclassified',
+    ...base,
+    confidence,
+    scope: null,
+    classifier_rule: rule,
+    retry_after: null,
+    reset_at: null,
+    safe_excerpt: excerpt,
+    reason,
+  };
+}
+
+function invalidClassification(referenceMs: number, version: string): Classification {
+  const base = {
+    catalogue_version: version,
+    provider_id: null,
+    model_id: null,
+    phase: null,
+    occurred_at: formatIsoUtc(referenceMs),
+  };
+  return unclassified(base, 'unknown', null, null, 'low', '');
+}

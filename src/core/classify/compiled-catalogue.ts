@@ -1,0 +1,87 @@
+import { classOfCode, isProviderCode } from '../catalogue/codes.js';
+import { ruleTiers, timingExtractors, type Rule, type TimingExtractor } from '../catalogue/rule.js';
+import type { EvidenceKind } from '../evidence/envelope.js';
+
+/** A rule prepared for matching: its rank and the keys it is indexed under. */
+export interface CompiledRule {
+  readonly rule: Rule;
+  /** Declaration order in the catalogue: the last tie-breaker. */
+  readonly order: number;
+  /** Sort key; smaller is stronger: (generic, tier, -priority, order). */
+  readonly rank: number;
+  /** Rules with the same level may conflict; different levels never do. */
+  readonly level: number;
+  readonly kinds: ReadonlySet<EvidenceKind> | null;
+  readonly timing: readonly TimingExtractor[];
+  /** `transient`, `hard` or `none`, used to detect conflicts. */
+  readonly outcomeClass: 'transient' | 'hard' | 'none';
+}
+
+/** Rules indexed by the facts that can select them, so a larger catalogue does not mean more work per evidence. */
+export interface CompiledCatalogue {
+  readonly version: string;
+  readonly rules: readonly CompiledRule[];
+  readonly byKey: ReadonlyMap<string, readonly number[]>;
+  /** Rules with no selective key (evaluated for every evidence). */
+  readonly always: readonly number[];
+}
+
+const defaultKinds: ReadonlySet<EvidenceKind> = new Set([
+  'http',
+  'acp_error',
+  'stderr',
+  'process_exit',
+  'sdk_exception',
+]);
+const priorityRange = 1000;
+
+export function compileCatalogue(version: string, rules: readonly Rule[]): CompiledCatalogue {
+  const compiled = rules.map((rule, order): CompiledRule => {
+    const priority = Math.max(-priorityRange / 2, Math.min(priorityRange / 2 - 1, rule.priority ?? 0));
+    const level =
+      ((rule.generic ? 1 : 0) * ruleTiers.length + ruleTiers.indexOf(rule.tier)) * priorityRange +
+      (priorityRange / 2 - priority);
+    return {
+      rule,
+      order,
+      level,
+      rank: level * 100_000 + order,
+      kinds: rule.when.kinds ? new Set(rule.when.kinds) : defaultKinds,
+      timing: rule.timing ?? timingExtractors,
+      outcomeClass: isProviderCode(rule.code) ? (classOfCode(rule.code) ?? 'none') : 'none',
+    };
+  });
+  const byKey = new Map<string, number[]>();
+  const always: number[] = [];
+  const add = (key: string, index: number) => {
+    const list = byKey.get(key);
+    if (list === undefined) byKey.set(key, [index]);
+    else list.push(index);
+  };
+  compiled.forEach(({ rule }, index) => {
+    const keys = indexKeys(rule);
+    if (keys.length === 0) always.push(index);
+    for (const key of keys) add(key, index);
+  });
+  return { version, rules: compiled, byKey, always };
+}
+
+/** The most selective condition of a rule becomes its index key (every condition is still checked). */
+export function indexKeys(rule: Rule): string[] {
+  const w = rule.when;
+  if (w.keywords && w.keywords.length > 0) return [...w.keywords];
+  if (w.fields) {
+    const keys: string[] = [];
+    for (const [name, values] of Object.entries(w.fields))
+      for (const v of values ?? []) keys.push(fieldKey(name, v));
+    if (keys.length > 0) return keys;
+  }
+  if (w.status) return w.status.map(statusKey);
+  if (w.rpcCodes) return w.rpcCodes.map((c) => `rpc:${c}`);
+  if (w.exitCodes || w.signals)
+    return [...(w.exitCodes ?? []).map((c) => `exit:${c}`), ...(w.signals ?? []).map((s) => `signal:${s}`)];
+  return [];
+}
+
+export const fieldKey = (name: string, value: string): string => `field:${name}=${value}`;
+export const statusKey = (status: number): string => `status:${status}`;

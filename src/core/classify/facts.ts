@@ -1,0 +1,111 @@
+import { statusFromText } from './text-status.js';
+import { structuredFields } from './structured-fields.js';
+import type { Evidence, HeaderList } from '../evidence/evidence.js';
+import type { EvidenceKind } from '../evidence/envelope.js';
+
+/** Characters of text the rules read: the head and the tail of long text, where errors are reported. */
+export const windowHeadChars = 8192;
+export const windowTailChars = 4096;
+
+/** What the rules match against: the evidence reduced to structured facts and one lower-cased text window. */
+export interface Facts {
+  readonly kind: EvidenceKind;
+  /** Lower-cased provider and agent ids. */
+  readonly sourceIds: readonly string[];
+  /** Structured status, else a status anchored in the text, else a numeric `code` field in the 4xx/5xx range. */
+  readonly status: number | null;
+  readonly rpcCode: number | null;
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly fields: ReadonlyMap<string, readonly string[]>;
+  readonly headers: HeaderList;
+  /** The error message alone (an ACP error without its `data`), untrimmed. */
+  readonly message: string;
+  /** The classification window, original case (for excerpts and timing). */
+  readonly raw: string;
+  /** The same window lower-cased (rules read this). */
+  readonly text: string;
+}
+
+export function factsOf(evidence: Evidence): Facts {
+  const raw = windowOf(primaryText(evidence));
+  const text = raw.toLowerCase();
+  const fields = structuredFields(text);
+  const sourceIds: string[] = [];
+  if (evidence.providerId) sourceIds.push(evidence.providerId.toLowerCase());
+  if (evidence.agentId) sourceIds.push(evidence.agentId.toLowerCase());
+  return {
+    kind: evidence.kind,
+    sourceIds,
+    status: structuredStatus(evidence) ?? statusFromText(text)?.status ?? statusFromCodeField(fields),
+    rpcCode: evidence.kind === 'acp_error' ? evidence.rpcCode : null,
+    exitCode: evidence.kind === 'process_exit' ? evidence.exitCode : null,
+    signal: evidence.kind === 'process_exit' && evidence.signal ? evidence.signal.toUpperCase() : null,
+    fields,
+    headers: evidence.kind === 'http' || evidence.kind === 'sdk_exception' ? evidence.headers : [],
+    message: evidence.kind === 'acp_error' ? evidence.message : raw,
+    raw,
+    text,
+  };
+}
+
+function primaryText(evidence: Evidence): string {
+  switch (evidence.kind) {
+    case 'http':
+      return evidence.body;
+    case 'acp_error':
+      return evidence.data === null ? evidence.message : `${evidence.message}\n${evidence.data}`;
+    case 'acp_update':
+      return evidence.text ?? '';
+    case 'stderr':
+      return evidence.text;
+    case 'process_exit':
+      return evidence.stderrTail;
+    case 'sdk_exception':
+      return evidence.name === '' || evidence.name === 'Error'
+        ? evidence.message
+        : `${evidence.name}: ${evidence.message}`;
+  }
+}
+
+function structuredStatus(evidence: Evidence): number | null {
+  return evidence.kind === 'http' || evidence.kind === 'sdk_exception' ? evidence.status : null;
+}
+
+function statusFromCodeField(fields: ReadonlyMap<string, readonly string[]>): number | null {
+  for (const value of fields.get('code') ?? []) {
+    const n = Number(value);
+    if (Number.isInteger(n) && n >= 400 && n <= 599) return n;
+  }
+  return null;
+}
+
+function windowOf(text: string): string {
+  if (text.length <= windowHeadChars + windowTailChars) return text;
+  return `${text.slice(0, windowHeadChars)}\n…\n${text.slice(text.length - windowTailChars)}`;
+}
+
+/**
+ * Invokes `visit` for every lower-case word token (`[a-z0-9_]+`, at most 48 characters) of `text`, and for
+ * the parts of a snake_case token (`anthropic_quota_exceeded` also yields `quota` and `exceeded`).
+ */
+export function forEachToken(text: string, visit: (token: string) => void): void {
+  let start = -1;
+  let underscore = false;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 0;
+    const word = (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95;
+    if (word) {
+      if (start < 0) start = i;
+      if (c === 95) underscore = true;
+    } else if (start >= 0) {
+      if (i - start <= 48) {
+        const token = text.slice(start, i);
+        visit(token);
+        if (underscore) for (const part of token.split('_')) if (part !== '') visit(part);
+      }
+      start = -1;
+      underscore = false;
+    }
+  }
+}

@@ -1,0 +1,42 @@
+import type { Facts } from './facts.js';
+import type { CompiledRule } from './compiled-catalogue.js';
+import { matchCursorRetriableDiagnostic } from '../projection/cursor-diagnostic.js';
+import type { SharedPredicate } from '../catalogue/rule.js';
+
+/** Where a matching rule found its text, for the excerpt; -1 when it matched on structured facts only. */
+export type MatchOffset = number;
+
+/**
+ * Checks every condition of a rule against the facts; returns the text offset of the match, or null.
+ * Keywords are not re-checked: a rule with keywords is only ever a candidate through one of its keyword tokens.
+ */
+export function matchRule(compiled: CompiledRule, facts: Facts): MatchOffset | null {
+  const w = compiled.rule.when;
+  if (compiled.kinds !== null && !compiled.kinds.has(facts.kind)) return null;
+  if (w.sources && !w.sources.some((s) => facts.sourceIds.includes(s))) return null;
+  if (w.status && (facts.status === null || !w.status.includes(facts.status))) return null;
+  if (w.rpcCodes && (facts.rpcCode === null || !w.rpcCodes.includes(facts.rpcCode))) return null;
+  if (w.exitCodes || w.signals) {
+    const byCode =
+      w.exitCodes !== undefined && facts.exitCode !== null && w.exitCodes.includes(facts.exitCode);
+    const bySignal = w.signals !== undefined && facts.signal !== null && w.signals.includes(facts.signal);
+    if (!byCode && !bySignal) return null;
+  }
+  if (w.fields) {
+    for (const [name, values] of Object.entries(w.fields)) {
+      const present = facts.fields.get(name);
+      if (present === undefined || !values?.some((v) => present.includes(v))) return null;
+    }
+  }
+  if (w.unless && w.unless.test(facts.text)) return null;
+  if (w.predicate && !predicates[w.predicate](facts)) return null;
+  if (w.text) {
+    const m = w.text.exec(facts.text);
+    return m ? m.index : null;
+  }
+  return -1;
+}
+
+const predicates: Record<SharedPredicate, (facts: Facts) => boolean> = {
+  cursor_retriable_diagnostic: (facts) => matchCursorRetriableDiagnostic(facts.message).matched,
+};

@@ -1,0 +1,40 @@
+/**
+ * HTTP status codes stated in text, but only behind an anchor that makes them an error report
+ * (`API Error: 529`, `Error code: 429 -`, `last status: 401`, `[500 Internal Server Error]`, a line that starts
+ * with `429 {`). Prose that merely quotes a status ("the task mentioned status 500") has no anchor.
+ */
+
+const reasonPhrases =
+  'bad request|unauthorized|payment required|forbidden|not found|request timeout|conflict|payload too large|' +
+  'too many requests|internal server error|bad gateway|service unavailable|gateway time-?out|overloaded';
+
+const anchoredStatus: readonly RegExp[] = [
+  /api error:?\s{0,3}(?:\(status\s)?\(?([1-5]\d\d)(?!\d)/,
+  /error code:?\s{0,3}-?\s{0,3}([1-5]\d\d)(?!\d)/,
+  /status code:?\s{0,3}\(?([1-5]\d\d)(?!\d)/,
+  /status\s{0,2}[:=]\s{0,3}([1-5]\d\d)(?!\d)/,
+  /\(status:?\s([1-5]\d\d)\)/,
+  /unexpected status:?\s([1-5]\d\d)(?!\d)/,
+  /\bhttp(?:\/\d(?:\.\d)?)?(?: status)?:?\s([1-5]\d\d)(?!\d)/,
+  /(?:server|streaming|request|response|upstream|provider|api) error:?\s{0,3}'?([1-5]\d\d)(?!\d)/,
+  /request failed(?: with status(?: code)?)?:?\s{0,3}\(?([1-5]\d\d)(?!\d)/,
+  /\breturned (?:an? )?(?:http |status |error )?([1-5]\d\d)(?!\d)/,
+  new RegExp(`[[('"]([1-5]\\d\\d) (?:${reasonPhrases})\\b`),
+  new RegExp(
+    `(?:^|\\n)[^\\S\\n]{0,8}(?:[^\\w\\s"'{[(<]{1,3}\\s{0,2}){0,3}(?:error:?\\s{0,2})?([1-5]\\d\\d)(?:\\s{0,2}[-–:]\\s{0,2}|\\s{1,2})(?=[{[<]|(?:${reasonPhrases})\\b)`,
+  ),
+];
+
+const hasThreeDigits = /[1-5]\d\d/;
+
+/** The first anchored status in the lower-cased `text`, with its offset, or null. */
+export function statusFromText(text: string): { status: number; offset: number } | null {
+  if (!hasThreeDigits.test(text)) return null;
+  let best: { status: number; offset: number } | null = null;
+  for (const pattern of anchoredStatus) {
+    const m = pattern.exec(text);
+    if (m && m[1] && (best === null || m.index < best.offset))
+      best = { status: Number(m[1]), offset: m.index };
+  }
+  return best;
+}

@@ -1,0 +1,109 @@
+import { evidenceBounds, truncationMark } from './bounds.js';
+import { cutUtf8, utf8ByteLength } from '../text/utf8.js';
+
+/**
+ * Serializes an arbitrary value as JSON text within a byte budget, a depth and a per-container entry limit,
+ * so a hostile or huge `error.data` can never cost more than the bound. Non-JSON values (functions,
+ * symbols, bigints) are rendered as `null`. Returns whether anything was cut.
+ */
+export function boundedJson(
+  value: unknown,
+  maxBytes: number = evidenceBounds.textBytes,
+): { text: string; cut: boolean } {
+  const state = { parts: [] as string[], bytes: 0, cut: false, maxBytes };
+  write(value, 0, state);
+  const text = state.parts.join('');
+  return state.cut ? { text: text + truncationMark, cut: true } : { text, cut: false };
+}
+
+interface WriteState {
+  parts: string[];
+  bytes: number;
+  cut: boolean;
+  readonly maxBytes: number;
+}
+
+function emit(piece: string, state: WriteState): boolean {
+  if (state.cut) return false;
+  const size = utf8ByteLength(piece);
+  if (state.bytes + size > state.maxBytes) {
+    state.cut = true;
+    return false;
+  }
+  state.parts.push(piece);
+  state.bytes += size;
+  return true;
+}
+
+/** Emits as much of a string as the budget allows (escapes can expand it, so shrink until it fits). */
+function writeString(value: string, state: WriteState): void {
+  let room = state.maxBytes - state.bytes - 2;
+  let piece = JSON.stringify(value);
+  if (utf8ByteLength(piece) <= room + 2) {
+    emit(piece, state);
+    return;
+  }
+  while (room > 0) {
+    piece = JSON.stringify(cutUtf8(value, room));
+    if (utf8ByteLength(piece) <= state.maxBytes - state.bytes) {
+      emit(piece, state);
+      break;
+    }
+    room = Math.floor(room / 2);
+  }
+  state.cut = true;
+}
+
+function write(value: unknown, depth: number, state: WriteState): void {
+  if (state.cut) return;
+  if (value === null || value === undefined) {
+    emit('null', state);
+    return;
+  }
+  switch (typeof value) {
+    case 'string':
+      writeString(value, state);
+      return;
+    case 'number':
+      emit(Number.isFinite(value) ? String(value) : 'null', state);
+      return;
+    case 'boolean':
+      emit(value ? 'true' : 'false', state);
+      return;
+    case 'object':
+      break;
+    default:
+      emit('null', state);
+      return;
+  }
+  if (depth >= evidenceBounds.jsonDepth) {
+    state.cut = true;
+    return;
+  }
+  if (Array.isArray(value)) {
+    emit('[', state);
+    const n = Math.min(value.length, evidenceBounds.jsonEntries);
+    for (let i = 0; i < n && !state.cut; i++) {
+      if (i > 0) emit(',', state);
+      write(value[i], depth + 1, state);
+    }
+    if (value.length > n) state.cut = true;
+    emit(']', state);
+    return;
+  }
+  emit('{', state);
+  let i = 0;
+  for (const key in value as Record<string, unknown>) {
+    if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+    if (i >= evidenceBounds.jsonEntries) {
+      state.cut = true;
+      break;
+    }
+    if (i > 0) emit(',', state);
+    emit(JSON.stringify(key.length > 1024 ? key.slice(0, 1024) : key) + ':', state);
+    write((value as Record<string, unknown>)[key], depth + 1, state);
+    i++;
+    if (state.cut) break;
+  }
+  emit('}', state);
+}

@@ -1,0 +1,16 @@
+export { evidenceBounds, truncationMark } from './bounds.js';
+export {
+  evidenceKinds,
+  type AcpErrorEnvelope,
+  type AcpUpdateEnvelope,
+  type EvidenceEnvelope,
+  type EvidenceKind,
+  type HeaderValue,
+  type HttpEnvelope,
+  type ProcessExitEnvelope,
+  type SdkExceptionEnvelope,
+  type StderrEnvelope,
+} from './envelope.js';
+export type { Evidence, HeaderList } from './evidence.js';
+export type { EnvelopeIssue } from './field-reader.js';
+export { parseEnvelope, type ParseEnvelopeResult } from './parse-envelope.js';

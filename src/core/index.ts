@@ -1,0 +1,40 @@
+export * from './evidence/index.js';
+export * from './sanitize/index.js';
+export {
+  classOfCode,
+  hardCodes,
+  isNonProviderCode,
+  isProviderCode,
+  longWindowSeconds,
+  nonProviderCodes,
+  policyClasses,
+  providerCodeInfo,
+  scopes,
+  transientCodes,
+  type CatalogueCode,
+  type HardCode,
+  type NonProviderCode,
+  type PolicyClass,
+  type ProviderCode,
+  type Scope,
+  type TransientCode,
+} from './catalogue/codes.js';
+export { catalogueRules, defaultCatalogue } from './catalogue/registry.js';
+export { catalogueVersion } from './catalogue/version.js';
+export type { Confidence, Rule, RuleCondition, RuleTier, TimingExtractor } from './catalogue/rule.js';
+export {
+  classificationClasses,
+  unclassifiedReasons,
+  type Classification,
+  type ClassificationClass,
+  type UnclassifiedReason,
+} from './classify/classification.js';
+export {
+  classify,
+  classifyEvidence,
+  explainEvidence,
+  type ClassifyOptions,
+  type Explanation,
+} from './classify/classify.js';
+export { compileCatalogue, type CompiledCatalogue } from './classify/compiled-catalogue.js';
+export { formatIsoUtc, parseIsoDateTime } from './time/iso-time.js';

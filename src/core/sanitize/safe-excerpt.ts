@@ -1,0 +1,61 @@
+import { redactSecrets } from './redact-secrets.js';
+import { cutUtf8, cutUtf8Tail } from '../text/utf8.js';
+import { stripControlCharacters } from '../text/whitespace.js';
+
+/** The bound of every `safe_excerpt`, in UTF-8 bytes (REQUIREMENTS DAT-09 decision). */
+export const excerptMaxBytes = 512;
+
+/** Characters read around the chosen point before sanitizing; ample for 512 bytes after redaction. */
+const windowChars = 1536;
+/** How far a window edge may move to land between tokens, so no secret is cut in half before redaction. */
+const snapChars = 256;
+
+/** Where the excerpt starts: the head, the tail, or around a character offset (a rule's match). */
+export type ExcerptAnchor =
+  { readonly at: 'head' } | { readonly at: 'tail' } | { readonly at: 'offset'; readonly offset: number };
+
+/**
+ * A bounded, sanitized excerpt of `raw`: control characters removed, credentials and account identifiers
+ * redacted, at most 512 bytes cut on a UTF-8 boundary. The window is chosen first and its edges snap to
+ * non-token characters so that a secret is never split before the redactor sees it whole.
+ */
+export function safeExcerpt(raw: string, anchor: ExcerptAnchor = { at: 'head' }): string {
+  if (raw.length === 0) return '';
+  let start = 0;
+  let end = raw.length;
+  if (anchor.at === 'tail') {
+    start = Math.max(0, raw.length - windowChars);
+  } else if (anchor.at === 'offset') {
+    start = Math.max(0, Math.min(raw.length, anchor.offset) - 160);
+  }
+  if (start > 0) start = snapForward(raw, start);
+  if (end - start > windowChars) end = snapForward(raw, start + windowChars);
+  const clean = redactSecrets(stripControlCharacters(raw.slice(start, end)))
+    .replace(/ {2,}/g, ' ')
+    .trim();
+  if (anchor.at === 'tail') return cutUtf8Tail(clean, excerptMaxBytes).trimStart();
+  return cutUtf8(clean, excerptMaxBytes).trimEnd();
+}
+
+/** Characters a credential can contain; any other character is a safe place to cut. */
+const tokenCharacter = /[A-Za-z0-9._~+/=*-]/;
+
+/** The first non-token character at or after `index` (within `snapChars`), else `index` itself. */
+function snapForward(text: string, index: number): number {
+  const limit = Math.min(text.length, index + snapChars);
+  for (let i = index; i < limit; i++) {
+    if (!tokenCharacter.test(text[i]!)) return i;
+  }
+  return index;
+}
+
+const identifierShape = /^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127}$/;
+
+/**
+ * A provider, agent, model or phase identifier safe to output: a short token of identifier characters that
+ * the redactor leaves untouched. Anything else becomes null rather than leak or mislead.
+ */
+export function safeIdentifier(value: string | null): string | null {
+  if (value === null || !identifierShape.test(value)) return null;
+  return redactSecrets(value) === value ? value : null;
+}

@@ -1,0 +1,67 @@
+/**
+ * Strict ISO-8601 date-times with an explicit zone (`2026-06-01T12:00:00Z`, `...+02:00`), parsed to epoch ms
+ * without reading the clock.
+ */
+const isoDateTime =
+  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|z|[+-]\d{2}:?\d{2})$/;
+
+export function parseIsoDateTime(text: string): number | null {
+  const m = isoDateTime.exec(text);
+  if (!m) return null;
+  const [, y, mo, d, h, mi, s = '0', frac = '', zone = 'Z'] = m;
+  const month = Number(mo);
+  const day = Number(d);
+  const hour = Number(h);
+  const minute = Number(mi);
+  const second = Number(s);
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(Number(y), month)) return null;
+  if (hour > 23 || minute > 59 || second > 60) return null;
+  const ms = frac === '' ? 0 : Math.floor(Number(`0.${frac}`) * 1000);
+  let offsetMinutes = 0;
+  if (zone !== 'Z' && zone !== 'z') {
+    const sign = zone.startsWith('-') ? -1 : 1;
+    const digits = zone.slice(1).replace(':', '');
+    offsetMinutes = sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4)));
+    if (Math.abs(offsetMinutes) > 18 * 60) return null;
+  }
+  return Date.UTC(Number(y), month - 1, day, hour, minute, Math.min(second, 59), ms) - offsetMinutes * 60_000;
+}
+
+export function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+/** Epoch ms as ISO-8601 UTC: whole seconds as `...:00Z`, otherwise with milliseconds. */
+export function formatIsoUtc(epochMs: number): string {
+  const ms = Math.floor(epochMs);
+  const days = Math.floor(ms / 86_400_000);
+  const rest = ms - days * 86_400_000;
+  const { year, month, day } = civilFromDays(days);
+  const hh = Math.floor(rest / 3_600_000);
+  const mm = Math.floor((rest % 3_600_000) / 60_000);
+  const ss = Math.floor((rest % 60_000) / 1000);
+  const milli = rest % 1000;
+  const date = `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`;
+  const time = `${pad(hh, 2)}:${pad(mm, 2)}:${pad(ss, 2)}`;
+  return milli === 0 ? `${date}T${time}Z` : `${date}T${time}.${pad(milli, 3)}Z`;
+}
+
+function pad(n: number, width: number): string {
+  return String(n).padStart(width, '0');
+}
+
+/** Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm). */
+export function civilFromDays(daysSinceEpoch: number): { year: number; month: number; day: number } {
+  const z = daysSinceEpoch + 719_468;
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097;
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365,
+  );
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  return { year: yoe + era * 400 + (month <= 2 ? 1 : 0), month, day };
+}

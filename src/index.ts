@@ -1,0 +1,2 @@
+/** The public API of the `recourse` package. */
+export * from './core/index.js';
