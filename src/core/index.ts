@@ -20,7 +20,8 @@ export {
   type TransientCode,
 } from './catalogue/codes.js';
 export { catalogueRules, defaultCatalogue } from './catalogue/registry.js';
-export { catalogueVersion } from './catalogue/version.js';
+export { catalogueFingerprint, catalogueVersion } from './catalogue/version.js';
+export { fingerprintRules } from './catalogue/fingerprint.js';
 export type { Confidence, Rule, RuleCondition, RuleTier, TimingExtractor } from './catalogue/rule.js';
 export {
   classificationClasses,
@@ -36,5 +37,7 @@ export {
   type ClassifyOptions,
   type Explanation,
 } from './classify/classify.js';
+export { classificationSchema } from './classify/classification-schema.js';
 export { compileCatalogue, type CompiledCatalogue } from './classify/compiled-catalogue.js';
 export { formatIsoUtc, parseIsoDateTime } from './time/iso-time.js';
+export * from './projection/index.js';

@@ -27,11 +27,22 @@ export interface CatalogueFixture {
 
 export const fixturesDir = new URL('../../catalogue/fixtures/', import.meta.url).pathname;
 
-const allowedKeys = new Set(['id', 'evidence', 'expect', 'negative_for', 'collides_with', 'now', 'source', 'note']);
+const allowedKeys = new Set([
+  'id',
+  'evidence',
+  'expect',
+  'negative_for',
+  'collides_with',
+  'now',
+  'source',
+  'note',
+]);
 
 export function loadFixtures(): CatalogueFixture[] {
   const fixtures: CatalogueFixture[] = [];
-  for (const file of readdirSync(fixturesDir).filter((f) => f.endsWith('.jsonl')).sort()) {
+  for (const file of readdirSync(fixturesDir)
+    .filter((f) => f.endsWith('.jsonl'))
+    .sort()) {
     const lines = readFileSync(join(fixturesDir, file), 'utf8').split('\n');
     lines.forEach((text, index) => {
       if (text.trim() === '') return;

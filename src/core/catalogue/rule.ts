@@ -42,6 +42,15 @@ export type TimingExtractor = (typeof timingExtractors)[number];
 export const sharedPredicates = ['cursor_retriable_diagnostic'] as const;
 export type SharedPredicate = (typeof sharedPredicates)[number];
 
+export interface NearCondition {
+  readonly anchor: RegExp;
+  readonly word: RegExp;
+  /** Characters from the end of `word` to the start of `anchor` when the word comes first. */
+  readonly before: number;
+  /** Characters from the end of `anchor` to the start of `word` when the word comes after. */
+  readonly after: number;
+}
+
 /** Every listed condition must hold; within a list, any entry may match. */
 export interface RuleCondition {
   /** Evidence kinds read; default every kind except `acp_update` (assistant prose is never an error). */
@@ -63,6 +72,12 @@ export interface RuleCondition {
   readonly text?: RegExp;
   /** The rule does not match when this is found in the lower-cased window. */
   readonly unless?: RegExp;
+  /**
+   * Two patterns close to each other ("per day" within 90 characters after "limit", or 60 before it). Each is
+   * scanned once and the positions merged, so text full of either one stays linear, where a regular
+   * expression with a bounded gap would rescan the gap at every occurrence.
+   */
+  readonly near?: NearCondition;
   readonly predicate?: SharedPredicate;
 }
 

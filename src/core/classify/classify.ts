@@ -7,6 +7,7 @@ import { defaultCatalogue } from '../catalogue/registry.js';
 import {
   longWindowSeconds,
   providerCodeInfo,
+  isNonProviderCode,
   isProviderCode,
   type CatalogueCode,
 } from '../catalogue/codes.js';
@@ -66,8 +67,10 @@ export function explainEvidence(
   return run(evidence, options, catalogue, true);
 }
 
+/** The caller's clock in epoch ms; a non-finite clock reads as the epoch rather than poison the output. */
 function nowMs(options: ClassifyOptions): number {
-  return typeof options.now === 'number' ? options.now : options.now.getTime();
+  const ms = typeof options.now === 'number' ? options.now : options.now.getTime();
+  return Number.isFinite(ms) ? ms : 0;
 }
 
 function run(
@@ -164,8 +167,11 @@ function build(
       conflicting_rules: [winner, ...resolution.rivals].map((m) => m.compiled.rule.id),
     };
   }
-  if (!isProviderCode(rule.code))
+  if (isNonProviderCode(rule.code)) {
     return unclassified(base, 'not_provider', rule.code, rule.id, rule.confidence, excerpt);
+  }
+  // A code without a class assignment never authorizes work (REQUIREMENTS CLS-15).
+  if (!isProviderCode(rule.code)) return unclassified(base, 'unknown', null, rule.id, 'low', excerpt);
   if (rule.confidence === 'low') return unclassified(base, 'low_confidence', null, rule.id, 'low', excerpt);
 
   const timing = extractTiming(

@@ -15,6 +15,13 @@ export interface CompiledRule {
   readonly timing: readonly TimingExtractor[];
   /** `transient`, `hard` or `none`, used to detect conflicts. */
   readonly outcomeClass: 'transient' | 'hard' | 'none';
+  /** Global copies of a `near` condition's patterns, for scanning every occurrence. */
+  readonly near: {
+    readonly anchor: RegExp;
+    readonly word: RegExp;
+    readonly before: number;
+    readonly after: number;
+  } | null;
 }
 
 /** Rules indexed by the facts that can select them, so a larger catalogue does not mean more work per evidence. */
@@ -49,6 +56,14 @@ export function compileCatalogue(version: string, rules: readonly Rule[]): Compi
       kinds: rule.when.kinds ? new Set(rule.when.kinds) : defaultKinds,
       timing: rule.timing ?? timingExtractors,
       outcomeClass: isProviderCode(rule.code) ? (classOfCode(rule.code) ?? 'none') : 'none',
+      near: rule.when.near
+        ? {
+            anchor: new RegExp(rule.when.near.anchor.source, 'g'),
+            word: new RegExp(rule.when.near.word.source, 'g'),
+            before: rule.when.near.before,
+            after: rule.when.near.after,
+          }
+        : null,
     };
   });
   const byKey = new Map<string, number[]>();

@@ -4,8 +4,8 @@ import type { Evidence, HeaderList } from '../evidence/evidence.js';
 import type { EvidenceKind } from '../evidence/envelope.js';
 
 /** Characters of text the rules read: the head and the tail of long text, where errors are reported. */
-export const windowHeadChars = 8192;
-export const windowTailChars = 4096;
+export const windowHeadChars = 6144;
+export const windowTailChars = 2048;
 
 /** What the rules match against: the evidence reduced to structured facts and one lower-cased text window. */
 export interface Facts {
@@ -54,7 +54,10 @@ function primaryText(evidence: Evidence): string {
     case 'http':
       return evidence.body;
     case 'acp_error':
-      return evidence.data === null ? evidence.message : `${evidence.message}\n${evidence.data}`;
+      // Window each part first: two 64 KiB texts need not be joined to read their heads and tails.
+      return evidence.data === null
+        ? evidence.message
+        : `${windowOf(evidence.message)}\n${windowOf(evidence.data)}`;
     case 'acp_update':
       return evidence.text ?? '';
     case 'stderr':

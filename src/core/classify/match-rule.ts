@@ -30,11 +30,45 @@ export function matchRule(compiled: CompiledRule, facts: Facts): MatchOffset | n
   }
   if (w.unless && w.unless.test(facts.text)) return null;
   if (w.predicate && !predicates[w.predicate](facts)) return null;
+  let offset = -1;
+  if (compiled.near) {
+    const at = nearMatch(facts.text, compiled.near);
+    if (at === null) return null;
+    offset = at;
+  }
   if (w.text) {
     const m = w.text.exec(facts.text);
     return m ? m.index : null;
   }
-  return -1;
+  return offset;
+}
+
+/** Start offsets and ends of every match of a global pattern, in order. */
+function occurrences(text: string, pattern: RegExp): Array<readonly [number, number]> {
+  const found: Array<readonly [number, number]> = [];
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+    found.push([m.index, m.index + m[0].length]);
+    if (m[0].length === 0) pattern.lastIndex++;
+  }
+  return found;
+}
+
+/** The offset of the first anchor with a word within range, merging the two ordered position lists. */
+function nearMatch(text: string, near: NonNullable<CompiledRule['near']>): number | null {
+  const anchors = occurrences(text, near.anchor);
+  if (anchors.length === 0) return null;
+  const words = occurrences(text, near.word);
+  let w = 0;
+  for (const [start, end] of anchors) {
+    // Skip words that end too far before this anchor; they are too far for every later anchor too.
+    while (w < words.length && words[w]![1] < start - near.before) w++;
+    for (let k = w; k < words.length && words[k]![0] <= end + near.after; k++) {
+      const [wordStart, wordEnd] = words[k]!;
+      if (wordEnd <= start || wordStart >= end) return start;
+    }
+  }
+  return null;
 }
 
 const predicates: Record<SharedPredicate, (facts: Facts) => boolean> = {

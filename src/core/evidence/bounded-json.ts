@@ -37,21 +37,22 @@ function emit(piece: string, state: WriteState): boolean {
 
 /** Emits as much of a string as the budget allows (escapes can expand it, so shrink until it fits). */
 function writeString(value: string, state: WriteState): void {
-  let room = state.maxBytes - state.bytes - 2;
-  let piece = JSON.stringify(value);
-  if (utf8ByteLength(piece) <= room + 2) {
-    emit(piece, state);
-    return;
-  }
-  while (room > 0) {
-    piece = JSON.stringify(cutUtf8(value, room));
-    if (utf8ByteLength(piece) <= state.maxBytes - state.bytes) {
+  const budget = state.maxBytes - state.bytes;
+  // Cut before escaping: a value far beyond the budget is never stringified whole.
+  let kept = cutUtf8(value, Math.max(0, budget - 2));
+  for (;;) {
+    const piece = JSON.stringify(kept);
+    if (utf8ByteLength(piece) <= budget) {
       emit(piece, state);
-      break;
+      if (kept.length !== value.length) state.cut = true;
+      return;
     }
-    room = Math.floor(room / 2);
+    if (kept.length === 0) {
+      state.cut = true;
+      return;
+    }
+    kept = cutUtf8(kept, Math.floor(utf8ByteLength(kept) / 2));
   }
-  state.cut = true;
 }
 
 function write(value: unknown, depth: number, state: WriteState): void {

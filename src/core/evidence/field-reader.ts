@@ -1,4 +1,4 @@
-import { evidenceBounds, truncationMark } from './bounds.js';
+import { evidenceBounds } from './bounds.js';
 import { redactSecrets } from '../sanitize/redact-secrets.js';
 import { cutUtf8 } from '../text/utf8.js';
 import { stripControlCharacters } from '../text/whitespace.js';
@@ -93,8 +93,9 @@ export class FieldReader {
   bound(key: string, value: string, maxBytes: number): string {
     const kept = cutUtf8(value, maxBytes);
     if (kept.length === value.length) return value;
+    // The cut is marked in `truncated` (and shown by readers); the text stays a cheap slice of the input.
     this.truncated.push(this.path(key));
-    return kept + truncationMark;
+    return kept;
   }
 }
 

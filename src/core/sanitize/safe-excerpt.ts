@@ -9,6 +9,8 @@ export const excerptMaxBytes = 512;
 const windowChars = 1536;
 /** How far a window edge may move to land between tokens, so no secret is cut in half before redaction. */
 const snapChars = 256;
+/** Context read before a window so prefix-recognized credentials are still recognized. */
+const leadInChars = 256;
 
 /** Where the excerpt starts: the head, the tail, or around a character offset (a rule's match). */
 export type ExcerptAnchor =
@@ -30,11 +32,30 @@ export function safeExcerpt(raw: string, anchor: ExcerptAnchor = { at: 'head' })
   }
   if (start > 0) start = snapForward(raw, start);
   if (end - start > windowChars) end = snapForward(raw, start + windowChars);
-  const clean = redactSecrets(stripControlCharacters(raw.slice(start, end)))
-    .replace(/ {2,}/g, ' ')
-    .trim();
+  const clean = sanitizeWindow(raw, start, end).replace(/ {2,}/g, ' ').trim();
   if (anchor.at === 'tail') return cutUtf8Tail(clean, excerptMaxBytes).trimStart();
   return cutUtf8(clean, excerptMaxBytes).trimEnd();
+}
+
+/**
+ * Sanitizes raw[start, end) as if the text before `start` were there: credentials are often recognized by
+ * what precedes them (`arn:aws:...:`, `organization`, `key=`), and a window edge may fall inside one. The
+ * window is redacted with a lead-in; when the lead-in redacts to a prefix of the whole, the whole is cut after
+ * it, otherwise (a redaction spans the edge) the excerpt keeps the lead-in rather than risk a fragment.
+ */
+function sanitizeWindow(raw: string, start: number, end: number): string {
+  if (start === 0) return clean(raw.slice(0, end));
+  const lead = Math.max(0, start - leadInChars);
+  const whole = clean(raw.slice(lead, end));
+  const leadIn = clean(raw.slice(lead, start));
+  return whole.startsWith(leadIn) ? whole.slice(leadIn.length) : whole;
+}
+
+/** Escaped controls in serialized JSON (`\\n`, `\\t`, `\\u001b`) would glue words together and hide a key. */
+const escapedControl = /\\(?:[nrtfbv]|u00[01][0-9a-fA-F])/g;
+
+function clean(text: string): string {
+  return redactSecrets(stripControlCharacters(text).replace(escapedControl, ' '));
 }
 
 /** Characters a credential can contain; any other character is a safe place to cut. */

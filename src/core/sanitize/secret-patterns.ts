@@ -15,6 +15,9 @@ export interface SecretPattern {
 
 const R = '[REDACTED]';
 
+/** Names under which credentials are assigned (`api_key=`, `"Authorization":`, `password:`). */
+const credentialKey = String.raw`(?:api[_-]?key|apikey|access[_-]?key(?:[_-]?id)?|secret[_-]?access[_-]?key|subscription[_-]?key|ocp-apim-subscription-key|access[_-]?token|refresh[_-]?token|id[_-]?token|auth[_-]?token|session[_-]?token|security[_-]?token|bearer[_-]?token|client[_-]?secret|secret|password|passwd|pwd|token|key|credentials?|authorization|proxy-authorization|cookie|set-cookie|signature|sig)`;
+
 export const secretPatterns: readonly SecretPattern[] = [
   {
     name: 'private_key',
@@ -25,7 +28,7 @@ export const secretPatterns: readonly SecretPattern[] = [
   {
     name: 'jwt',
     hints: ['eyJ'],
-    pattern: /eyJ[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]{6,}(?:\.[A-Za-z0-9_-]*)?/g,
+    pattern: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]{6,}(?:\.[A-Za-z0-9_-]*)?/g,
     replace: R,
   },
   {
@@ -80,8 +83,13 @@ export const secretPatterns: readonly SecretPattern[] = [
     name: 'credential_assignment',
     hints: ['key', 'token', 'secret', 'passw', 'pwd', 'credential', 'auth', 'cookie', 'signature', 'sig='],
     caseless: true,
-    pattern:
-      /\b((?:x-)?(?:api[_-]?key|apikey|access[_-]?key(?:[_-]?id)?|secret[_-]?access[_-]?key|subscription[_-]?key|ocp-apim-subscription-key|access[_-]?token|refresh[_-]?token|id[_-]?token|auth[_-]?token|session[_-]?token|security[_-]?token|bearer[_-]?token|client[_-]?secret|secret|password|passwd|pwd|token|key|credentials?|authorization|proxy-authorization|cookie|set-cookie|signature|sig)["'`]?\s{0,4}[:=]\s{0,4}["'`]?)[^\s"'`,;&}\])]{3,}/gi,
+    // The value is not redacted when it is itself the next key (`key= "api-key": "..."`): that pair is redacted.
+    pattern: new RegExp(
+      String.raw`\b((?:x-)?${credentialKey}\\{0,3}["'\`]?\s{0,4}[:=]\s{0,4}\\{0,3}["'\`]?)` +
+        String.raw`(?!\[REDACTED\]|\[EMAIL\]|(?:bearer|basic|token|apikey)\s|(?:x-)?${credentialKey}\\{0,3}["'\`]\s{0,4}[:=])` +
+        String.raw`[^\s"'\`,;&}\])\\]{3,}`,
+      'gi',
+    ),
     replace: `$1${R}`,
   },
   {
@@ -94,7 +102,8 @@ export const secretPatterns: readonly SecretPattern[] = [
   {
     name: 'email',
     hints: ['@'],
-    pattern: /[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}/g,
+    pattern:
+      /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}/g,
     replace: '[EMAIL]',
   },
   {

@@ -8,7 +8,8 @@ const defaultNow = Date.parse('2026-06-01T12:00:00Z');
 describe('[CLS-04][CLS-07][CLS-08] catalogue fixtures replay', () => {
   it.each(fixtures.map((f) => [`${f.file}:${f.line} ${f.id}`, f] as const))('%s', (_name, fixture) => {
     const parsed = parseEnvelope(fixture.evidence);
-    if (!parsed.ok) throw new Error(`fixture evidence is not a valid envelope: ${JSON.stringify(parsed.issues)}`);
+    if (!parsed.ok)
+      throw new Error(`fixture evidence is not a valid envelope: ${JSON.stringify(parsed.issues)}`);
     const now = fixture.now ? parseIsoDateTime(fixture.now)! : defaultNow;
     const { classification, matches } = explainEvidence(parsed.evidence, { now });
     const got = {
@@ -37,7 +38,8 @@ describe('[CLS-04] fixture coverage', () => {
     const missing: string[] = [];
     for (const f of fixtures) {
       const named = [f.expect.classifier_rule, ...(f.negative_for ?? []), ...(f.collides_with ?? [])];
-      for (const rule of named) if (rule !== null && !ruleIds.has(rule)) missing.push(`${f.file}:${f.line} ${rule}`);
+      for (const rule of named)
+        if (rule !== null && !ruleIds.has(rule)) missing.push(`${f.file}:${f.line} ${rule}`);
     }
     expect(missing).toEqual([]);
   });
@@ -46,7 +48,8 @@ describe('[CLS-04] fixture coverage', () => {
     const positives = new Map<string, number>();
     const negatives = new Map<string, number>();
     for (const f of fixtures) {
-      if (f.expect.classifier_rule) positives.set(f.expect.classifier_rule, (positives.get(f.expect.classifier_rule) ?? 0) + 1);
+      if (f.expect.classifier_rule)
+        positives.set(f.expect.classifier_rule, (positives.get(f.expect.classifier_rule) ?? 0) + 1);
       for (const rule of f.negative_for ?? []) negatives.set(rule, (negatives.get(rule) ?? 0) + 1);
     }
     const lacking = [...ruleIds].filter((id) => (positives.get(id) ?? 0) < 2 || (negatives.get(id) ?? 0) < 1);

@@ -9,6 +9,11 @@ const longWindow = String.raw`(?:per[ -]?day|daily|\(tpd\)|\(rpd\)|per[ -]?week|
 const minuteWindow = String.raw`(?:per[ -]?minute|per[ -]?min\b|\(tpm\)|\(rpm\)|\(itpm\)|\(otpm\)|per[ -]?second|\(rps\))`;
 const limitWord = String.raw`(?:limit|quota|allowance|usage cap|rate|throttl|too many)`;
 
+/** A window term with a limit word within 90 characters before it or 60 after it. */
+function nearWindow(window: string) {
+  return { anchor: new RegExp(window), word: new RegExp(limitWord), before: 90, after: 60 };
+}
+
 export const providerSignatureRules: readonly Rule[] = [
   {
     id: 'provider.long_window_limit.v1',
@@ -36,7 +41,7 @@ export const providerSignatureRules: readonly Rule[] = [
         '5h',
         '5hr',
       ],
-      text: new RegExp(`${longWindow}[^\\n]{0,80}?${limitWord}|${limitWord}[^\\n]{0,100}?${longWindow}`),
+      near: nearWindow(longWindow),
     },
   },
   {
@@ -66,9 +71,7 @@ export const providerSignatureRules: readonly Rule[] = [
     confidence: 'high',
     when: {
       keywords: ['minute', 'min', 'tpm', 'rpm', 'itpm', 'otpm', 'second', 'rps'],
-      text: new RegExp(
-        `${minuteWindow}[^\\n]{0,80}?${limitWord}|${limitWord}[^\\n]{0,100}?${minuteWindow}|tokens per min\\b|requests per min\\b`,
-      ),
+      near: nearWindow(minuteWindow),
     },
   },
   {
@@ -372,7 +375,7 @@ export const providerSignatureRules: readonly Rule[] = [
         'model_not_available',
         'publisher',
       ],
-      text: /model\b[^\n]{0,80}?(?:not found|does not exist|doesn.t exist|not available|is not supported|isn.t supported|not supported (?:for|by|when|with)|is unavailable|has been (?:deprecated|decommissioned|retired|removed|discontinued|shut down)|no longer (?:available|supported|exists)|not accessible|is invalid|not enabled for|do(?:es)? not have access|don.t have access)|(?:unknown|invalid|unsupported|nonexistent) model\b|model_not_found|modelnotfound|no such model|no endpoints found for|(?:do(?:es)?n.t|do(?:es)? not) have access to (?:the )?(?:model|gemini|claude|gpt|o\d|grok|llama|mistral|deepseek|qwen)|must be verified to (?:use|stream)|decommissioned|there.s an issue with the selected model|model identifier is invalid|["']message["']\s{0,2}:\s{0,2}["']model: |not_found_error[^\n]{0,60}model:|is not found for api version|model_not_available/,
+      text: /(?:not found|does not exist|doesn.t exist|not available|is not supported|isn.t supported|not supported (?:for|by|when|with)|is unavailable|has been (?:deprecated|decommissioned|retired|removed|discontinued|shut down)|no longer (?:available|supported|exists)|not accessible|is invalid|not enabled for|do(?:es)? not have access|don.t have access)(?<=model\b[^\n]{0,120})|(?:unknown|invalid|unsupported|nonexistent) model\b|model_not_found|modelnotfound|no such model|no endpoints found for|(?:do(?:es)?n.t|do(?:es)? not) have access to (?:the )?(?:model|gemini|claude|gpt|o\d|grok|llama|mistral|deepseek|qwen)|must be verified to (?:use|stream)|decommissioned|there.s an issue with the selected model|model identifier is invalid|["']message["']\s{0,2}:\s{0,2}["']model: |not_found_error[^\n]{0,60}model:|is not found for api version|model_not_available/,
       unless: /no endpoints found matching your data policy/,
     },
   },

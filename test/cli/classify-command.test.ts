@@ -1,0 +1,119 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
+import { classificationSchema, classify } from '../../src/core/index.js';
+
+const overloaded = {
+  kind: 'http',
+  status: 529,
+  provider: 'anthropic',
+  observed_at: '2026-06-01T12:00:00Z',
+  body: '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
+};
+const usage = {
+  kind: 'stderr',
+  agent: 'claude-code',
+  observed_at: '2026-06-01T12:00:00Z',
+  text: 'Claude AI usage limit reached|1780329600',
+};
+const jsonl = (...values: unknown[]) =>
+  values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join('\n') + '\n';
+
+describe('recourse classify', () => {
+  it('writes one classification per line, in order, equal to the library result; exit 0', () => {
+    const r = runCli(['classify', '-', '--now', '2026-06-01T12:00:00Z'], jsonl(overloaded, usage));
+    expect(r.status).toBe(0);
+    expect(r.lines).toHaveLength(2);
+    const out = r.lines.map((l) => JSON.parse(l) as unknown);
+    const now = Date.parse('2026-06-01T12:00:00Z');
+    expect(out).toEqual([classify(overloaded, { now }), classify(usage, { now })]);
+    for (const c of out) expect(classificationSchema.safeParse(c).success).toBe(true);
+  });
+
+  it('reads a file argument and standard input alike', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'recourse-cli-'));
+    const file = join(dir, 'in.jsonl');
+    writeFileSync(file, jsonl(overloaded));
+    const fromFile = runCli(['classify', file]);
+    const fromStdin = runCli(['classify'], jsonl(overloaded));
+    expect(fromFile.status).toBe(0);
+    expect(fromFile.stdout).toBe(fromStdin.stdout);
+  });
+
+  it('puts a field-addressed error in place of an invalid line, goes on, and exits 2', () => {
+    const r = runCli(
+      ['classify', '-'],
+      jsonl(overloaded, '{"kind":"http","status":"x"}', 'not json', usage, '[1]'),
+    );
+    expect(r.status).toBe(2);
+    expect(r.lines).toHaveLength(5);
+    expect(JSON.parse(r.lines[1]!)).toEqual({
+      error: { line: 2, path: '/status', message: 'status must be an integer from 0 to 599 (got "x")' },
+    });
+    expect(JSON.parse(r.lines[2]!)).toMatchObject({ error: { line: 3, path: '' } });
+    expect((JSON.parse(r.lines[2]!) as { error: { message: string } }).error.message).toMatch(
+      /^malformed JSON/,
+    );
+    expect(JSON.parse(r.lines[3]!)).toMatchObject({ code: 'quota_limited' });
+    expect(JSON.parse(r.lines[4]!)).toMatchObject({ error: { line: 5, path: '' } });
+  });
+
+  it('skips blank lines but counts them in line numbers', () => {
+    const r = runCli(['classify', '-'], `${JSON.stringify(overloaded)}\n\n   \n{"kind":5}\n`);
+    expect(r.lines).toHaveLength(2);
+    expect(JSON.parse(r.lines[1]!)).toMatchObject({ error: { line: 4, path: '/kind' } });
+  });
+
+  it('marks evidence from another invocation stale with --invocation and --generation', () => {
+    const e = { ...overloaded, invocation_id: 'a', prompt_generation: 1 };
+    const fresh = runCli(['classify', '--invocation', 'a', '--generation', '1'], jsonl(e));
+    const stale = runCli(['classify', '--invocation', 'b', '--generation', '1'], jsonl(e));
+    expect(JSON.parse(fresh.lines[0]!)).toMatchObject({ class: 'transient' });
+    expect(JSON.parse(stale.lines[0]!)).toMatchObject({ class: 'unclassified', reason: 'stale' });
+    expect(runCli(['classify', '--invocation', 'b'], jsonl(e)).status).toBe(2);
+  });
+
+  it('prints a human summary with --pretty', () => {
+    const r = runCli(['classify', '--pretty'], jsonl(overloaded, '{}'));
+    expect(r.stdout).toContain('provider_overloaded');
+    expect(r.stdout).toContain('anthropic.overloaded_error.v1');
+    expect(r.stdout).toContain('2 envelopes: 1 transient, 1 invalid');
+    expect(r.status).toBe(2);
+  });
+
+  it('lists every matching rule with --explain', () => {
+    const r = runCli(
+      ['classify', '--explain'],
+      jsonl({ kind: 'stderr', text: 'API Error: 529 Overloaded. peer disconnected before response' }),
+    );
+    const out = JSON.parse(r.lines[0]!) as { classifier_rule: string; matches: Array<{ rule: string }> };
+    expect(out.classifier_rule).toBe('provider.overloaded.v1');
+    expect(out.matches.map((m) => m.rule)).toContain('transport.stream_lost.v1');
+  });
+
+  it('exits 2 with a message when the file cannot be read, and rejects a bad --now', () => {
+    const missing = runCli(['classify', '/nonexistent/evidence.jsonl']);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain('cannot read /nonexistent/evidence.jsonl');
+    const badNow = runCli(['classify', '--now', 'tomorrow'], '');
+    expect(badNow.status).not.toBe(0);
+    expect(badNow.stderr).toContain('ISO-8601');
+  });
+
+  it('classifies the shipped example file cleanly', () => {
+    const r = runCli(['classify', new URL('../../examples/evidence.jsonl', import.meta.url).pathname]);
+    expect(r.status).toBe(0);
+    expect(r.lines.length).toBeGreaterThanOrEqual(10);
+  });
+
+  it('never prints a secret', () => {
+    const secret = 'sk-ant-api03-ZyXwVuTsRqPoNmLkJiHgFeDcBa9876543210';
+    const r = runCli(
+      ['classify'],
+      jsonl({ kind: 'stderr', text: `401 invalid x-api-key ${secret}` }, { kind: 'http', status: secret }),
+    );
+    expect(r.stdout).not.toContain('ZyXwVuTsRq');
+  });
+});
