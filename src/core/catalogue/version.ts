@@ -5,4 +5,4 @@
 export const catalogueVersion = '2026.11.29-1';
 
 /** Fingerprint of the rule set this version was released with (see test/core/catalogue/registry.test.ts). */
-export const catalogueFingerprint = 'unset';
+export const catalogueFingerprint = '119-2260c885';

@@ -102,10 +102,12 @@ export function forEachToken(text: string, visit: (token: string) => void): void
       if (start < 0) start = i;
       if (c === 95) underscore = true;
     } else if (start >= 0) {
-      if (i - start <= 48) {
+      const length = i - start;
+      if (length <= 48 || underscore) {
         const token = text.slice(start, i);
-        visit(token);
-        if (underscore) for (const part of token.split('_')) if (part !== '') visit(part);
+        if (length <= 48) visit(token);
+        if (underscore)
+          for (const part of token.split('_')) if (part !== '' && part.length <= 48) visit(part);
       }
       start = -1;
       underscore = false;

@@ -10,16 +10,27 @@ const fieldPattern = new RegExp(
   'g',
 );
 
+/**
+ * Codex's `codexErrorInfo` is a string (`"usageLimitExceeded"`), an object keyed by its variant
+ * (`{"httpConnectionFailed":{"httpStatusCode":503}}`), or snake_case (`"codex_error_info":"usage_limit_exceeded"`).
+ */
+const codexVariant =
+  /codex_?error_?info\\{0,3}["']?\s{0,3}:\s{0,3}\{?\s{0,3}\\{0,3}["']([a-z_]{3,60})\\{0,3}["']/g;
+
 export function structuredFields(text: string): Map<string, string[]> {
   const fields = new Map<string, string[]>();
   if (!text.includes(':') && !text.includes('=')) return fields;
-  for (const m of text.matchAll(fieldPattern)) {
-    const key = m[1]!;
-    const value = (m[2] ?? m[3] ?? '').trim();
-    if (value === '') continue;
+  const add = (key: string, value: string) => {
     const list = fields.get(key);
     if (list === undefined) fields.set(key, [value]);
     else if (list.length < 16 && !list.includes(value)) list.push(value);
+  };
+  for (const m of text.matchAll(fieldPattern)) {
+    const value = (m[2] ?? m[3] ?? '').trim();
+    if (value !== '') add(m[1]!, value);
+  }
+  if (text.includes('error')) {
+    for (const m of text.matchAll(codexVariant)) add('codexerrorinfo', m[1]!.replace(/_/g, ''));
   }
   return fields;
 }

@@ -19,11 +19,12 @@ export const agentRules: readonly Rule[] = [
   },
   {
     id: 'acp.auth_required.v1',
-    description: 'ACP JSON-RPC -32000: authentication required before the agent can proceed',
+    description:
+      'JSON-RPC -32000 alone: ACP reserves it for authentication required, other agents use it for any server error; never acted on',
     tier: 'structured',
     generic: true,
     code: 'auth_required',
-    confidence: 'medium',
+    confidence: 'low',
     when: { kinds: ['acp_error'], rpcCodes: [-32000] },
   },
   {
@@ -46,9 +47,9 @@ export const agentRules: readonly Rule[] = [
   },
   {
     id: 'acp.resource_not_found.v1',
-    description: 'ACP -32002: a resource (file, session) was not found',
+    description:
+      'ACP -32002: a resource (file, session) was not found; the code decides, never a provider phrase',
     tier: 'structured',
-    generic: true,
     code: 'resume_state',
     confidence: 'medium',
     when: { kinds: ['acp_error'], rpcCodes: [-32002] },

@@ -14,6 +14,8 @@ interface FieldRuleSpec {
   readonly code: CatalogueCode;
   readonly generic?: boolean;
   readonly confidence?: 'high' | 'medium' | 'low';
+  /** Text that vetoes the rule although the field matches. */
+  readonly unless?: RegExp;
 }
 
 const specs: readonly FieldRuleSpec[] = [
@@ -74,7 +76,6 @@ const specs: readonly FieldRuleSpec[] = [
     field: 'type',
     values: ['timeout_error'],
     code: 'provider_unavailable',
-    generic: true,
   },
   {
     id: 'anthropic.invalid_request_error.v1',
@@ -274,6 +275,7 @@ const specs: readonly FieldRuleSpec[] = [
     field: 'codexerrorinfo',
     values: ['usagelimitexceeded'],
     code: 'quota_limited',
+    unless: /to use codex with your chatgpt plan/,
   },
   {
     id: 'codex.context_window_exceeded.v1',
@@ -295,13 +297,23 @@ const specs: readonly FieldRuleSpec[] = [
     field: 'codexerrorinfo',
     values: ['internalservererror'],
     code: 'provider_unavailable',
+    generic: true,
+  },
+  {
+    id: 'codex.rate_limit_exceeded.v1',
+    description: 'Codex codexErrorInfo rateLimitExceeded',
+    field: 'codexerrorinfo',
+    values: ['ratelimitexceeded'],
+    code: 'rate_limited',
+    generic: true,
   },
   {
     id: 'codex.server_overloaded.v1',
-    description: 'Codex codexErrorInfo serverOverloaded',
+    description:
+      'Codex codexErrorInfo serverOverloaded (Codex renders it as "Selected model is at capacity")',
     field: 'codexerrorinfo',
     values: ['serveroverloaded'],
-    code: 'provider_overloaded',
+    code: 'model_capacity',
   },
   {
     id: 'codex.connection_failed.v1',
@@ -372,5 +384,5 @@ export const errorFieldRules: readonly Rule[] = specs.map((spec): Rule => ({
   ...(spec.generic ? { generic: true } : {}),
   code: spec.code,
   confidence: spec.confidence ?? (spec.generic ? 'medium' : 'high'),
-  when: { fields: { [spec.field]: spec.values } },
+  when: { fields: { [spec.field]: spec.values }, ...(spec.unless ? { unless: spec.unless } : {}) },
 }));

@@ -46,7 +46,7 @@ const specs: readonly ExceptionSpec[] = [
   },
   {
     id: 'sdk.timeout_error.v1',
-    names: ['apitimeouterror', 'readtimeout', 'timeoutexception', 'deadlineexceeded'],
+    names: ['apitimeouterror', 'readtimeout', 'readtimeouterror', 'timeoutexception', 'deadlineexceeded'],
     code: 'network_unavailable',
     generic: true,
   },

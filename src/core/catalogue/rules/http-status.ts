@@ -2,7 +2,8 @@ import type { Rule } from '../rule.js';
 
 /**
  * Bare HTTP status codes, from a structured field or anchored in text. Generic: any specific signature in
- * the message outranks them ("the message beats the status code").
+ * the message outranks them ("the message beats the status code"), and their negative priority puts them
+ * below every other generic structured field (an error type or reason says more than a status).
  */
 export const httpStatusRules: readonly Rule[] = [
   {
@@ -10,6 +11,7 @@ export const httpStatusRules: readonly Rule[] = [
     description: 'HTTP 400 with no more specific evidence: a bad request, not a provider failure',
     tier: 'structured',
     generic: true,
+    priority: -10,
     code: 'bad_request',
     confidence: 'medium',
     when: { status: [400] },
@@ -19,6 +21,7 @@ export const httpStatusRules: readonly Rule[] = [
     description: 'HTTP 401: credentials rejected',
     tier: 'structured',
     generic: true,
+    priority: -10,
     code: 'auth_required',
     confidence: 'medium',
     when: { status: [401] },
@@ -28,6 +31,7 @@ export const httpStatusRules: readonly Rule[] = [
     description: 'HTTP 402: payment or credits required',
     tier: 'structured',
     generic: true,
+    priority: -10,
     code: 'quota_limited',
     confidence: 'medium',
     when: { status: [402] },
@@ -37,6 +41,7 @@ export const httpStatusRules: readonly Rule[] = [
     description: 'HTTP 403 alone is ambiguous (permission, region, plan, proxy): never acted on',
     tier: 'structured',
     generic: true,
+    priority: -10,
     code: 'auth_required',
     confidence: 'low',
     when: { status: [403] },
@@ -46,6 +51,7 @@ export const httpStatusRules: readonly Rule[] = [
     description: 'HTTP 404 alone is ambiguous (model or endpoint): never acted on',
     tier: 'structured',
     generic: true,
+    priority: -10,
     code: 'model_unavailable',
     confidence: 'low',
     when: { status: [404] },
@@ -55,6 +61,7 @@ export const httpStatusRules: readonly Rule[] = [
     description: 'HTTP 408: the request timed out at the provider',
     tier: 'structured',
     generic: true,
+    priority: -10,
     code: 'provider_unavailable',
     confidence: 'medium',
     when: { status: [408] },
@@ -64,6 +71,7 @@ export const httpStatusRules: readonly Rule[] = [
     description: 'HTTP 413: the request is too large, waiting cannot help',
     tier: 'structured',
     generic: true,
+    priority: -10,
     code: 'request_too_large',
     confidence: 'high',
     when: { status: [413] },
@@ -73,6 +81,7 @@ export const httpStatusRules: readonly Rule[] = [
     description: 'HTTP 422: the request was rejected as invalid',
     tier: 'structured',
     generic: true,
+    priority: -10,
     code: 'bad_request',
     confidence: 'medium',
     when: { status: [422] },
@@ -82,6 +91,7 @@ export const httpStatusRules: readonly Rule[] = [
     description: 'HTTP 429: too many requests',
     tier: 'structured',
     generic: true,
+    priority: -10,
     code: 'rate_limited',
     confidence: 'medium',
     when: { status: [429] },
@@ -91,6 +101,7 @@ export const httpStatusRules: readonly Rule[] = [
     description: 'HTTP 499: the client closed the request',
     tier: 'structured',
     generic: true,
+    priority: -10,
     code: 'cancelled',
     confidence: 'medium',
     when: { status: [499] },
@@ -100,6 +111,7 @@ export const httpStatusRules: readonly Rule[] = [
     description: 'HTTP 500, 502, 503, 504 and Cloudflare 52x: the provider failed to serve',
     tier: 'structured',
     generic: true,
+    priority: -10,
     code: 'provider_unavailable',
     confidence: 'medium',
     when: { status: [500, 502, 503, 504, 520, 521, 522, 523, 524, 525, 526, 530] },
@@ -109,6 +121,7 @@ export const httpStatusRules: readonly Rule[] = [
     description: 'HTTP 529: the provider is overloaded',
     tier: 'structured',
     generic: true,
+    priority: -10,
     code: 'provider_overloaded',
     confidence: 'high',
     when: { status: [529] },

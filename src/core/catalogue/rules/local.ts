@@ -1,3 +1,4 @@
+import { proseCue } from './prose.js';
 import type { Rule } from '../rule.js';
 
 /**
@@ -29,6 +30,7 @@ export const localRules: readonly Rule[] = [
         'abandoned',
       ],
       text: /context (?:canceled|cancelled|deadline exceeded)|cancel escalated|request (?:was )?aborted|(?:the |this )?operation (?:was )?aborted|\baborterror\b|apiuseraborterror|user aborted|aborted by (?:the )?user|interrupted by (?:the )?user|request interrupted|(?:operation|request|prompt|turn) (?:was )?cancell?ed\b|cancell?ed by (?:the )?user|prompt abandoned/,
+      unless: /client\.timeout|httpclient\.timeout|awaiting headers/,
     },
   },
   {
@@ -80,7 +82,7 @@ export const localRules: readonly Rule[] = [
         'used',
         'exceeds',
       ],
-      text: /request too large|request_too_large|requesttoolargeerror|payload too large|request entity too large|request exceeds the maximum (?:allowed )?size|limit \d{1,12}, used 0, requested \d{1,12}/,
+      text: /request too large|request_too_large|requesttoolargeerror|payload too large|request entity too large|request exceeds the maximum (?:allowed )?size|limit \d{1,12}, used 0, requested ~?\d{1,12}/,
     },
   },
   {
@@ -157,8 +159,9 @@ export const localRules: readonly Rule[] = [
         'permissions',
         'rejected',
         'access',
+        'errno',
       ],
-      text: /\beacces\b|\beperm\b|permission denied,? (?:mkdir|open|scandir|unlink|rename|access|spawn|lstat|stat|rmdir|copyfile|symlink|write|read)|operation not permitted|sandbox\(denied|sandbox(?:ing)? (?:denied|blocked|violation)|not allowed by (?:the )?sandbox|requested permissions? to use[^\n]{0,80}(?:haven.t granted|not granted|denied)|tool use was rejected|user denied (?:the )?(?:tool|permission)|access is denied\.?$/m,
+      text: /\beacces\b|\beperm\b|permission denied,? (?:mkdir|open|scandir|unlink|rename|access|spawn|lstat|stat|rmdir|copyfile|symlink|write|read)|operation not permitted|sandbox\(denied|sandbox(?:ing)? (?:denied|blocked|violation)|not allowed by (?:the )?sandbox|requested permissions? to use[^\n]{0,80}(?:haven.t granted|not granted|denied)|tool use was rejected|\[errno 13\] permission denied|user denied (?:the )?(?:tool|permission)|access is denied\.?$/m,
     },
   },
   {
@@ -194,8 +197,10 @@ export const localRules: readonly Rule[] = [
         'core',
         'dumped',
         'version',
+        'loop',
+        'configured',
       ],
-      text: /\benoent\b|no such file or directory|uv_spawn|command not found|is not recognized as an internal or external command|cannot find module|err_module_not_found|javascript heap out of memory|out of memory|segmentation fault|core dumped|\benospc\b|no space left on device|\bemfile\b|too many open files|serialize binary|serialization error|maxfilereadtokenexceedederror|file content \(\d{1,9} tokens\) exceeds maximum allowed tokens|npm err(?:or|!)? code|\betarget\b|no matching version found/,
+      text: /\benoent\b|no such file or directory|uv_spawn|command not found|is not recognized as an internal or external command|cannot find module|err_module_not_found|javascript heap out of memory|out of memory|segmentation fault|core dumped|\benospc\b|no space left on device|\bemfile\b|too many open files|serialize binary|serialization error|maxfilereadtokenexceedederror|file content \(\d{1,9} tokens\) exceeds maximum allowed tokens|npm err(?:or|!)? code|\betarget\b|no matching version found|agent loop died unexpectedly|session configured event was not the first/,
     },
   },
   {
@@ -207,7 +212,8 @@ export const localRules: readonly Rule[] = [
     confidence: 'high',
     when: {
       keywords: ['signal', 'sigkill', 'sigterm', 'sigint', 'sigabrt', 'sigsegv', 'code', 'killed', 'oom'],
-      text: /(?:terminated|killed|exited) (?:by|with|due to) signal|\bsig(?:kill|term|int|abrt|segv|hup|quit)\b|exit(?:ed)? (?:with )?code:? ?(?:-9|-15|-2|130|134|137|139|143)\b|oom[- ]?kill/,
+      text: /(?:terminated|killed|exited) (?:by|with|due to) signal|\bsig(?:kill|term|int|abrt|segv|hup|quit)\b|exit(?:ed)? (?:with )?code:? ?(?:-9|-15|-2|130|134|137|139|143)\b|oom[- ]?kill|(?:^|\n)[^\s:]{1,40}: killed\b/,
+      unless: proseCue,
     },
   },
   {
@@ -293,8 +299,9 @@ export const localRules: readonly Rule[] = [
         'vscode',
         'event',
         'download',
+        'otlpexportererror',
       ],
-      text: /clearcut|1p event logging|event logging|telemetry|\botlp\b|opentelemetry|statsig|sentry\.io|error installing (?:the )?(?:server|extension|update)|auto-?updat(?:e|er|ing)|failed to (?:check for|install|download|apply) (?:the )?updates?|update check failed|updates\/download|vscode-reh|\bmcp (?:server|error|client|tool|connection)|mcp server|\bide (?:companion|extension|integration|server|connection)|companion (?:extension|server|connection)|keychain|seckeychain|libsecret|keytar|(?:failed|unable) to (?:read|load|parse) (?:the )?(?:managed |optional |user |project )?settings/,
+      text: /clearcut|1p event logging|event logging|telemetry|\botlp(?:exporter|\b)|opentelemetry|statsig|sentry\.io|error installing (?:the )?(?:server|extension|update)|auto-?updat(?:e|er|ing)|failed to (?:check for|install|download|apply) (?:the )?updates?|update check failed|updates\/download|vscode-reh|\bmcp (?:server|error|client|tool|connection)|mcp server|\bide (?:companion|extension|integration|server|connection)|companion (?:extension|server|connection)|keychain|seckeychain|libsecret|keytar|(?:failed|unable) to (?:read|load|parse) (?:the )?(?:managed |optional |user |project )?settings/,
     },
   },
 ];

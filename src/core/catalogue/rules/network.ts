@@ -1,3 +1,4 @@
+import { proseCue } from './prose.js';
 import type { Rule } from '../rule.js';
 
 /**
@@ -15,6 +16,7 @@ export const networkRules: readonly Rule[] = [
     when: {
       keywords: ['enotfound', 'eai_again', 'getaddrinfo', 'resolve', 'resolution', 'nodename', 'host', 'dns'],
       text: /\benotfound\b|\beai_again\b|getaddrinfo|could not resolve (?:host|hostname|proxy)|temporary failure in name resolution|name or service not known|nodename nor servname|no such host|dns (?:lookup|resolution) (?:failed|error)/,
+      unless: proseCue,
     },
   },
   {
@@ -35,6 +37,7 @@ export const networkRules: readonly Rule[] = [
         'errno',
       ],
       text: /\beconnrefused\b|connection refused|\benetunreach\b|\behostunreach\b|\benetdown\b|network is (?:unreachable|down)|host is unreachable|no route to host|errno 111\b/,
+      unless: proseCue,
     },
   },
   {
@@ -55,8 +58,11 @@ export const networkRules: readonly Rule[] = [
         'readtimeout',
         'connecttimeout',
         'timeouterror',
+        'readtimeouterror',
+        'awaiting',
       ],
-      text: /\betimedout\b|\besockettimedout\b|und_err_connect_timeout|connecttimeouterror|apitimeouterror|\b(?:read|connect)timeout\b|connect(?:ion)? timed out|timed out (?:while |when )?(?:connecting|waiting for (?:a |the )?(?:response|server))|request timed out|read timed out|request timeout(?!\w)|timeout awaiting|deadline exceeded while connecting/,
+      text: /\betimedout\b|\besockettimedout\b|und_err_connect_timeout|connecttimeouterror|apitimeouterror|\b(?:read|connect)timeout\b|connect(?:ion)? timed out|timed out (?:while |when )?(?:connecting|waiting for (?:a |the )?(?:response|server))|request timed out(?! while processing)|read timed out|read timeout on endpoint|readtimeouterror|timeout awaiting|deadline exceeded while connecting|client\.timeout exceeded|awaiting headers|httpclient\.timeout|i\/o timeout/,
+      unless: proseCue,
     },
   },
   {
@@ -83,7 +89,8 @@ export const networkRules: readonly Rule[] = [
         'eof',
         'unable_to_get_issuer_cert_locally',
       ],
-      text: /self[- ]signed certificate|self_signed_cert_in_chain|depth_zero_self_signed_cert|unable to verify the first certificate|unable_to_verify_leaf_signature|unable to get (?:local )?issuer certificate|unable_to_get_issuer_cert_locally|certificate (?:has expired|verify failed|is not trusted|signed by unknown authority)|cert_has_expired|ssl(?:error)?[:\] ]|ssl_error_syscall|sslv3_alert|tls (?:handshake|connection)[^\n]{0,30}(?:failed|error|timeout)|\beproto\b|wrong version number|eof occurred in violation of protocol|handshake (?:failed|failure|timed out)/,
+      text: /self[- ]signed certificate|self_signed_cert_in_chain|depth_zero_self_signed_cert|unable to verify the first certificate|unable_to_verify_leaf_signature|unable to get (?:local )?issuer certificate|unable_to_get_issuer_cert_locally|certificate (?:has expired|verify failed|is not trusted|signed by unknown authority)|cert_has_expired|ssl(?:error)?[:\] ]|ssl_error_syscall|sslv3_alert|tls (?:handshake|connection)[^\n]{0,30}(?:failed|error|timeout)|\beproto\b|wrong version number|eof occurred in violation of protocol|handshake (?:failed|failure|timed out)|socket disconnected before secure tls connection/,
+      unless: proseCue,
     },
   },
   {
@@ -109,8 +116,10 @@ export const networkRules: readonly Rule[] = [
         'econnaborted',
         'tunneling',
         'proxy',
+        'sending',
       ],
-      text: /fetch failed|failed to fetch|networkerror when attempting|network request failed|network error(?! while reading)|connection error|unable to connect|could not connect|cannot connect|can.t connect|failed to connect|apiconnectionerror|\bconnecterror\b|error connecting to|you (?:are|appear to be) offline|no internet connection|check your (?:internet|network) connection|\beconnaborted\b|tunneling socket could not be established|proxy (?:error|connection failed|authentication required)|not supported by the http2 proxy/,
+      text: /fetch failed|failed to fetch|networkerror when attempting|network request failed|network error(?! while reading)|connection error|unable to connect|could not connect|cannot connect|can.t connect|failed to connect|apiconnectionerror|\bconnecterror\b|error connecting to|you (?:are|appear to be) offline|no internet connection|check your (?:internet|network) connection|\beconnaborted\b|tunneling socket could not be established|proxy (?:error|connection failed|authentication required)|not supported by the http2 proxy|error sending request for url/,
+      unless: proseCue,
     },
   },
   {
@@ -131,7 +140,7 @@ export const networkRules: readonly Rule[] = [
     tier: 'pattern',
     code: 'network_unavailable',
     confidence: 'medium',
-    when: { keywords: ['socket', 'hang'], text: /socket hang up/ },
+    when: { keywords: ['socket', 'hang'], text: /socket hang up/, unless: proseCue },
   },
   {
     id: 'transport.stream_lost.v1',
@@ -166,9 +175,13 @@ export const networkRules: readonly Rule[] = [
         'dropped',
         'body',
         'transport',
+        'h2',
+        'http2',
       ],
-      text: /peer disconnected|peer closed connection|connection (?:was )?(?:closed|dropped|reset|lost|interrupted|terminated)(?! by (?:the )?user)|closed (?:the )?connection unexpectedly|stream disconnected|stream (?:was )?(?:closed|reset|interrupted|terminated)|stream error[^\n]{0,60}received from peer|stream id \d{1,9}; [a-z_]{3,30}; received from peer|premature(?:ly)? clos|err_stream_premature_close|rst_stream|goaway|nghttp2|http\/2 stream|\beconnreset\b|reset by (?:peer|server)|other side closed|und_err_socket|socket (?:connection )?(?:was )?closed|remoteprotocolerror|chunkedencodingerror|incompleteread|incomplete chunked|response ended prematurely|unexpected (?:eof|end of (?:file|stream))|error decoding response body|transport error|(?:^|typeerror: ?)terminated\s*$/m,
-      unless: /context (?:canceled|cancelled|deadline exceeded)|cancel escalated/,
+      text: /peer disconnected|peer closed connection|connection (?:was )?(?:closed|dropped|reset|lost|interrupted|terminated)(?! by (?:the )?user)|closed (?:the )?connection unexpectedly|stream disconnected|stream (?:was )?(?:closed|reset|interrupted|terminated)|stream error[^\n]{0,60}received from peer|stream id \d{1,9}; [a-z_]{3,30}; received from peer|premature(?:ly)? clos|err_stream_premature_close|rst_stream|goaway|nghttp2|http\/2 stream|\beconnreset\b|reset by (?:peer|server)|other side closed|und_err_socket|socket (?:connection )?(?:was )?closed|remoteprotocolerror|chunkedencodingerror|incompleteread|incomplete chunked|response ended prematurely|unexpected (?:eof|end of (?:file|stream))|error decoding response body|transport error|h2 protocol error|http2 error|stream error received|(?:^|typeerror: ?)terminated\s*$/m,
+      unless: new RegExp(
+        `context (?:canceled|cancelled|deadline exceeded)|cancel escalated|${proseCue.source}`,
+      ),
     },
   },
 ];

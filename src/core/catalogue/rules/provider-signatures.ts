@@ -5,9 +5,9 @@ import type { Rule } from '../rule.js';
  * Priorities pin the collisions the label guide settles: a named long window beats "rate limit", a per-minute
  * window beats "quota", credits and usage limits beat "upgrade", a model-specific capacity beats overload.
  */
-const longWindow = String.raw`(?:per[ -]?day|daily|\(tpd\)|\(rpd\)|per[ -]?week|weekly|per[ -]?month|monthly|5[- ]?h(?:ou)?r|five[- ]hour|24[- ]hour|per 24 hours)`;
-const minuteWindow = String.raw`(?:per[ -]?minute|per[ -]?min\b|\(tpm\)|\(rpm\)|\(itpm\)|\(otpm\)|per[ -]?second|\(rps\))`;
-const limitWord = String.raw`(?:limit|quota|allowance|usage cap|rate|throttl|too many)`;
+const longWindow = String.raw`(?:(?<![a-z])per[ _-]?day|daily|\(tpd\)|\(rpd\)|(?<![a-z])per[ _-]?week|weekly|(?<![a-z])per[ _-]?month|monthly|5[- ]?h(?:ou)?r|five[- ]hour|24[- ]hour|per 24 hours)`;
+const minuteWindow = String.raw`(?:(?<![a-z])per[ _-]?minute|(?<![a-z])per[ _-]?min\b|\(tpm\)|\(rpm\)|\(itpm\)|\(otpm\)|(?<![a-z])per[ _-]?second|\(rps\))`;
+const limitWord = String.raw`(?:limit|quota|allowance|usage cap|rate|throttl|too many|exceeded)`;
 
 /** A window term with a limit word within 90 characters before it or 60 after it. */
 function nearWindow(window: string) {
@@ -140,14 +140,7 @@ export const providerSignatureRules: readonly Rule[] = [
     when: {
       keywords: [
         'rate',
-        'ratelimit',
         'ratelimited',
-        'ratelimiterror',
-        'ratelimitexceeded',
-        'rate_limit',
-        'rate_limited',
-        'rate_limit_exceeded',
-        'rate_limit_error',
         'too',
         'throttled',
         'throttling',
@@ -155,8 +148,33 @@ export const providerSignatureRules: readonly Rule[] = [
         'slow',
         'exhausted',
         'wait',
+        'speed',
       ],
-      text: /rate[ _-]?limit(?:ed|ing|s|_exceeded|_error|exceeded)?\b|ratelimit(?:ed|error|exceeded)?\b|too many requests|throttl(?:ed|ing)|slow down|you have exhausted your capacity|resource has been exhausted|too many (?:tokens|requests), please wait|please wait before trying again/,
+      text: /rate[ -]?limit(?:ed|ing|s)?\b|(?<![a-z_])ratelimited\b|too many requests|speed[ -]limited|throttl(?:ed|ing)|slow down|you have exhausted your capacity|resource has been exhausted|too many (?:tokens|requests), please wait|please wait before trying again/,
+    },
+  },
+  {
+    id: 'provider.rate_limit_token.v1',
+    description: 'A bare rate-limit error token printed as text (rate_limit_exceeded, rateLimitExceeded)',
+    tier: 'signature',
+    generic: true,
+    code: 'rate_limited',
+    confidence: 'high',
+    when: {
+      keywords: ['rate_limit_exceeded', 'rate_limit_error', 'ratelimitexceeded', 'rate_limited'],
+      text: /rate_limit_exceeded|rate_limit_error|ratelimitexceeded|\brate_limited\b/,
+    },
+  },
+  {
+    id: 'provider.server_error_token.v1',
+    description: 'A bare server-error token printed as text (server_error, service_unavailable)',
+    tier: 'signature',
+    generic: true,
+    code: 'provider_unavailable',
+    confidence: 'medium',
+    when: {
+      keywords: ['server_error', 'service_unavailable'],
+      text: /\bserver_error\b|\bservice_unavailable\b/,
     },
   },
   {
@@ -203,7 +221,7 @@ export const providerSignatureRules: readonly Rule[] = [
         'traffic',
         'overload',
       ],
-      text: /\b529\b[^\n]{0,24}overloaded|overloaded[^\n]{0,12}\b529\b|api error:?\s{0,3}(?:\d{3}\s{0,3})?overloaded|["']message["']\s{0,2}:\s{0,2}["']overloaded|(?:^|\n|error:?\s{1,3})\s{0,4}overloaded\.?\s{0,3}(?:$|\n)|repeated 529|(?:api|server|servers|service|system|provider|platform|claude|anthropic|cluster|upstream|backend|groq|deepseek)(?:'s)? (?:is|are) (?:currently |temporarily )?(?:overloaded|busy|at capacity|over capacity|experiencing (?:high|heavy|unusually high) (?:load|demand|traffic))|server is busy|high demand|peak load|temporarily overloaded|(?<!not_)overloaded_error|engine_overloaded|serveroverloaded|server(?:s)? (?:are |is )?overloaded|too much (?:load|traffic)/m,
+      text: /\b529\b[^\n]{0,24}overloaded|overloaded[^\n]{0,12}\b529\b|api error:?\s{0,3}(?:\d{3}\s{0,3})?overloaded|["']message["']\s{0,2}:\s{0,2}["']overloaded|(?:^|\n|error:?\s{1,3})\s{0,4}overloaded\.?\s{0,3}(?:$|\n)|[-–:]\s{1,3}overloaded\b\.?(?!\s(?:with|by))|repeated 529|(?:api|server|servers|service|system|provider|platform|claude|anthropic|cluster|upstream|backend|groq|deepseek)(?:'s)? (?:is|are) (?:currently |temporarily )?(?:overloaded|busy|at capacity|over capacity|experiencing (?:high|heavy|unusually high) (?:load|demand|traffic))|server is busy|high demand|peak load|temporarily overloaded|(?<!not_)overloaded_error|engine_overloaded|serveroverloaded|server(?:s)? (?:are |is )?overloaded|too much (?:load|traffic)/m,
     },
   },
   {
@@ -216,29 +234,20 @@ export const providerSignatureRules: readonly Rule[] = [
     when: {
       keywords: [
         'service',
-        'serviceunavailable',
-        'serviceunavailableexception',
-        'serviceunavailableerror',
         'temporarily',
         'gateway',
         'server',
         'occurred',
         'upstream',
         'healthy',
-        'server_error',
-        'service_unavailable',
         'side',
         'trouble',
         'origin',
-        'cloudflare',
-        'internalserverexception',
-        'modeltimeoutexception',
-        'modelerrorexception',
         'outage',
         'experiencing',
         'internal',
       ],
-      text: /service unavailable|serviceunavailable|temporarily unavailable|bad gateway|gateway time-?out|server had an error|an error occurred while\s{1,4}processing your request|an internal error (?:has )?occurred|internal server error occurred|server error occurred|upstream (?:connect )?error|upstream request timeout|no healthy upstream|upstream provider (?:error|failure)|\bserver_error\b|service_unavailable|server-side (?:issue|error)|having trouble connecting to the model provider|origin is unreachable|internalserverexception|modeltimeoutexception|modelerrorexception|service is (?:currently |temporarily )?(?:down|unavailable)|(?:is experiencing|experiencing an?) (?:outage|degraded performance|issues)|\boutage\b/,
+      text: /service unavailable|temporarily unavailable|bad gateway|gateway time-?out|server had an error|an error occurred while\s{1,4}processing your request|an internal error (?:has )?occurred|internal server error occurred|server error occurred|upstream (?:connect )?error|upstream request timeout|no healthy upstream|upstream provider (?:error|failure)|server-side (?:issue|error)|having trouble connecting to the model provider|origin is unreachable|service is (?:currently |temporarily )?(?:down|unavailable)|(?:is experiencing|experiencing an?) (?:outage|degraded performance|issues)|\boutage\b/,
     },
   },
   {
@@ -268,8 +277,9 @@ export const providerSignatureRules: readonly Rule[] = [
         'included',
         'need',
         'switch',
+        'enabled',
       ],
-      text: /subscription (?:is )?required|requires? (?:an? )?(?:active |paid |valid )?(?:subscription|paid plan|pro plan|max plan|plan upgrade)|(?:paid|pro|plus|max|team|enterprise|premium|higher) (?:plan|subscription|tier) (?:is )?required|upgrade (?:your (?:plan|subscription|account)|to (?:a |the )?(?:pro|plus|max|paid|premium|team|higher|copilot))|only available (?:for|on|to|with|in) (?:[\w-]{1,12} )?(?:subscription|paid|pro|max|plus|team|enterprise|premium)|not (?:available|included|supported|enabled) (?:with|in|on|for) (?:the |your )?(?:current |free )?(?:[\w-]{1,16} )?(?:plan|subscription|tier)|not entitled|no entitlement|extra usage is required|free tier (?:was |has been |is )?(?:discontinued|ended|no longer)|free trial (?:has )?(?:ended|expired)|trial (?:period )?(?:has )?expired|(?<!402 )payment required|no active subscription|subscription (?:has )?(?:expired|ended|lapsed|been cancell?ed|is inactive)|need (?:a|an) [\w -]{0,20}subscription|switch to (?:a )?(?:coding plan|paid plan)/,
+      text: /subscription (?:is )?required|requires? (?:an? )?(?:active |paid |valid )?(?:subscription|paid plan|pro plan|max plan|plan upgrade)|(?:paid|pro|plus|max|team|enterprise|premium|higher) (?:plan|subscription|tier) (?:is )?required|upgrade (?:your (?:plan|subscription|account)|to (?:a |the )?(?:pro|plus|max|paid|premium|team|higher|copilot))|only available (?:for|on|to|with|in) (?:[\w-]{1,12} )?(?:subscription|paid|pro|max|plus|team|enterprise|premium)|not (?:available|included|supported|enabled) (?:with|in|on|for) (?:the |your )?(?:current |free )?(?:[\w-]{1,16} )?(?:plan|subscription|tier)|(?:copilot|feature|model|access) is not enabled for (?:this|your) (?:account|organization|plan|subscription)|not entitled|no entitlement|extra usage is required|free tier (?:was |has been |is )?(?:discontinued|ended|no longer)|free trial (?:has )?(?:ended|expired)|trial (?:period )?(?:has )?expired|(?<!402 )payment required|no active subscription|subscription (?:has )?(?:expired|ended|lapsed|been cancell?ed|is inactive)|need (?:a|an) [\w -]{0,20}subscription|switch to (?:a )?(?:coding plan|paid plan)/,
     },
   },
   {
@@ -303,7 +313,7 @@ export const providerSignatureRules: readonly Rule[] = [
         'provide',
         'token',
       ],
-      text: /could not resolve authentication method|no api[ _-]?key (?:was )?(?:provided|found|set|configured|specified)|api[ _-]?key (?:is |was )?(?:missing|required|not (?:set|found|provided|configured|specified))|missing (?:[\w-]{1,20} )?(?:api[ _-]?key|credentials|auth(?:entication)? (?:token|header)|bearer token|access token)|no (?:auth(?:entication)? )?credentials (?:found|provided|configured|available|set)|api_key client option must be set|(?:must|need to|please) (?:set|provide|specify|export)[^\n]{0,40}_api_key|you didn.t provide an api key|no key is set|set an auth method|x-api-key header is required|authorization header (?:is )?(?:missing|required)|unable to locate credentials|could not load (?:the )?(?:default )?credentials|credentials? (?:are |is )?not (?:configured|found|set|provided)|nocredentialproviders|no valid credentials? (?:found|provided)|credentials were refused|(?:api key|token) (?:is )?not (?:set|configured)|environment variable[^\n]{0,40}(?:not set|is missing|is required)/,
+      text: /could not resolve authentication method|missing required authentication credential|no api[ _-]?key (?:was )?(?:provided|found|set|configured|specified)|api[ _-]?key (?:is |was )?(?:missing|required|not (?:set|found|provided|configured|specified))|missing (?:[\w-]{1,20} )?(?:api[ _-]?key|credentials|auth(?:entication)? (?:token|header)|bearer token|access token)|no (?:auth(?:entication)? )?credentials (?:found|provided|configured|available|set)|api_key client option must be set|(?:must|need to|please) (?:set|provide|specify|export)[^\n]{0,40}_api_key|you didn.t provide an api key|no key is set|set an auth method|x-api-key header is required|authorization header (?:is )?(?:missing|required)|unable to locate credentials|could not load (?:the )?(?:default )?credentials|credentials? (?:are |is )?not (?:configured|found|set|provided)|nocredentialproviders|no valid credentials? (?:found|provided)|credentials were refused|(?:api key|token) (?:is )?not (?:set|configured)|environment variable[^\n]{0,40}(?:not set|is missing|is required)/,
     },
   },
   {
@@ -352,7 +362,7 @@ export const providerSignatureRules: readonly Rule[] = [
         'fails',
         'key',
       ],
-      text: /invalid (?:x-)?api[ _-]?key|invalid (?:access |auth |authentication |bearer |oauth |id |session |api )?token|incorrect api key|api[ _-]?key (?:is )?(?:not valid|invalid|expired|revoked|disabled|has been (?:revoked|disabled))|api_key_invalid|invalid_api_key|invalidapikey|authentication (?:failed|failure|fails|error)|failed to authenticate|unable to authenticate|unauthenticated|not authenticated|not_authenticated|(?:oauth |access |auth |bearer |id |refresh )?token (?:has |is )?(?:expired|revoked|invalid)|expired (?:oauth |access |auth )?token|\/login\b|please (?:log ?in|sign ?in|re-?authenticate|authenticate)|sign in (?:again|via|with|to)|log ?in (?:again|required|expired)|not logged in|login (?:required|expired|failed)|failed to log ?in|re-?authentication (?:is )?(?:needed|required)|session (?:has )?expired|account (?:has been |is )?(?:deactivated|disabled|suspended|banned|locked)|organization (?:has been |is )?(?:disabled|deactivated|suspended)|has been suspended|refresh token (?:was |has been )?(?:already used|invalid|expired|revoked)|could not be refreshed|invalid_grant|invalid credentials|credentials (?:are |were )?(?:invalid|rejected|expired)|security token included in the request is (?:invalid|expired)|unrecognizedclientexception|expiredtokenexception|\bunauthorized\b|user not found|permission denied: consumer|invalid subscription key|auth(?:entication)? fails/,
+      text: /invalid (?:[\w-]{1,20} )?(?:x-)?api[ _-]?key|(?<!proxy )authentication (?:is )?required|invalid (?:access |auth |authentication |bearer |oauth |id |session |api )?token|incorrect api key|api[ _-]?key (?:is )?(?:not valid|invalid|expired|revoked|disabled|has been (?:revoked|disabled))|api_key_invalid|invalid_api_key|invalidapikey|authentication (?:failed|failure|fails|error)|failed to authenticate|unable to authenticate|(?<!["'])unauthenticated|not authenticated|not_authenticated|(?:oauth |access |auth |bearer |id |refresh )?token (?:has |is )?(?:expired|revoked|invalid)|expired (?:oauth |access |auth )?token|\/login\b|\bgh auth login\b|please (?:log ?in|sign ?in|re-?authenticate|authenticate)|sign in (?:again|via|with|to)|log ?in (?:again|required|expired)|not logged in|login (?:required|expired|failed)|failed to log ?in|re-?authentication (?:is )?(?:needed|required)|session (?:has )?expired|account (?:has been |is )?(?:deactivated|disabled|suspended|banned|locked)|organization (?:has been |is )?(?:disabled|deactivated|suspended)|has been suspended|refresh token (?:was |has been )?(?:already used|invalid|expired|revoked)|could not be refreshed|invalid_grant|invalid (?:authentication )?credentials|credentials (?:are |were )?(?:invalid|rejected|expired)|security token included in the request is (?:invalid|expired)|unrecognizedclientexception|expiredtokenexception|\bunauthorized\b|user not found|permission denied: consumer|invalid subscription key|auth(?:entication)? fails/,
     },
   },
   {
@@ -375,7 +385,7 @@ export const providerSignatureRules: readonly Rule[] = [
         'model_not_available',
         'publisher',
       ],
-      text: /(?:not found|does not exist|doesn.t exist|not available|is not supported|isn.t supported|not supported (?:for|by|when|with)|is unavailable|has been (?:deprecated|decommissioned|retired|removed|discontinued|shut down)|no longer (?:available|supported|exists)|not accessible|is invalid|not enabled for|do(?:es)? not have access|don.t have access)(?<=model\b[^\n]{0,120})|(?:unknown|invalid|unsupported|nonexistent) model\b|model_not_found|modelnotfound|no such model|no endpoints found for|(?:do(?:es)?n.t|do(?:es)? not) have access to (?:the )?(?:model|gemini|claude|gpt|o\d|grok|llama|mistral|deepseek|qwen)|must be verified to (?:use|stream)|decommissioned|there.s an issue with the selected model|model identifier is invalid|["']message["']\s{0,2}:\s{0,2}["']model: |not_found_error[^\n]{0,60}model:|is not found for api version|model_not_available/,
+      text: /(?:not found|does not exist|doesn.t exist|not available|is not supported|isn.t supported|not supported (?:for|by|when|with)|is unavailable|has been (?:deprecated|decommissioned|retired|removed|discontinued|shut down)|no longer (?:available|supported|exists)|not accessible|is invalid|not enabled for|reached the end of its life|do(?:es)? not have access|don.t have access)(?<=model\b[^\n]{0,120})|(?:unknown|invalid|unsupported|nonexistent) model\b|model_not_found|modelnotfound|no such model|is not a valid model\b|no endpoints found for|(?:do(?:es)?n.t|do(?:es)? not) have access to (?:the )?(?:model|gemini|claude|gpt|o\d|grok|llama|mistral|deepseek|qwen)|must be verified to (?:use|stream)|decommissioned|there.s an issue with the selected model|model identifier is invalid|["']message["']\s{0,2}:\s{0,2}["']model: |not_found_error[^\n]{0,60}model:|is not found for api version|model_not_available/,
       unless: /no endpoints found matching your data policy/,
     },
   },
@@ -420,8 +430,10 @@ export const providerSignatureRules: readonly Rule[] = [
         'territory',
         'iam_permission_denied',
         'operationnotsupported',
+        'url',
+        'authorized',
       ],
-      text: /deploymentnotfound|deployment (?:for (?:this|the) resource )?does not exist|resource not found|invalid (?:base[ _-]?url|endpoint|region)|unknown (?:provider|region|endpoint)|provider[ _]?not[ _]?configured|providermodelnotfounderror|provideriniterror|providernotfounderror|404 page not found|not supported in (?:this|your) region|on-demand throughput isn.t supported|inference profile|consumer_invalid|user_project_denied|service_disabled|has not been used in project|(?:api|service) (?:has not been used|is disabled|is not enabled|not enabled)|billing (?:has not been|is not) enabled|(?:does not have|doesn.t have) (?:the )?required permission to use project|serviceusage\.services\.use|permission denied on resource|no endpoints found matching your data policy|data policy|guardrail|privacy settings|no allowed providers|user location is not supported|unsupported_country_region_territory|country, region,? or territory not supported|permission '[a-z.]{3,60}' denied|iam_permission_denied|operationnotsupported/,
+      text: /deploymentnotfound|deployment (?:for (?:this|the) resource )?does not exist|resource not found|invalid (?:base[ _-]?url|endpoint|region)|unknown (?:provider|region|endpoint)|provider[ _]?not[ _]?configured|providermodelnotfounderror|provideriniterror|providernotfounderror|404 page not found|not supported in (?:this|your) region|on-demand throughput isn.t supported|inference profile|consumer_invalid|user_project_denied|service_disabled|has not been used in project|(?:api|service) (?:has not been used|is disabled|is not enabled|not enabled)|billing (?:has not been|is not) enabled|(?:does not have|doesn.t have) (?:the )?required permission to use project|serviceusage\.services\.use|permission denied on resource|no endpoints found matching your data policy|data policy|guardrail|privacy settings|no allowed providers|user location is not supported|unsupported_country_region_territory|country, region,? or territory not supported|permission '[a-z.]{3,60}' denied|iam_permission_denied|is not authorized to perform|operationnotsupported|invalid url \(/,
     },
   },
 ];

@@ -1,0 +1,6 @@
+/**
+ * Task and commit prose that names a failure without being one ("fix: retry on ECONNRESET", "Handle the socket
+ * hang up case", "the task mentioned ..."): the broad patterns below never match it.
+ */
+export const proseCue =
+  /^\s*(?:fix|fixes|feat|chore|docs?|refactor|tests?|handle|document|make sure|ensure|add|implement|support|investigate|todo|note|consider|explain|describe|why does)\b|\bthe task (?:mentioned|says|said|asks)|\bmentioned\b/;

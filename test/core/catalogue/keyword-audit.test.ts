@@ -1,0 +1,49 @@
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadFixtures } from '../../helpers/fixtures.js';
+import { sharedDir } from '../../helpers/shared-dir.js';
+import { defaultCatalogue, parseEnvelope } from '../../../src/core/index.js';
+import { factsOf, forEachToken } from '../../../src/core/classify/facts.js';
+import { matchRule } from '../../../src/core/classify/match-rule.js';
+
+interface CorpusTools {
+  readJsonl(path: string): unknown[];
+  toEnvelope(item: unknown): unknown;
+}
+
+const shared = sharedDir();
+const tools = (await import(resolve(shared, 'tools/corpus.mjs'))) as CorpusTools;
+
+/**
+ * A rule's keywords are its index key: the rule is only ever tried when one of them is a token of the text.
+ * If its pattern matches a text that carries none of them, the rule silently never fires there. This audit
+ * runs every pattern over every fixture and corpus text and fails on such a gap.
+ */
+describe('[CLS-04] keyword audit', () => {
+  it('every text pattern that matches a known evidence text has one of its keywords in that text', () => {
+    const envelopes = [
+      ...loadFixtures().map((f) => f.evidence),
+      ...['provider-errors.dev.jsonl', 'seed-system-examples.jsonl'].flatMap((file) =>
+        tools.readJsonl(resolve(shared, 'corpus', file)).map((item) => tools.toEnvelope(item)),
+      ),
+    ];
+    const gaps: string[] = [];
+    for (const envelope of envelopes) {
+      const parsed = parseEnvelope(envelope);
+      if (!parsed.ok) continue;
+      const facts = factsOf(parsed.evidence);
+      const tokens = new Set<string>();
+      forEachToken(facts.text, (t) => tokens.add(t));
+      for (const compiled of defaultCatalogue.rules) {
+        const { keywords, text, near } = compiled.rule.when;
+        // A rule of keywords alone has nothing to audit: its keywords are its whole condition.
+        if (keywords === undefined || (text === undefined && near === undefined)) continue;
+        // matchRule checks every condition except keywords (the index guarantees those in production).
+        if (matchRule(compiled, facts) !== null && !keywords.some((k) => tokens.has(k))) {
+          gaps.push(`${compiled.rule.id}: ${facts.text.slice(0, 120)}`);
+        }
+      }
+    }
+    expect(gaps).toEqual([]);
+  });
+});
