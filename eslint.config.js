@@ -1,6 +1,7 @@
 // @ts-check
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import globals from 'globals';
 import importX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
@@ -116,7 +117,7 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
   },
   {
-    files: ['bench/**/*.js', 'eslint.config.js'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', performance: 'readonly' } },
+    files: ['bench/**/*.mjs', '**/*.js'],
+    languageOptions: { globals: globals.node },
   },
 );

@@ -8,21 +8,25 @@ const reasonPhrases =
   'bad request|unauthorized|payment required|forbidden|not found|request timeout|conflict|payload too large|' +
   'too many requests|internal server error|bad gateway|service unavailable|gateway time-?out|overloaded';
 
-const anchoredStatus: readonly RegExp[] = [
-  /api error:?\s{0,3}(?:\(status\s)?\(?([1-5]\d\d)(?!\d)/,
-  /error code:?\s{0,3}-?\s{0,3}([1-5]\d\d)(?!\d)/,
-  /status code:?\s{0,3}\(?([1-5]\d\d)(?!\d)/,
-  /status\s{0,2}[:=]\s{0,3}([1-5]\d\d)(?!\d)/,
-  /\(status:?\s([1-5]\d\d)\)/,
-  /unexpected status:?\s([1-5]\d\d)(?!\d)/,
-  /\bhttp(?:\/\d(?:\.\d)?)?(?: status)?:?\s([1-5]\d\d)(?!\d)/,
-  /(?:server|streaming|request|response|upstream|provider|api) error:?\s{0,3}'?([1-5]\d\d)(?!\d)/,
-  /request failed(?: with status(?: code)?)?:?\s{0,3}\(?([1-5]\d\d)(?!\d)/,
-  /\breturned (?:an? )?(?:http |status |error )?([1-5]\d\d)(?!\d)/,
-  new RegExp(`[[('"]([1-5]\\d\\d) (?:${reasonPhrases})\\b`),
-  new RegExp(
-    `(?:^|\\n)[^\\S\\n]{0,8}(?:[^\\w\\s"'{[(<]{1,3}\\s{0,2}){0,3}(?:error:?\\s{0,2})?([1-5]\\d\\d)(?:\\s{0,2}[-–:]\\s{0,2}|\\s{1,2})(?=[{[<]|(?:${reasonPhrases})\\b)`,
-  ),
+/** Each anchored form with a literal that must occur for it to be worth running (one cheap scan). */
+const anchoredStatus: ReadonlyArray<readonly [literal: string, pattern: RegExp]> = [
+  ['api error', /api error:?\s{0,3}(?:\(status\s)?\(?([1-5]\d\d)(?!\d)/],
+  ['error code', /error code:?\s{0,3}-?\s{0,3}([1-5]\d\d)(?!\d)/],
+  ['status code', /status code:?\s{0,3}\(?([1-5]\d\d)(?!\d)/],
+  ['status', /status\s{0,2}[:=]\s{0,3}([1-5]\d\d)(?!\d)/],
+  ['(status', /\(status:?\s([1-5]\d\d)\)/],
+  ['unexpected status', /unexpected status:?\s([1-5]\d\d)(?!\d)/],
+  ['http', /\bhttp(?:\/\d(?:\.\d)?)?(?: status)?:?\s([1-5]\d\d)(?!\d)/],
+  [' error', /(?:server|streaming|request|response|upstream|provider|api) error:?\s{0,3}'?([1-5]\d\d)(?!\d)/],
+  ['request failed', /request failed(?: with status(?: code)?)?:?\s{0,3}\(?([1-5]\d\d)(?!\d)/],
+  ['returned', /\breturned (?:an? )?(?:http |status |error )?([1-5]\d\d)(?!\d)/],
+  ['', new RegExp(`[[('"]([1-5]\\d\\d) (?:${reasonPhrases})\\b`)],
+  [
+    '',
+    new RegExp(
+      `(?:^|\\n)[^\\S\\n]{0,8}(?:[^\\w\\s"'{[(<]{1,3}\\s{0,2}){0,3}(?:error:?\\s{0,2})?([1-5]\\d\\d)(?:\\s{0,2}[-–:]\\s{0,2}|\\s{1,2})(?=[{[<]|(?:${reasonPhrases})\\b)`,
+    ),
+  ],
 ];
 
 const hasThreeDigits = /[1-5]\d\d/;
@@ -31,7 +35,8 @@ const hasThreeDigits = /[1-5]\d\d/;
 export function statusFromText(text: string): { status: number; offset: number } | null {
   if (!hasThreeDigits.test(text)) return null;
   let best: { status: number; offset: number } | null = null;
-  for (const pattern of anchoredStatus) {
+  for (const [literal, pattern] of anchoredStatus) {
+    if (literal !== '' && !text.includes(literal)) continue;
     const m = pattern.exec(text);
     if (m && m[1] && (best === null || m.index < best.offset))
       best = { status: Number(m[1]), offset: m.index };

@@ -1,6 +1,11 @@
 import { secretPatterns } from './secret-patterns.js';
 
-const lowerHints = secretPatterns.map((p) => p.hints.map((h) => h.toLowerCase()));
+const escape = (literal: string): string => literal.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/** One native scan per pattern decides whether its (costlier) pattern needs to run at all. */
+const hintScans: ReadonlyArray<RegExp | null> = secretPatterns.map((p) =>
+  p.hints.length === 0 ? null : new RegExp(p.hints.map(escape).join('|'), p.caseless ? 'i' : ''),
+);
 
 /**
  * Replaces every credential and account identifier in `text` with `[REDACTED]` (e-mail addresses with
@@ -8,25 +13,11 @@ const lowerHints = secretPatterns.map((p) => p.hints.map((h) => h.toLowerCase())
  */
 export function redactSecrets(text: string): string {
   let out = text;
-  let lower: string | null = null;
   for (let i = 0; i < secretPatterns.length; i++) {
+    const hints = hintScans[i];
+    if (hints && !hints.test(out)) continue;
     const spec = secretPatterns[i]!;
-    if (spec.hints.length > 0) {
-      let present = false;
-      if (spec.caseless) {
-        lower ??= out.toLowerCase();
-        const hints = lowerHints[i]!;
-        for (const hint of hints) if (lower.includes(hint)) present = true;
-      } else {
-        for (const hint of spec.hints) if (out.includes(hint)) present = true;
-      }
-      if (!present) continue;
-    }
-    const next = out.replace(spec.pattern, spec.replace);
-    if (next !== out) {
-      out = next;
-      lower = null;
-    }
+    out = out.replace(spec.pattern, spec.replace);
   }
   return out;
 }

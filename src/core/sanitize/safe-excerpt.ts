@@ -5,8 +5,8 @@ import { stripControlCharacters } from '../text/whitespace.js';
 /** The bound of every `safe_excerpt`, in UTF-8 bytes (REQUIREMENTS DAT-09 decision). */
 export const excerptMaxBytes = 512;
 
-/** Characters read around the chosen point before sanitizing; ample for 512 bytes after redaction. */
-const windowChars = 1536;
+/** Characters read around the chosen point before sanitizing: 512 bytes of excerpt and room for redaction. */
+const windowChars = 640;
 /** How far a window edge may move to land between tokens, so no secret is cut in half before redaction. */
 const snapChars = 256;
 /** Context read before a window so prefix-recognized credentials are still recognized. */
@@ -78,5 +78,13 @@ const identifierShape = /^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127}$/;
  */
 export function safeIdentifier(value: string | null): string | null {
   if (value === null || !identifierShape.test(value)) return null;
-  return redactSecrets(value) === value ? value : null;
+  const known = identifierVerdicts.get(value);
+  if (known !== undefined) return known ? value : null;
+  const safe = redactSecrets(value) === value;
+  // Ids repeat (a handful of providers, agents and models): remember a bounded number of verdicts.
+  if (identifierVerdicts.size >= 1024) identifierVerdicts.clear();
+  identifierVerdicts.set(value, safe);
+  return safe ? value : null;
 }
+
+const identifierVerdicts = new Map<string, boolean>();

@@ -146,6 +146,8 @@ export const secretPatterns: readonly SecretPattern[] = [
     replace: `$1${R}`,
   },
   {
+    // A run of 32 or more key characters mixing upper case, lower case and digits: an unprefixed key (Mistral,
+    // Cohere, an AWS secret). Matched only at the start of a run (the look-behind), so each run is read once.
     name: 'high_entropy_token',
     hints: [],
     pattern:

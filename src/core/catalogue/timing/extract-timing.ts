@@ -36,17 +36,21 @@ export function extractTiming(input: TimingInput, trusted: readonly TimingExtrac
   return { retryAfterMs, resetAtMs };
 }
 
+/** Cheap literal checks first: most evidence carries no timing at all. */
 function run(extractor: TimingExtractor, input: TimingInput): RawHints {
+  const text = input.text;
   switch (extractor) {
     case 'headers':
-      return headerHints(input.headers, input.referenceMs);
+      return input.headers.length === 0 ? {} : headerHints(input.headers, input.referenceMs);
     case 'body_fields':
-      return bodyFieldHints(input.text);
+      return /retry|reset|delay/.test(text) ? bodyFieldHints(text) : {};
     case 'phrases':
-      return relativePhraseHints(input.text);
+      return /try|reset|wait|available/.test(text) ? relativePhraseHints(text) : {};
     case 'usage_limit_epoch':
-      return usageLimitEpochHints(input.text);
+      return text.includes('|') ? usageLimitEpochHints(text) : {};
     case 'zoned_clock':
-      return zonedClockHints(input.text, input.referenceMs);
+      return /reset|again/.test(text) && /utc|gmt|\//.test(text)
+        ? zonedClockHints(text, input.referenceMs)
+        : {};
   }
 }

@@ -1,0 +1,89 @@
+// Classification throughput and per-evidence latency, over the labelled corpus and over a synthetic
+// catalogue ten times larger. Prints figures; it is a benchmark, not a test (npm run bench:classify).
+import { existsSync, readdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import {
+  catalogueRules,
+  classifyEvidence,
+  compileCatalogue,
+  defaultCatalogue,
+  parseEnvelope,
+} from '../dist/index.js';
+
+const root = new URL('..', import.meta.url).pathname;
+const shared = [process.env.RECOURSE_SHARED_DIR, resolve(root, '../shared'), '/work/shared'].find(
+  (d) => d && existsSync(resolve(d, 'corpus')),
+);
+if (!shared) throw new Error('shared folder with corpus/ not found: set RECOURSE_SHARED_DIR');
+const { readJsonl, toEnvelope } = await import(resolve(shared, 'tools/corpus.mjs'));
+
+const evidence = readdirSync(resolve(shared, 'corpus'))
+  .filter((f) => f.endsWith('.jsonl'))
+  .flatMap((f) => readJsonl(resolve(shared, 'corpus', f)))
+  .map((item) => parseEnvelope(toEnvelope(item)))
+  .filter((p) => p.ok)
+  .map((p) => p.evidence);
+
+/**
+ * Ten times the rules: each real rule plus nine variants shaped like it (same kinds, statuses, tiers and
+ * pattern sizes) whose keywords and field values are new words, as a catalogue grown by other providers'
+ * messages would be.
+ */
+function syntheticRules(factor) {
+  const out = [...catalogueRules];
+  for (let n = 1; n < factor; n++) {
+    for (const rule of catalogueRules) {
+      const when = { ...rule.when };
+      if (when.keywords) when.keywords = when.keywords.map((k) => `${k}_syn${n}`);
+      if (when.fields) {
+        when.fields = Object.fromEntries(
+          Object.entries(when.fields).map(([k, v]) => [k, v.map((x) => `${x}_syn${n}`)]),
+        );
+      }
+      if (when.text) when.text = new RegExp(`syn${n}_(?:${when.text.source})`, when.text.flags);
+      out.push({ ...rule, id: rule.id.replace(/\.v(\d+)$/, `_syn${n}.v$1`), when });
+    }
+  }
+  return out;
+}
+
+function measure(catalogue, label) {
+  const now = Date.parse('2026-06-01T12:00:00Z');
+  for (let i = 0; i < 20; i++) for (const e of evidence) classifyEvidence(e, { now }, catalogue); // warm up
+  const rounds = 200;
+  const samples = new Float64Array(rounds * evidence.length);
+  let k = 0;
+  const start = process.hrtime.bigint();
+  for (let r = 0; r < rounds; r++) {
+    for (const e of evidence) {
+      const t = process.hrtime.bigint();
+      classifyEvidence(e, { now }, catalogue);
+      samples[k++] = Number(process.hrtime.bigint() - t) / 1000;
+    }
+  }
+  const totalMs = Number(process.hrtime.bigint() - start) / 1e6;
+  samples.sort();
+  const pct = (p) => samples[Math.min(samples.length - 1, Math.floor(p * samples.length))];
+  const perSecond = (k / totalMs) * 1000;
+  const mean = samples.reduce((a, b) => a + b, 0) / samples.length;
+  console.log(
+    `${label.padEnd(34)} ${String(catalogue.rules.length).padStart(5)} rules  ${Math.round(perSecond).toLocaleString('en-US').padStart(9)} classifications/s  ` +
+      `mean ${mean.toFixed(2)} µs  p50 ${pct(0.5).toFixed(2)} µs  p99 ${pct(0.99).toFixed(2)} µs  max ${pct(1).toFixed(1)} µs`,
+  );
+  return { perSecond, mean, p99: pct(0.99) };
+}
+
+console.log(
+  `corpus: ${evidence.length} evidence envelopes from ${shared}/corpus; one core, timings include the call only`,
+);
+const base = measure(defaultCatalogue, 'shipped catalogue');
+const big = measure(
+  compileCatalogue('synthetic-x10', syntheticRules(10)),
+  'synthetic catalogue, 10x the rules',
+);
+const ratio = big.mean / base.mean;
+console.log(`cost of a 10x catalogue per evidence: ${ratio.toFixed(2)}x (target <= 1.5x)`);
+console.log(
+  `targets: >= 100,000/s ${base.perSecond >= 100_000 ? 'met' : 'MISSED'}; p99 < 50 µs ${base.p99 < 50 ? 'met' : 'MISSED'}; ` +
+    `10x catalogue <= 1.5x ${ratio <= 1.5 ? 'met' : 'MISSED'}`,
+);
