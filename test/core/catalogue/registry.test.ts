@@ -20,7 +20,7 @@ describe('[CLS-09][CLS-14] the code registry', () => {
     expect([...policyClasses]).toEqual(['transient', 'hard']);
   });
 
-  it("has exactly the seed's 12 provider codes, each in exactly one class", () => {
+  it("[CLS-10][CLS-11] has exactly the seed's 12 provider codes, each in exactly one class", () => {
     expect([...transientCodes].sort()).toEqual([
       'agent_transport_lost',
       'model_capacity',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  catalogueRules,
   classify,
   codexCapacityDiagnostic,
   cursorConstantDiagnostic,
@@ -205,6 +206,29 @@ describe('Cursor normal-completion failure projection', () => {
       provider_id: 'cursor-acp',
     });
     expect(cursorConstantDiagnostic.endsWith('.')).toBe(false);
+  });
+
+  it('[CUR-10] the catalogue rule and the observer share one matcher', () => {
+    const rule = catalogueRules.find((r) => r.id === 'cursor.retriable_stream_reset.v1')!;
+    expect(rule.when.predicate).toBe('cursor_retriable_diagnostic');
+    for (const text of [
+      'Error: RetriableError: x',
+      'error: retriableerror:  ',
+      `Error: RetriableError: ${'y'.repeat(257)}`,
+    ]) {
+      const viaRule = classify(
+        { kind: 'acp_error', error: { code: -32603, message: text } },
+        { now: at },
+      ).classifier_rule;
+      expect(viaRule === 'cursor.retriable_stream_reset.v1', text).toBe(
+        matchCursorRetriableDiagnostic(text).matched,
+      );
+    }
+  });
+
+  it('[CUR-26] generic transport loss is not widened to Cursor text', () => {
+    const c = classify({ kind: 'stderr', text: 'RetriableError: Connection stalled' }, { now: at });
+    expect(c).toMatchObject({ class: 'unclassified', reason: 'unknown' });
   });
 
   it('[CUR-24] ignores malformed updates', () => {
