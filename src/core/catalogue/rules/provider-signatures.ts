@@ -63,6 +63,16 @@ export const providerSignatureRules: readonly Rule[] = [
     when: { keywords: ['quotaid'], text: /quotaid\W{1,8}[a-z0-9_-]{0,80}per(?:minute|second)/ },
   },
   {
+    id: 'google.online_prediction_quota.v1',
+    description:
+      'Vertex AI "Online prediction request quota exceeded": a per-minute serving quota, retried with backoff',
+    tier: 'signature',
+    priority: 20,
+    code: 'rate_limited',
+    confidence: 'high',
+    when: { keywords: ['prediction'], text: /online prediction request quota exceeded/ },
+  },
+  {
     id: 'provider.minute_window_limit.v1',
     description: 'A per-minute or per-second limit: short-window throttling',
     tier: 'signature',
@@ -221,7 +231,7 @@ export const providerSignatureRules: readonly Rule[] = [
         'traffic',
         'overload',
       ],
-      text: /\b529\b[^\n]{0,24}overloaded|overloaded[^\n]{0,12}\b529\b|api error:?\s{0,3}(?:\d{3}\s{0,3})?overloaded|["']message["']\s{0,2}:\s{0,2}["']overloaded|(?:^|\n|error:?\s{1,3})\s{0,4}overloaded\.?\s{0,3}(?:$|\n)|[-–:]\s{1,3}overloaded\b\.?(?!\s(?:with|by))|repeated 529|(?:api|server|servers|service|system|provider|platform|claude|anthropic|cluster|upstream|backend|groq|deepseek)(?:'s)? (?:is|are) (?:currently |temporarily )?(?:overloaded|busy|at capacity|over capacity|experiencing (?:high|heavy|unusually high) (?:load|demand|traffic))|server is busy|high demand|peak load|temporarily overloaded|(?<!not_)overloaded_error|engine_overloaded|serveroverloaded|server(?:s)? (?:are |is )?overloaded|too much (?:load|traffic)/m,
+      text: /\b529\b[^\n]{0,24}overloaded|overloaded[^\n]{0,12}\b529\b|api error:?\s{0,3}(?:\d{3}\s{0,3})?overloaded|["']message["']\s{0,2}:\s{0,2}["']overloaded|(?:^|\n|error:?\s{1,3})\s{0,4}overloaded\.?\s{0,3}(?:$|\n)|[-–:]\s{1,3}overloaded\b\.?(?!\s(?:with|by))|repeated 529|(?:api|server|servers|service|system|provider|platform|claude|anthropic|cluster|upstream|backend|groq|deepseek)(?:'s)? (?:is|are) (?:currently |temporarily )?(?:overloaded|busy|at capacity|over capacity|experiencing (?:high|heavy|unusually high) (?:load|demand|traffic))|server is busy|under (?:heavy|high|extreme) load|high demand|peak load|temporarily overloaded|(?<!not_)overloaded_error|engine_overloaded|serveroverloaded|server(?:s)? (?:are |is )?overloaded|too much (?:load|traffic)/m,
     },
   },
   {
@@ -279,7 +289,7 @@ export const providerSignatureRules: readonly Rule[] = [
         'switch',
         'enabled',
       ],
-      text: /subscription (?:is )?required|requires? (?:an? )?(?:active |paid |valid )?(?:subscription|paid plan|pro plan|max plan|plan upgrade)|(?:paid|pro|plus|max|team|enterprise|premium|higher) (?:plan|subscription|tier) (?:is )?required|upgrade (?:your (?:plan|subscription|account)|to (?:a |the )?(?:pro|plus|max|paid|premium|team|higher|copilot))|only available (?:for|on|to|with|in) (?:[\w-]{1,12} )?(?:subscription|paid|pro|max|plus|team|enterprise|premium)|not (?:available|included|supported|enabled) (?:with|in|on|for) (?:the |your )?(?:current |free )?(?:[\w-]{1,16} )?(?:plan|subscription|tier)|(?:copilot|feature|model|access) is not enabled for (?:this|your) (?:account|organization|plan|subscription)|not entitled|no entitlement|extra usage is required|free tier (?:was |has been |is )?(?:discontinued|ended|no longer)|free trial (?:has )?(?:ended|expired)|trial (?:period )?(?:has )?expired|(?<!402 )payment required|no active subscription|subscription (?:has )?(?:expired|ended|lapsed|been cancell?ed|is inactive)|need (?:a|an) [\w -]{0,20}subscription|switch to (?:a )?(?:coding plan|paid plan)/,
+      text: /subscription (?:is )?required|requires? (?:an? )?(?:active |paid |valid )?(?:subscription|paid plan|pro plan|max plan|plan upgrade)|(?:paid|pro|plus|max|team|enterprise|premium|higher) (?:plan|subscription|tier) (?:is )?required|upgrade (?:your (?:plan|subscription|account)|to (?:a |the )?(?:pro|plus|max|paid|premium|team|higher|copilot))|only available (?:for|on|to|with|in) (?:[\w-]{1,12} )?(?:subscription|paid|pro|max|plus|team|enterprise|premium)|not (?:available|included|supported|enabled) (?:with|in|on|for) (?:the |your )?(?:current |free )?(?:[\w-]{1,16} ){0,2}(?:plan|subscription|tier)|(?:copilot|feature|model|access) is not enabled for (?:this|your) (?:account|organization|plan|subscription)|not entitled|no entitlement|extra usage is required|free tier (?:was |has been |is )?(?:discontinued|ended|no longer)|free trial (?:has )?(?:ended|expired)|trial (?:period )?(?:has )?expired|(?<!402 )payment required|no active subscription|subscription (?:has )?(?:expired|ended|lapsed|been cancell?ed|is inactive)|need (?:a|an) [\w -]{0,20}subscription|switch to (?:a )?(?:coding plan|paid plan)/,
     },
   },
   {
@@ -312,8 +322,10 @@ export const providerSignatureRules: readonly Rule[] = [
         'specify',
         'provide',
         'token',
+        'bearer',
+        'basic',
       ],
-      text: /could not resolve authentication method|missing required authentication credential|no api[ _-]?key (?:was )?(?:provided|found|set|configured|specified)|api[ _-]?key (?:is |was )?(?:missing|required|not (?:set|found|provided|configured|specified))|missing (?:[\w-]{1,20} )?(?:api[ _-]?key|credentials|auth(?:entication)? (?:token|header)|bearer token|access token)|no (?:auth(?:entication)? )?credentials (?:found|provided|configured|available|set)|api_key client option must be set|(?:must|need to|please) (?:set|provide|specify|export)[^\n]{0,40}_api_key|you didn.t provide an api key|no key is set|set an auth method|x-api-key header is required|authorization header (?:is )?(?:missing|required)|unable to locate credentials|could not load (?:the )?(?:default )?credentials|credentials? (?:are |is )?not (?:configured|found|set|provided)|nocredentialproviders|no valid credentials? (?:found|provided)|credentials were refused|(?:api key|token) (?:is )?not (?:set|configured)|environment variable[^\n]{0,40}(?:not set|is missing|is required)/,
+      text: /could not resolve authentication method|missing (?:bearer|basic)(?: or (?:bearer|basic))? authentication|missing required authentication credential|no api[ _-]?key (?:was )?(?:provided|found|set|configured|specified)|api[ _-]?key (?:is |was )?(?:missing|required|not (?:set|found|provided|configured|specified))|missing (?:[\w-]{1,20} )?(?:api[ _-]?key|credentials|auth(?:entication)? (?:token|header)|bearer token|access token)|no (?:auth(?:entication)? )?credentials (?:found|provided|configured|available|set)|api_key client option must be set|(?:must|need to|please) (?:set|provide|specify|export)[^\n]{0,40}_api_key|you didn.t provide an api key|no key is set|set an auth method|x-api-key header is required|authorization header (?:is )?(?:missing|required)|unable to locate credentials|could not load (?:the )?(?:default )?credentials|credentials? (?:are |is )?not (?:configured|found|set|provided)|nocredentialproviders|no valid credentials? (?:found|provided)|credentials were refused|(?:api key|token) (?:is )?not (?:set|configured)|environment variable[^\n]{0,40}(?:not set|is missing|is required)/,
     },
   },
   {
@@ -362,7 +374,7 @@ export const providerSignatureRules: readonly Rule[] = [
         'fails',
         'key',
       ],
-      text: /invalid (?:[\w-]{1,20} )?(?:x-)?api[ _-]?key|(?<!proxy )authentication (?:is )?required|invalid (?:access |auth |authentication |bearer |oauth |id |session |api )?token|incorrect api key|api[ _-]?key (?:is )?(?:not valid|invalid|expired|revoked|disabled|has been (?:revoked|disabled))|api_key_invalid|invalid_api_key|invalidapikey|authentication (?:failed|failure|fails|error)|failed to authenticate|unable to authenticate|(?<!["'])unauthenticated|not authenticated|not_authenticated|(?:oauth |access |auth |bearer |id |refresh )?token (?:has |is )?(?:expired|revoked|invalid)|expired (?:oauth |access |auth )?token|\/login\b|\bgh auth login\b|please (?:log ?in|sign ?in|re-?authenticate|authenticate)|sign in (?:again|via|with|to)|log ?in (?:again|required|expired)|not logged in|login (?:required|expired|failed)|failed to log ?in|re-?authentication (?:is )?(?:needed|required)|session (?:has )?expired|account (?:has been |is )?(?:deactivated|disabled|suspended|banned|locked)|organization (?:has been |is )?(?:disabled|deactivated|suspended)|has been suspended|refresh token (?:was |has been )?(?:already used|invalid|expired|revoked)|could not be refreshed|invalid_grant|invalid (?:authentication )?credentials|credentials (?:are |were )?(?:invalid|rejected|expired)|security token included in the request is (?:invalid|expired)|unrecognizedclientexception|expiredtokenexception|\bunauthorized\b|user not found|permission denied: consumer|invalid subscription key|auth(?:entication)? fails/,
+      text: /invalid (?:[\w-]{1,20} )?(?:x-)?api[ _-]?key|(?<!proxy )authentication (?:is )?required|invalid (?:access |auth |authentication |bearer |oauth |id |session |api )?token|incorrect api key|api[ _-]?key (?:is )?(?:not valid|invalid|expired|revoked|disabled|has been (?:revoked|disabled))|api_key_invalid|invalid_api_key|invalidapikey|authentication (?:failed|failure|fails|error)|failed to authenticate|unable to authenticate|(?<!["'])unauthenticated|not authenticated|not_authenticated|(?:oauth |access |auth |bearer |id |refresh )?token (?:has |is )?(?:expired|revoked|invalid)|expired (?:oauth |access |auth )?token|\/login\b|\bgh auth login\b|please (?:log ?in|sign ?in|re-?authenticate|authenticate)|sign in (?:again|via|with|to)|log ?in (?:again|required|expired)|not logged in|login (?:required|expired|failed)|failed to log ?in|re-?authentication (?:is )?(?:needed|required)|session (?:has )?expired|account (?:has been |is )?(?:deactivated|disabled|suspended|banned|locked)|organization (?:has been |is )?(?:disabled|deactivated|suspended)|has been suspended|(?:account|organization|team)\b[^.\n]{0,40}\b(?:is|was|been) (?:suspended|deactivated|disabled|banned)|refresh token (?:was |has been )?(?:already used|invalid|expired|revoked)|could not be refreshed|invalid_grant|invalid (?:authentication )?credentials|credentials (?:are |were )?(?:invalid|rejected|expired)|security token included in the request is (?:invalid|expired)|unrecognizedclientexception|expiredtokenexception|\bunauthorized\b|user not found|permission denied: consumer|invalid subscription key|auth(?:entication)? fails/,
     },
   },
   {
