@@ -40,3 +40,22 @@ describe('[CLS-01][CLS-16][CLS-20] labelled corpus replay', () => {
     expect(accuracy, misses.join('\n')).toBeGreaterThanOrEqual(0.98);
   });
 });
+
+describe('[CLS-03] every provider and agent family of the corpus has fixtures', () => {
+  it('gives each family at least one fixture classified transient or hard', async () => {
+    const { loadFixtures } = await import('../../helpers/fixtures.js');
+    const classified = new Set<string>();
+    for (const f of loadFixtures()) {
+      const e = f.evidence as { provider?: string; agent?: string };
+      if (f.expect.class === 'transient' || f.expect.class === 'hard') {
+        if (e.provider) classified.add(e.provider);
+        if (e.agent) classified.add(e.agent);
+      }
+    }
+    const families = new Set<string>();
+    for (const file of files)
+      for (const item of tools.readJsonl(resolve(shared, 'corpus', file))) families.add(item.provider);
+    const missing = [...families].filter((family) => !classified.has(family)).sort();
+    expect(missing).toEqual([]);
+  });
+});
