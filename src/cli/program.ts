@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { registerClassifyCommand } from './classify-command.js';
+import { registerPolicyCommand } from './policy-command.js';
 
 /** The `recourse` command line. */
 export function buildProgram(): Command {
@@ -8,5 +9,6 @@ export function buildProgram(): Command {
     .version('0.1.0')
     .showHelpAfterError();
   registerClassifyCommand(program);
+  registerPolicyCommand(program);
   return program;
 }

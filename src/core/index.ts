@@ -41,3 +41,7 @@ export { classificationSchema } from './classify/classification-schema.js';
 export { compileCatalogue, type CompiledCatalogue } from './classify/compiled-catalogue.js';
 export { formatIsoUtc, parseIsoDateTime } from './time/iso-time.js';
 export * from './projection/index.js';
+export * from './policy/index.js';
+export * from './safety/index.js';
+export { isPlainObject as isPlainObjectValue, type FieldIssue } from './validation/field-issue.js';
+export * from './plan/index.js';

@@ -1,13 +1,9 @@
 import { evidenceBounds } from './bounds.js';
-import { redactSecrets } from '../sanitize/redact-secrets.js';
 import { cutUtf8 } from '../text/utf8.js';
-import { stripControlCharacters } from '../text/whitespace.js';
+import { describe, type FieldIssue } from '../validation/field-issue.js';
 
-/** One validation problem, addressed by a JSON pointer into the envelope (`/error/code`). */
-export interface EnvelopeIssue {
-  readonly path: string;
-  readonly message: string;
-}
+/** One validation problem of an envelope, addressed by a JSON pointer (`/error/code`). */
+export type EnvelopeIssue = FieldIssue;
 
 /**
  * Reads fields of one JSON object, collecting every problem instead of stopping at the first, and recording
@@ -97,23 +93,4 @@ export class FieldReader {
     this.truncated.push(this.path(key));
     return kept;
   }
-}
-
-/** A short, safe rendering of a bad value for an error message. */
-export function describe(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return 'an object';
-  if (typeof value === 'string') {
-    // Echo bad input only redacted and short: an error message must never carry a credential.
-    const shown = redactSecrets(stripControlCharacters(value.length > 200 ? value.slice(0, 200) : value));
-    return JSON.stringify(shown.length > 40 ? `${shown.slice(0, 40)}…` : shown);
-  }
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return typeof value;
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

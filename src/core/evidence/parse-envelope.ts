@@ -2,7 +2,8 @@ import { evidenceBounds } from './bounds.js';
 import { boundedJson } from './bounded-json.js';
 import { evidenceKinds, type EvidenceKind } from './envelope.js';
 import type { Evidence, HeaderList } from './evidence.js';
-import { describe, FieldReader, isPlainObject, type EnvelopeIssue } from './field-reader.js';
+import { FieldReader, type EnvelopeIssue } from './field-reader.js';
+import { describe, isPlainObject, pointer } from '../validation/field-issue.js';
 import { parseIsoDateTime } from '../time/iso-time.js';
 import { cutUtf8 } from '../text/utf8.js';
 
@@ -171,7 +172,7 @@ function readHeaders(read: FieldReader, key: string): HeaderList {
     else if (Array.isArray(value) && value.every((v) => typeof v === 'string')) text = value.join(', ');
     else {
       read.issues.push({
-        path: `${read.path(key)}/${escapePointer(name)}`,
+        path: pointer(read.path(key), name),
         message: `header ${describe(name)} must be a string, a number or an array of strings (got ${describe(value)})`,
       });
       continue;
@@ -238,8 +239,4 @@ function readUpdate(read: FieldReader): { updateType: string | null; text: strin
   }
   read.issues.push(...inner.issues);
   return { updateType: typeof type === 'string' ? cutUtf8(type, evidenceBounds.idBytes) : null, text };
-}
-
-function escapePointer(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }

@@ -1,0 +1,115 @@
+import type { Command } from 'commander';
+import { readJsonFile } from './read-json-file.js';
+import {
+  isPlainObjectValue,
+  previewSchedule,
+  validateDynamicProfile,
+  validatePolicyDocument,
+  type ClassSchedule,
+  type DynamicProfile,
+  type FieldIssue,
+  type PolicyDocument,
+} from '../core/index.js';
+
+type Normalized =
+  | { readonly kind: 'policy'; readonly document: PolicyDocument }
+  | { readonly kind: 'profile'; readonly profile: DynamicProfile };
+
+/**
+ * `recourse policy validate FILE`: exit 0 and the normalized document; exit 1 and `{"errors":[{path,message}]}`
+ * for an invalid one; exit 2 when the file cannot be read or is not JSON.
+ * `recourse policy preview FILE [--json]`: the schedule each class implies.
+ * FILE is a version 1 policy document, a legacy rules map, or a dynamic profile (an object with `candidates`).
+ */
+export function registerPolicyCommand(program: Command): void {
+  const policy = program.command('policy').description('validate and preview per-class policy documents');
+  policy
+    .command('validate')
+    .description(
+      'validate a policy document, legacy rules map or dynamic profile and print its normalized form',
+    )
+    .argument('<file>', 'JSON file, or - for standard input')
+    .action(async (file: string) => {
+      process.exitCode = await run(file, (normalized) => {
+        const value = normalized.kind === 'policy' ? normalized.document : normalized.profile;
+        process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+      });
+    });
+  policy
+    .command('preview')
+    .description('show the retry delays, reset waiting and exhausted outcome each class implies')
+    .argument('<file>', 'JSON file, or - for standard input')
+    .option('--json', 'print the schedule as JSON')
+    .action(async (file: string, flags: { json?: boolean }) => {
+      process.exitCode = await run(file, (normalized) => {
+        if (normalized.kind === 'policy') {
+          const schedule = previewSchedule(normalized.document);
+          process.stdout.write(flags.json ? `${JSON.stringify(schedule)}\n` : renderSchedule(schedule));
+          return;
+        }
+        const candidates = normalized.profile.candidates.map((c) => ({
+          profile_id: c.profile_id,
+          enabled: c.enabled,
+          ...previewSchedule(c.policy),
+        }));
+        process.stdout.write(
+          flags.json
+            ? `${JSON.stringify({ id: normalized.profile.id, candidates })}\n`
+            : candidates
+                .map((c) => `${c.profile_id}${c.enabled ? '' : ' (disabled)'}\n${renderSchedule(c, '  ')}`)
+                .join(''),
+        );
+      });
+    });
+}
+
+async function run(file: string, onValid: (normalized: Normalized) => void): Promise<number> {
+  const read = await readJsonFile(file);
+  if (!read.ok) {
+    process.stderr.write(`recourse policy: ${read.message}\n`);
+    return 2;
+  }
+  const isProfile = isPlainObjectValue(read.value) && 'candidates' in read.value;
+  const result = isProfile ? validateDynamicProfile(read.value) : validatePolicyDocument(read.value);
+  if (!result.ok) {
+    process.stdout.write(`${JSON.stringify({ errors: result.issues satisfies readonly FieldIssue[] })}\n`);
+    return 1;
+  }
+  onValid(
+    isProfile
+      ? { kind: 'profile', profile: result.value as DynamicProfile }
+      : { kind: 'policy', document: result.value as PolicyDocument },
+  );
+  return 0;
+}
+
+function renderSchedule(schedule: { transient: ClassSchedule; hard: ClassSchedule }, indent = ''): string {
+  const line = (name: string, s: ClassSchedule) => {
+    const retry =
+      s.delays_seconds.length === 0 ? 'no retry' : `retry after ${s.delays_seconds.map(duration).join(', ')}`;
+    const wait =
+      s.max_wait_seconds === 0
+        ? 'no reset waiting'
+        : `wait for a trusted reset up to ${duration(s.max_wait_seconds)} (once per cycle)`;
+    return `${indent}${name.padEnd(10)} ${retry}; ${wait}; then ${s.on_exhausted}\n`;
+  };
+  return line('transient', schedule.transient) + line('hard', schedule.hard);
+}
+
+/** Seconds in the largest whole units: 90 -> "1 min 30 s", 86400 -> "24 h". */
+function duration(seconds: number): string {
+  const parts: string[] = [];
+  let rest = seconds;
+  for (const [unit, size] of [
+    ['d', 86_400],
+    ['h', 3600],
+    ['min', 60],
+    ['s', 1],
+  ] as const) {
+    if (rest >= size && !(unit === 'd' && seconds <= 86_400)) {
+      parts.push(`${Math.floor(rest / size)} ${unit}`);
+      rest %= size;
+    }
+  }
+  return parts.join(' ') || '0 s';
+}

@@ -1,0 +1,57 @@
+import type { PlanErrorCategory } from './categories.js';
+import { planRules } from './plan-rules.js';
+import type { CatalogueCode } from '../catalogue/codes.js';
+import { classify } from '../classify/classify.js';
+
+/**
+ * How provider codes map to plan categories (REQUIREMENTS PLN-01 decision): transient codes are `transient`,
+ * model/quota/subscription and token-limit errors are `provider`, credentials are `authentication`, provider
+ * misconfiguration is `configuration`; a repository merge conflict is `merge_conflict`.
+ */
+const categoryOfCode: Partial<Record<CatalogueCode, PlanErrorCategory>> = {
+  network_unavailable: 'transient',
+  provider_unavailable: 'transient',
+  provider_overloaded: 'transient',
+  model_capacity: 'transient',
+  rate_limited: 'transient',
+  agent_transport_lost: 'transient',
+  quota_limited: 'provider',
+  subscription_required: 'provider',
+  model_unavailable: 'provider',
+  context_length_exceeded: 'provider',
+  request_too_large: 'provider',
+  auth_required: 'authentication',
+  missing_credentials: 'authentication',
+  provider_not_configured: 'configuration',
+  repository_error: 'merge_conflict',
+};
+
+/**
+ * The category of a plan error: the provider catalogue is asked first, then the plan rules (merge conflicts,
+ * validation, configuration, resources, authorization, transient and internal errors); anything else is
+ * `unknown`, which is not retriable. Pure and deterministic.
+ */
+export function classifyPlanError(message: string, exceptionType: string | null = null): PlanErrorCategory {
+  const name = exceptionType?.split('.').pop() ?? '';
+  const classification = classify(
+    { kind: 'sdk_exception', name: name === '' ? 'Error' : name, message },
+    { now: 0 },
+  );
+  const fromCatalogue = classification.code === null ? undefined : categoryOfCode[classification.code];
+  if (
+    fromCatalogue !== undefined &&
+    (classification.class !== 'unclassified' || classification.reason === 'not_provider')
+  ) {
+    return fromCatalogue;
+  }
+  const lowerName = name.toLowerCase();
+  const lowerMessage = message.slice(0, 8192).toLowerCase();
+  for (const rule of planRules) {
+    if (
+      rule.exceptions.includes(lowerName) ||
+      (rule.message !== undefined && rule.message.test(lowerMessage))
+    )
+      return rule.category;
+  }
+  return 'unknown';
+}

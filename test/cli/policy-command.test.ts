@@ -1,0 +1,125 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'recourse-policy-'));
+const file = (name: string, content: unknown) => {
+  const path = join(dir, name);
+  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+  return path;
+};
+const v1 = {
+  version: 1,
+  transient: {
+    retry: { enabled: true, max_retries: 3, initial_interval_seconds: 5 },
+    wait_for_reset: { enabled: false, max_wait_seconds: 0 },
+    on_exhausted: 'skip',
+  },
+  hard: {
+    retry: { enabled: false, max_retries: 0, initial_interval_seconds: 0 },
+    wait_for_reset: { enabled: true, max_wait_seconds: 300 },
+    on_exhausted: 'stop',
+  },
+};
+
+describe('recourse policy validate', () => {
+  it('[API-02][POL-21] exits 0 with the normalized document for v1 and legacy input', () => {
+    const ok = runCli(['policy', 'validate', file('v1.json', v1)]);
+    expect(ok.status).toBe(0);
+    expect(JSON.parse(ok.stdout)).toEqual(v1);
+    const legacy = runCli([
+      'policy',
+      'validate',
+      file('legacy.json', { on_provider_error: 'try_next', rate_limited: 'retry_same' }),
+    ]);
+    expect(legacy.status).toBe(0);
+    expect(JSON.parse(legacy.stdout)).toMatchObject({
+      version: 1,
+      transient: { retry: { max_retries: 1, initial_interval_seconds: 5 }, on_exhausted: 'stop' },
+      hard: { on_exhausted: 'skip' },
+    });
+  });
+
+  it('[POL-11] exits 1 with every field-addressed error on stdout', () => {
+    const r = runCli([
+      'policy',
+      'validate',
+      file('bad.json', {
+        ...v1,
+        transient: {
+          ...v1.transient,
+          retry: { enabled: true, max_retries: 11, initial_interval_seconds: 5 },
+        },
+        version: 3,
+      }),
+    ]);
+    expect(r.status).toBe(1);
+    expect(JSON.parse(r.stdout)).toEqual({
+      errors: [
+        { path: '/version', message: 'version 3 is not supported (supported: 1)' },
+        {
+          path: '/transient/retry/max_retries',
+          message:
+            'max_retries must be an integer from 1 to 10 additional attempts when retry is enabled (got 11)',
+        },
+      ],
+    });
+  });
+
+  it('accepts a dynamic profile and reads standard input', () => {
+    const profile = {
+      id: 'p',
+      name: 'P',
+      version: 1,
+      candidates: [{ profile_id: 'a', enabled: true, policy: { on_provider_error: 'stop' } }],
+    };
+    const r = runCli(['policy', 'validate', '-'], JSON.stringify(profile));
+    expect(r.status).toBe(0);
+    expect(
+      (JSON.parse(r.stdout) as { candidates: Array<{ policy: { transient: { on_exhausted: string } } }> })
+        .candidates[0]!.policy.transient.on_exhausted,
+    ).toBe('stop');
+  });
+
+  it('exits 2 for unreadable or malformed input, with a message', () => {
+    const missing = runCli(['policy', 'validate', join(dir, 'nope.json')]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain('cannot read');
+    const malformed = runCli(['policy', 'validate', file('bad-json.json', '{"version": 1,')]);
+    expect(malformed.status).toBe(2);
+    expect(malformed.stderr).toContain('malformed JSON');
+    const huge = runCli(['policy', 'validate', file('huge.json', `{"x":"${'a'.repeat(1_100_000)}"}`)]);
+    expect(huge.status).toBe(2);
+    expect(huge.stderr).toContain('at most 1048576');
+  });
+});
+
+describe('recourse policy preview', () => {
+  it('[UI-08] prints the schedule per class as JSON', () => {
+    const r = runCli(['policy', 'preview', file('preview.json', v1), '--json']);
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      transient: { delays_seconds: [5, 10, 20], max_wait_seconds: 0, on_exhausted: 'skip' },
+      hard: { delays_seconds: [], max_wait_seconds: 300, on_exhausted: 'stop' },
+    });
+  });
+
+  it('prints a readable schedule, per candidate for a profile', () => {
+    expect(runCli(['policy', 'preview', file('preview2.json', v1)]).stdout).toBe(
+      'transient  retry after 5 s, 10 s, 20 s; no reset waiting; then skip\nhard       no retry; wait for a trusted reset up to 5 min (once per cycle); then stop\n',
+    );
+    const profile = { id: 'p', name: 'P', version: 1, candidates: [{ profile_id: 'a', enabled: false }] };
+    expect(runCli(['policy', 'preview', file('profile.json', profile)]).stdout).toContain('a (disabled)');
+  });
+
+  it('exits 1 with the errors for an invalid document', () => {
+    const r = runCli(['policy', 'preview', file('bad2.json', { version: 1 }), '--json']);
+    expect(r.status).toBe(1);
+    expect((JSON.parse(r.stdout) as { errors: Array<{ path: string }> }).errors.map((e) => e.path)).toEqual([
+      '/transient',
+      '/hard',
+    ]);
+  });
+});
