@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { registerClassifyCommand } from './classify-command.js';
 import { registerPolicyCommand } from './policy-command.js';
+import { registerSimulateCommand } from './simulate-command.js';
 
 /** The `recourse` command line. */
 export function buildProgram(): Command {
@@ -10,5 +11,6 @@ export function buildProgram(): Command {
     .showHelpAfterError();
   registerClassifyCommand(program);
   registerPolicyCommand(program);
+  registerSimulateCommand(program);
   return program;
 }

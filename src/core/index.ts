@@ -43,5 +43,13 @@ export { formatIsoUtc, parseIsoDateTime } from './time/iso-time.js';
 export * from './projection/index.js';
 export * from './policy/index.js';
 export * from './safety/index.js';
-export { isPlainObject as isPlainObjectValue, type FieldIssue } from './validation/field-issue.js';
+export {
+  describe as describeValue,
+  isPlainObject as isPlainObjectValue,
+  pointer as jsonPointer,
+  type FieldIssue,
+} from './validation/field-issue.js';
 export * from './plan/index.js';
+export * from './route/index.js';
+export * from './circuit/index.js';
+export * from './ports/index.js';

@@ -12,5 +12,6 @@ export {
   type StderrEnvelope,
 } from './envelope.js';
 export type { Evidence, HeaderList } from './evidence.js';
+export { evidenceMessage } from './evidence-message.js';
 export type { EnvelopeIssue } from './field-reader.js';
 export { parseEnvelope, type ParseEnvelopeResult } from './parse-envelope.js';

@@ -37,6 +37,9 @@ export interface ProfileCandidate {
   readonly profile_id: string;
   readonly enabled: boolean;
   readonly policy: PolicyDocument;
+  /** Optional non-secret descriptors (the provider and model ids it runs on): they key shared circuits. */
+  readonly provider?: string;
+  readonly model?: string;
 }
 
 /** An ordered list of candidates, each with its own policy document. */

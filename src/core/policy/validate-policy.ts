@@ -138,7 +138,26 @@ function readCandidates(value: unknown, path: string, issues: FieldIssue[]): Pro
       });
       return;
     }
-    rejectUnknown(candidate, ['profile_id', 'enabled', 'policy'], at, 'a candidate', issues);
+    rejectUnknown(
+      candidate,
+      ['profile_id', 'enabled', 'policy', 'provider', 'model'],
+      at,
+      'a candidate',
+      issues,
+    );
+    const descriptors: { provider?: string; model?: string } = {};
+    for (const key of ['provider', 'model'] as const) {
+      const raw = candidate[key];
+      if (raw === undefined) continue;
+      if (typeof raw !== 'string' || !idShape.test(raw)) {
+        issues.push({
+          path: pointer(at, key),
+          message: `${key} must be a non-secret id of 1-128 letters, digits or ._:@/- (got ${describe(raw)})`,
+        });
+      } else {
+        descriptors[key] = raw;
+      }
+    }
     const profileId = candidate.profile_id;
     if (typeof profileId !== 'string' || !idShape.test(profileId)) {
       issues.push({
@@ -166,7 +185,7 @@ function readCandidates(value: unknown, path: string, issues: FieldIssue[]): Pro
         ? defaultPolicyDocument
         : readPolicyDocument(candidate.policy, pointer(at, 'policy'), issues);
     if (policy !== null && typeof profileId === 'string' && typeof enabled === 'boolean') {
-      out.push({ profile_id: profileId, enabled, policy });
+      out.push({ profile_id: profileId, enabled, policy, ...descriptors });
     }
   });
   return out;

@@ -1,0 +1,47 @@
+import type { EngineEvent } from '../../engine/index.js';
+import type { Route } from '../../core/index.js';
+
+/** One JSON Lines record of `recourse simulate`; `at` and `deadline_at` are seconds from the scenario start. */
+export type SimulationLine = Record<string, unknown>;
+
+/** Seconds from the start, to the millisecond. */
+export function secondsFrom(startMs: number, atMs: number): number {
+  return Math.round(atMs - startMs) / 1000;
+}
+
+/** The state line of a transition (acknowledging a same-candidate dispatch moves no state and prints nothing). */
+export function stateLine(
+  startMs: number,
+  event: Extract<EngineEvent, { type: 'transition' }>,
+): SimulationLine | null {
+  if (event.decision === 'dispatch_acknowledged') return null;
+  const route = event.route;
+  const line: SimulationLine = {
+    at: secondsFrom(startMs, event.atMs),
+    state: route.state,
+    candidate: route.candidate,
+    generation: route.generation,
+    code: route.lastFailure?.code ?? null,
+    class: route.lastFailure?.class ?? null,
+    retry_ordinal: route.state === 'retry_wait' || route.state === 'retrying' ? route.retryOrdinal : null,
+    deadline_at: deadlineOf(route) === null ? null : secondsFrom(startMs, deadlineOf(route)!),
+    pending_outcome:
+      route.state === 'retry_wait' || route.state === 'waiting_for_reset' ? route.pendingOutcome : null,
+    reason: route.state === 'action_required' ? route.reason : event.decision,
+  };
+  if (route.state === 'switching') line.next_candidate = route.nextCandidate;
+  if (route.state === 'action_required' && route.detail !== null) line.detail = route.detail;
+  return line;
+}
+
+export function dispatchLine(
+  startMs: number,
+  event: Extract<EngineEvent, { type: 'dispatch' }>,
+): SimulationLine {
+  const { candidate, generation, kind } = event.intent;
+  return { at: secondsFrom(startMs, event.atMs), dispatch: { candidate, generation, kind } };
+}
+
+function deadlineOf(route: Route): number | null {
+  return route.state === 'waiting_for_reset' || route.state === 'retry_wait' ? route.deadlineMs : null;
+}

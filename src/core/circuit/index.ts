@@ -1,0 +1,15 @@
+export {
+  admitsCandidate,
+  circuitDefaults,
+  circuitKey,
+  circuitKeysOf,
+  circuitsAfterFailure,
+  circuitsAfterSuccess,
+  circuitStates,
+  gateDispatch,
+  openCircuit,
+  type Circuit,
+  type CircuitDescriptors,
+  type CircuitState,
+  type DispatchGate,
+} from './circuit.js';

@@ -1,0 +1,87 @@
+import type { Circuit } from '../circuit/circuit.js';
+import type { PlanErrorRecord } from '../plan/error-record.js';
+import type { DynamicProfile } from '../policy/policy-document.js';
+import type { Route, RouteState } from '../route/route.js';
+import type { AttemptRecord, DispatchIntent } from '../route/route-effect.js';
+import type { ReplayEvidence } from '../safety/replay-evidence.js';
+
+/**
+ * The Store port, owned by the core: what the engine needs durably, and nothing about how. Adapters
+ * (SQLite now, PostgreSQL next) implement it with the same contract test suite. Times are epoch ms, UTC.
+ */
+export interface Store {
+  /** Applies pending numbered migrations; returns the names applied now (empty when up to date). */
+  migrate(): Promise<readonly string[]>;
+  close(): Promise<void>;
+  /** Runs `work` in one transaction: all of its writes commit together, or none does. */
+  transact<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+
+  readRoute(id: string): Promise<Route | null>;
+  readProfile(id: string): Promise<DynamicProfile | null>;
+  /** The earliest stored deadline of a waiting route, or null. */
+  earliestDeadline(): Promise<number | null>;
+  /** Waiting routes whose deadline is at or before `nowMs`, earliest first. */
+  dueRoutes(nowMs: number, limit: number): Promise<readonly ScheduledRoute[]>;
+  /** Every waiting route (reconciliation re-arms these). */
+  scheduledRoutes(): Promise<readonly ScheduledRoute[]>;
+  /** Dispatch intents that were neither acknowledged nor resolved (reconciliation stops these routes). */
+  unresolvedIntents(): Promise<readonly DispatchIntent[]>;
+  listIntents(routeId: string): Promise<readonly StoredIntent[]>;
+  listAttempts(routeId: string): Promise<readonly StoredAttempt[]>;
+  readCircuit(key: string): Promise<Circuit | null>;
+  listPlanErrors(planId: string): Promise<readonly PlanErrorRecord[]>;
+  countRoutes(): Promise<Readonly<Record<RouteState, number>>>;
+}
+
+export interface ScheduledRoute {
+  readonly id: string;
+  readonly generation: number;
+  readonly deadlineMs: number;
+}
+
+export interface StoredAttempt extends AttemptRecord {
+  readonly seq: number;
+}
+
+/** How a dispatch intent ended: delivered, stopped as ambiguous, or overtaken by a later transition. */
+export const intentOutcomes = ['acknowledged', 'ambiguous', 'superseded'] as const;
+export type IntentOutcome = (typeof intentOutcomes)[number];
+
+export interface StoredIntent extends DispatchIntent {
+  readonly outcome: IntentOutcome | null;
+  readonly resolvedAtMs: number | null;
+}
+
+/** What a fenced write expects to find: the generation, the state and the revision it read. */
+export interface RouteFence {
+  readonly generation: number;
+  readonly state: RouteState;
+  readonly revision: number;
+}
+
+export interface StoreTransaction {
+  readRoute(id: string): Promise<Route | null>;
+  insertRoute(route: Route): Promise<void>;
+  /**
+   * Writes `next` only where the stored route still has the fence's generation, state and revision. False means
+   * another writer won: a stale outcome, not an error.
+   */
+  updateRoute(next: Route, fence: RouteFence): Promise<boolean>;
+  appendAttempt(attempt: AttemptRecord): Promise<void>;
+  insertIntent(intent: DispatchIntent): Promise<void>;
+  /** Records how an unresolved intent ended; false when it was already resolved or does not exist. */
+  resolveIntent(id: string, outcome: IntentOutcome, atMs: number): Promise<boolean>;
+  saveProfile(profile: DynamicProfile, atMs: number): Promise<void>;
+  readProfile(id: string): Promise<DynamicProfile | null>;
+  readCircuits(keys: readonly string[]): Promise<ReadonlyMap<string, Circuit>>;
+  /** Writes a circuit only if its stored version is `expectedVersion` (0 for a new circuit). */
+  writeCircuit(circuit: Circuit, expectedVersion: number): Promise<boolean>;
+  /** Keeps counts and a sanitized excerpt only: replay text can echo secrets. */
+  saveReplaySnapshot(
+    routeId: string,
+    generation: number,
+    snapshot: ReplayEvidence,
+    atMs: number,
+  ): Promise<void>;
+  appendPlanError(record: PlanErrorRecord): Promise<void>;
+}

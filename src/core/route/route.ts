@@ -1,0 +1,155 @@
+import type { PolicyClass } from '../catalogue/codes.js';
+import type { ExhaustedOutcome } from '../policy/policy-document.js';
+
+/** The durable state of one logical session on a dynamic profile (or of one interactive concrete-profile session). */
+export const routeStates = [
+  'active',
+  'waiting_for_reset',
+  'retry_wait',
+  'retrying',
+  'switching',
+  'action_required',
+] as const;
+export type RouteState = (typeof routeStates)[number];
+
+/** Every caller goes through the same evaluator with the same policy snapshot; the kind is presentation only. */
+export const callerKinds = ['task', 'workflow', 'utility', 'office', 'plan'] as const;
+export type CallerKind = (typeof callerKinds)[number];
+
+/** `dynamic`: a dynamic profile's candidates and policies. `interactive`: one concrete profile's built-in retry. */
+export const routeModes = ['dynamic', 'interactive'] as const;
+export type RouteMode = (typeof routeModes)[number];
+
+export const dispatchKinds = ['initial', 'retry', 'reset_retry', 'successor', 'manual'] as const;
+export type DispatchKind = (typeof dispatchKinds)[number];
+
+/** Why a route needs a person. */
+export const actionReasons = [
+  'exhausted',
+  'unclassified',
+  'unsafe',
+  'candidates_exhausted',
+  'ambiguous_dispatch',
+  'cancelled',
+  'stopped',
+  'not_retriable',
+] as const;
+export type ActionReason = (typeof actionReasons)[number];
+
+/** What the current candidate has used of its class policies in this route cycle. */
+export interface CandidateUsage {
+  readonly retriesUsed: Readonly<Record<PolicyClass, number>>;
+  readonly resetWaitUsed: Readonly<Record<PolicyClass, boolean>>;
+}
+
+/** The last failure that drove a decision: only classifier output (sanitized, bounded). */
+export interface FailureSummary {
+  readonly code: string | null;
+  readonly provider_id: string | null;
+  readonly model_id: string | null;
+  readonly scope: string | null;
+  readonly class: string;
+  readonly catalogue_version: string;
+  readonly classifier_rule: string | null;
+  readonly safe_excerpt: string;
+  readonly retry_after: string | null;
+  readonly reset_at: string | null;
+}
+
+/** A dispatch intent: written in the same transaction as the transition that asks for it. */
+export interface PendingDispatch {
+  readonly intentId: string;
+  readonly kind: DispatchKind;
+  readonly candidate: string;
+  readonly acknowledged: boolean;
+}
+
+/** The fields every route state shares. */
+export interface RouteCommon {
+  readonly id: string;
+  readonly mode: RouteMode;
+  readonly profileId: string;
+  readonly caller: CallerKind;
+  /** The current candidate (a concrete profile id). */
+  readonly candidate: string;
+  /** Increases when a new candidate attempt begins: start, switch, and leaving `action_required`. */
+  readonly generation: number;
+  /** Increases on every write; together with generation and state it fences concurrent writers. */
+  readonly revision: number;
+  /** Route cycle: skip exclusions and reset-wait use last one cycle. */
+  readonly cycle: number;
+  readonly excluded: readonly string[];
+  readonly usage: CandidateUsage;
+  readonly lastFailure: FailureSummary | null;
+  /** The dispatch of the current attempt, if any (the initial, a retry, a successor or a manual one). */
+  readonly dispatch: PendingDispatch | null;
+  readonly updatedAtMs: number;
+}
+
+export type Route =
+  | (RouteCommon & { readonly state: 'active' })
+  | (RouteCommon & {
+      readonly state: 'waiting_for_reset';
+      readonly deadlineMs: number;
+      readonly failureClass: PolicyClass;
+      readonly pendingOutcome: ExhaustedOutcome | null;
+    })
+  | (RouteCommon & {
+      readonly state: 'retry_wait';
+      readonly deadlineMs: number;
+      readonly failureClass: PolicyClass;
+      readonly retryOrdinal: number;
+      readonly maxRetries: number;
+      readonly pendingOutcome: ExhaustedOutcome | null;
+    })
+  | (RouteCommon & {
+      readonly state: 'retrying';
+      /** The retry ordinal being attempted (a retry after `retry_wait`), else null. */
+      readonly retryOrdinal: number | null;
+    })
+  | (RouteCommon & { readonly state: 'switching'; readonly nextCandidate: string })
+  | (RouteCommon & {
+      readonly state: 'action_required';
+      readonly reason: ActionReason;
+      readonly detail: string | null;
+      /** Interactive routes offer the manual choices (`resume`, `start_fresh`). */
+      readonly recoveryActions: readonly string[];
+    });
+
+export const freshUsage: CandidateUsage = Object.freeze({
+  retriesUsed: Object.freeze({ transient: 0, hard: 0 }),
+  resetWaitUsed: Object.freeze({ transient: false, hard: false }),
+});
+
+/** A new route: active on the first candidate, generation 1, with its initial dispatch pending. */
+export function newRoute(input: {
+  readonly id: string;
+  readonly mode: RouteMode;
+  readonly profileId: string;
+  readonly caller: CallerKind;
+  readonly candidate: string;
+  readonly intentId: string;
+  readonly nowMs: number;
+}): Route {
+  return {
+    id: input.id,
+    mode: input.mode,
+    profileId: input.profileId,
+    caller: input.caller,
+    candidate: input.candidate,
+    generation: 1,
+    revision: 1,
+    cycle: 1,
+    excluded: [],
+    usage: freshUsage,
+    lastFailure: null,
+    dispatch: { intentId: input.intentId, kind: 'initial', candidate: input.candidate, acknowledged: false },
+    updatedAtMs: input.nowMs,
+    state: 'active',
+  };
+}
+
+/** The deadline a route waits for, or null. */
+export function deadlineOf(route: Route): number | null {
+  return route.state === 'waiting_for_reset' || route.state === 'retry_wait' ? route.deadlineMs : null;
+}

@@ -1,0 +1,131 @@
+import { EngineInputError } from './engine-errors.js';
+import type { FailureInput, StartInput } from './route-work.js';
+import {
+  callerKinds,
+  describeValue as describe,
+  manualActions,
+  parseEnvelope,
+  routeModes,
+  type CallerKind,
+  type FieldIssue,
+  type ManualAction,
+  type ReplayEvidence,
+  type RouteMode,
+} from '../core/index.js';
+
+export interface StartRequest {
+  /** A caller-chosen id (a task, a workflow step, a utility call's routing invocation id); a UUIDv7 by default. */
+  readonly routeId?: string;
+  /** The dynamic profile (mode `dynamic`) or the concrete profile (mode `interactive`). */
+  readonly profileId: string;
+  readonly caller?: CallerKind;
+  readonly mode?: RouteMode;
+}
+
+export interface FailureReport {
+  readonly routeId: string;
+  /** The generation of the attempt that failed: a late event of an earlier attempt is refused. */
+  readonly generation: number;
+  /** One evidence envelope (the terminal error). */
+  readonly evidence: unknown;
+  /** The attempt's replay evidence snapshot; absent or null fails closed (unsafe: missing). */
+  readonly replay?: ReplayEvidence | null;
+  /** The agent's own prompt call is still open: it owns its retry and Recourse schedules nothing. */
+  readonly promptOpen?: boolean;
+}
+
+export interface SuccessReport {
+  readonly routeId: string;
+  readonly generation: number;
+}
+
+export interface ManualActionRequest {
+  readonly routeId: string;
+  readonly action: ManualAction;
+  readonly expectedGeneration: number;
+}
+
+const idShape = /^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,127}$/;
+
+export function checkStart(request: StartRequest, newId: () => string): StartInput {
+  const issues: FieldIssue[] = [];
+  const routeId = request.routeId ?? newId();
+  checkId(routeId, '/route_id', issues);
+  checkId(request.profileId, '/profile_id', issues);
+  const caller = request.caller ?? 'task';
+  if (!(callerKinds as readonly unknown[]).includes(caller)) {
+    issues.push({
+      path: '/caller',
+      message: `caller must be one of ${callerKinds.join(', ')} (got ${describe(caller)})`,
+    });
+  }
+  const mode = request.mode ?? 'dynamic';
+  if (!(routeModes as readonly unknown[]).includes(mode)) {
+    issues.push({
+      path: '/mode',
+      message: `mode must be one of ${routeModes.join(', ')} (got ${describe(mode)})`,
+    });
+  }
+  if (issues.length > 0) throw new EngineInputError(issues);
+  return { routeId, profileId: request.profileId, caller, mode };
+}
+
+export function checkFailure(report: FailureReport): FailureInput {
+  const issues: FieldIssue[] = [];
+  checkId(report.routeId, '/route_id', issues);
+  checkGeneration(report.generation, '/generation', issues);
+  if (report.promptOpen !== undefined && typeof report.promptOpen !== 'boolean') {
+    issues.push({
+      path: '/prompt_open',
+      message: `prompt_open must be true or false (got ${describe(report.promptOpen)})`,
+    });
+  }
+  const parsed = parseEnvelope(report.evidence);
+  if (!parsed.ok)
+    issues.push(...parsed.issues.map((i) => ({ path: `/evidence${i.path}`, message: i.message })));
+  if (issues.length > 0 || !parsed.ok) throw new EngineInputError(issues);
+  return {
+    routeId: report.routeId,
+    generation: report.generation,
+    evidence: parsed.evidence,
+    replay: report.replay ?? null,
+    promptOpen: report.promptOpen === true,
+  };
+}
+
+export function checkSuccess(report: SuccessReport): SuccessReport {
+  const issues: FieldIssue[] = [];
+  checkId(report.routeId, '/route_id', issues);
+  checkGeneration(report.generation, '/generation', issues);
+  if (issues.length > 0) throw new EngineInputError(issues);
+  return report;
+}
+
+export function checkAction(request: ManualActionRequest): ManualActionRequest {
+  const issues: FieldIssue[] = [];
+  checkId(request.routeId, '/route_id', issues);
+  if (!(manualActions as readonly unknown[]).includes(request.action)) {
+    issues.push({
+      path: '/action',
+      message: `action must be one of ${manualActions.join(', ')} (got ${describe(request.action)})`,
+    });
+  }
+  checkGeneration(request.expectedGeneration, '/expected_generation', issues);
+  if (issues.length > 0) throw new EngineInputError(issues);
+  return request;
+}
+
+function checkId(value: unknown, path: string, issues: FieldIssue[]): void {
+  if (typeof value !== 'string' || !idShape.test(value)) {
+    issues.push({
+      path,
+      message: `must be 1-128 letters, digits or ._:@/- starting with a letter or digit (got ${describe(value)})`,
+    });
+  }
+}
+
+function checkGeneration(value: unknown, path: string, issues: FieldIssue[]): void {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    issues.push({ path, message: `must be a positive integer (got ${describe(value)})` });
+  }
+}

@@ -1,0 +1,281 @@
+import { BatchQueue, type AfterCommit } from './batch-queue.js';
+import type { CancelTimer, Clock } from './clock.js';
+import type { Dispatcher } from './dispatcher.js';
+import {
+  EngineInputError,
+  ProfileNotFoundError,
+  RouteExistsError,
+  RouteNotFoundError,
+} from './engine-errors.js';
+import type { EngineEvent, EngineListener } from './engine-events.js';
+import { uuidv7 } from './ids.js';
+import {
+  checkFailure,
+  checkAction,
+  checkSuccess,
+  checkStart,
+  type FailureReport,
+  type ManualActionRequest,
+  type StartRequest,
+  type SuccessReport,
+} from './engine-input.js';
+import { reconcile, type ReconciliationReport } from './reconcile.js';
+import {
+  actionWork,
+  deadlineWork,
+  dispatchResultWork,
+  failureWork,
+  startWork,
+  successWork,
+  type RouteOutcome,
+  type WorkResult,
+} from './route-work.js';
+import {
+  validateDynamicProfile,
+  type DispatchIntent,
+  type DynamicProfile,
+  type Route,
+  type Store,
+} from '../core/index.js';
+
+export interface EngineOptions {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly dispatcher: Dispatcher;
+  /** Route and intent ids (UUIDv7 by default). */
+  readonly newId?: () => string;
+  /** The most pieces of work committed in one transaction (group commit). */
+  readonly maxBatch?: number;
+}
+
+/** Due routes read per query when a timer fires. */
+const dueBatch = 512;
+/** After a failed timer pass, try again this much later. */
+const timerRetryMs = 1_000;
+
+/**
+ * The durable route engine: the one transition owner of every route in its store. Each piece of work reads the
+ * route inside a transaction, runs the pure transition, and writes the outcome fenced by the generation, state
+ * and revision it read, together with the attempt, the dispatch intent and the circuits; only after the commit
+ * does it arm the timer or call the dispatcher. One in-process timer is armed for the earliest stored deadline.
+ */
+export class Engine {
+  private readonly queue: BatchQueue;
+  private readonly newId: () => string;
+  private readonly listeners = new Set<EngineListener>();
+  private armedAt = Number.POSITIVE_INFINITY;
+  private cancelTimer: CancelTimer | null = null;
+  private firing: Promise<void> | null = null;
+  private fireAgain = false;
+  private closed = false;
+
+  constructor(private readonly options: EngineOptions) {
+    this.newId = options.newId ?? (() => uuidv7(options.clock.now()));
+    this.queue = new BatchQueue(options.store, options.clock, options.maxBatch ?? 256, (after) =>
+      this.onCommitted(after),
+    );
+  }
+
+  /** A new engine on `store` with restart reconciliation already run and the earliest deadline armed. */
+  static async open(options: EngineOptions): Promise<{ engine: Engine; report: ReconciliationReport }> {
+    const engine = new Engine(options);
+    const report = await engine.reconcile();
+    return { engine, report };
+  }
+
+  subscribe(listener: EngineListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Stores a dynamic profile as a new version when it differs from the latest one; returns the stored version. */
+  async saveProfile(input: unknown): Promise<DynamicProfile> {
+    const checked = validateDynamicProfile(input);
+    if (!checked.ok) throw new EngineInputError(checked.issues);
+    const profile = checked.value;
+    return this.queue.submit(async (tx, nowMs) => {
+      const latest = await tx.readProfile(profile.id);
+      if (latest !== null && sameDocument(latest, profile)) return latest;
+      const stored = {
+        ...profile,
+        version: latest === null ? profile.version : Math.max(profile.version, latest.version + 1),
+      };
+      await tx.saveProfile(stored, nowMs);
+      return stored;
+    });
+  }
+
+  /** Starts a route on its first candidate (generation 1) and dispatches the initial attempt. */
+  async startRoute(request: StartRequest): Promise<Route> {
+    const input = checkStart(request, () => this.newId());
+    const result = await this.queue.submit(startWork(input, this.newId));
+    switch (result.outcome) {
+      case 'started':
+        return result.route;
+      case 'exists':
+        throw new RouteExistsError(input.routeId);
+      case 'no_profile':
+        throw new ProfileNotFoundError(input.profileId);
+      case 'no_candidate':
+        throw new EngineInputError([
+          {
+            path: '/profile_id',
+            message: `dynamic profile ${JSON.stringify(input.profileId)} has no enabled candidate`,
+          },
+        ]);
+    }
+  }
+
+  /** A failure of the route's current attempt: classified, gated for replay safety, decided and committed. */
+  async reportFailure(report: FailureReport): Promise<RouteOutcome> {
+    return found(await this.queue.submit(failureWork(checkFailure(report), this.newId)));
+  }
+
+  async reportSuccess(report: SuccessReport): Promise<RouteOutcome> {
+    const input = checkSuccess(report);
+    return found(await this.queue.submit(successWork(input.routeId, input.generation, this.newId)));
+  }
+
+  /** Retry now, skip now, cancel or stop; refused (with the authoritative snapshot) for a stale generation. */
+  async act(request: ManualActionRequest): Promise<RouteOutcome> {
+    const input = checkAction(request);
+    return found(
+      await this.queue.submit(actionWork(input.routeId, input.action, input.expectedGeneration, this.newId)),
+    );
+  }
+
+  /** Restart reconciliation; then arms the timer for the earliest deadline. */
+  async reconcile(): Promise<ReconciliationReport> {
+    const report = await reconcile(this.options.store, this.queue, this.newId, () => performance.now());
+    const earliest = report.rearmed.reduce((min, r) => Math.min(min, r.deadlineMs), Number.POSITIVE_INFINITY);
+    if (Number.isFinite(earliest)) this.arm(earliest);
+    this.emit({ type: 'reconciled', atMs: this.options.clock.now(), report });
+    return report;
+  }
+
+  /** Resolves when no work is queued and no timer pass runs (dispatches that never answer do not count). */
+  async idle(): Promise<void> {
+    do {
+      await this.queue.drained();
+      if (this.firing !== null) await this.firing;
+      // Let answered dispatches queue their acknowledgement before looking again.
+      await new Promise((resolve) => setImmediate(resolve));
+    } while (this.queue.busy() || this.firing !== null);
+  }
+
+  /** Stops the timer and waits for queued work; answers of dispatches still out are dropped. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.cancelTimer?.();
+    this.cancelTimer = null;
+    await this.queue.drained();
+    if (this.firing !== null) await this.firing;
+  }
+
+  /** The instant the engine's timer is armed for, or null. */
+  armedFor(): number | null {
+    return Number.isFinite(this.armedAt) ? this.armedAt : null;
+  }
+
+  private arm(atMs: number): void {
+    if (this.closed || atMs >= this.armedAt) return;
+    this.cancelTimer?.();
+    this.armedAt = atMs;
+    this.cancelTimer = this.options.clock.schedule(atMs, () => {
+      this.armedAt = Number.POSITIVE_INFINITY;
+      this.cancelTimer = null;
+      void this.fireDue();
+    });
+  }
+
+  private fireDue(): Promise<void> {
+    if (this.firing !== null) {
+      this.fireAgain = true;
+      return this.firing;
+    }
+    this.firing = (async () => {
+      do {
+        this.fireAgain = false;
+        try {
+          await this.processDue();
+        } catch (error) {
+          this.emit({
+            type: 'error',
+            atMs: this.options.clock.now(),
+            message: `timer pass failed: ${(error as Error).message}`,
+          });
+          this.arm(this.options.clock.now() + timerRetryMs);
+        }
+      } while (this.fireAgain && !this.closed);
+      this.firing = null;
+    })();
+    return this.firing;
+  }
+
+  /** Fires every due route (each fenced by the generation that armed it), then arms the next deadline. */
+  private async processDue(): Promise<void> {
+    const store = this.options.store;
+    for (;;) {
+      if (this.closed) return;
+      const due = await store.dueRoutes(this.options.clock.now(), dueBatch);
+      const results = await Promise.all(
+        due.map((d) => this.queue.submit(deadlineWork(d.id, d.generation, this.newId))),
+      );
+      // A pass that moved nothing (the clock stepped back under it) must not spin: the next deadline re-arms.
+      if (due.length < dueBatch || !results.some((r) => r.outcome === 'changed')) break;
+    }
+    const next = await store.earliestDeadline();
+    if (next !== null) this.arm(next);
+  }
+
+  private onCommitted(after: AfterCommit): void {
+    for (const event of after.events) this.emit(event);
+    for (const at of after.arm) this.arm(at);
+    for (const intent of after.dispatch) this.send(intent);
+  }
+
+  private send(intent: DispatchIntent): void {
+    this.emit({ type: 'dispatch', atMs: this.options.clock.now(), intent });
+    let sent: Promise<void>;
+    try {
+      sent = this.options.dispatcher.dispatch(intent);
+    } catch (error) {
+      sent = Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    const settle = (result: 'acknowledged' | 'ambiguous'): Promise<WorkResult> | undefined =>
+      this.closed
+        ? undefined
+        : this.queue.submit(dispatchResultWork(intent.routeId, intent.id, result, this.newId));
+    sent
+      .then(
+        () => settle('acknowledged'),
+        () => settle('ambiguous'),
+      )
+      .catch((error: unknown) => {
+        this.emit({
+          type: 'error',
+          atMs: this.options.clock.now(),
+          message: `recording the dispatch answer failed: ${(error as Error).message}`,
+        });
+      });
+  }
+
+  private emit(event: EngineEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch {
+        // An observer's failure never changes what the engine committed.
+      }
+    }
+  }
+}
+
+function found(result: WorkResult): RouteOutcome {
+  if (result.outcome === 'not_found') throw new RouteNotFoundError(result.routeId);
+  return result;
+}
+
+function sameDocument(a: DynamicProfile, b: DynamicProfile): boolean {
+  return JSON.stringify({ ...a, version: 0 }) === JSON.stringify({ ...b, version: 0 });
+}

@@ -1,0 +1,1 @@
+export { defaultDatabaseFile, openSqliteStore, type SqliteStoreOptions } from './sqlite/sqlite-store.js';

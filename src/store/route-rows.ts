@@ -1,0 +1,115 @@
+import type { CandidateUsage, FailureSummary, PendingDispatch, Route } from '../core/index.js';
+import type { RouteRow } from './schema.js';
+
+/** A route as one row: shared fields as columns, state-specific fields in their own nullable columns. */
+export function routeToRow(route: Route, createdAtMs: number): RouteRow {
+  const row: RouteRow = {
+    id: route.id,
+    mode: route.mode,
+    profile_id: route.profileId,
+    caller: route.caller,
+    candidate: route.candidate,
+    state: route.state,
+    generation: route.generation,
+    revision: route.revision,
+    cycle: route.cycle,
+    excluded: JSON.stringify(route.excluded),
+    usage: JSON.stringify(route.usage),
+    last_failure: route.lastFailure === null ? null : JSON.stringify(route.lastFailure),
+    dispatch: route.dispatch === null ? null : JSON.stringify(route.dispatch),
+    deadline_ms: null,
+    failure_class: null,
+    retry_ordinal: null,
+    max_retries: null,
+    pending_outcome: null,
+    next_candidate: null,
+    reason: null,
+    detail: null,
+    recovery_actions: null,
+    created_at_ms: createdAtMs,
+    updated_at_ms: route.updatedAtMs,
+  };
+  switch (route.state) {
+    case 'waiting_for_reset':
+      return {
+        ...row,
+        deadline_ms: route.deadlineMs,
+        failure_class: route.failureClass,
+        pending_outcome: route.pendingOutcome,
+      };
+    case 'retry_wait':
+      return {
+        ...row,
+        deadline_ms: route.deadlineMs,
+        failure_class: route.failureClass,
+        retry_ordinal: route.retryOrdinal,
+        max_retries: route.maxRetries,
+        pending_outcome: route.pendingOutcome,
+      };
+    case 'switching':
+      return { ...row, next_candidate: route.nextCandidate };
+    case 'action_required':
+      return {
+        ...row,
+        reason: route.reason,
+        detail: route.detail,
+        recovery_actions: JSON.stringify(route.recoveryActions),
+      };
+    case 'retrying':
+      return { ...row, retry_ordinal: route.retryOrdinal };
+    case 'active':
+      return row;
+  }
+}
+
+export function rowToRoute(row: RouteRow): Route {
+  const common = {
+    id: row.id,
+    mode: row.mode as Route['mode'],
+    profileId: row.profile_id,
+    caller: row.caller as Route['caller'],
+    candidate: row.candidate,
+    generation: row.generation,
+    revision: row.revision,
+    cycle: row.cycle,
+    excluded: JSON.parse(row.excluded) as string[],
+    usage: JSON.parse(row.usage) as CandidateUsage,
+    lastFailure: row.last_failure === null ? null : (JSON.parse(row.last_failure) as FailureSummary),
+    dispatch: row.dispatch === null ? null : (JSON.parse(row.dispatch) as PendingDispatch),
+    updatedAtMs: row.updated_at_ms,
+  };
+  switch (row.state) {
+    case 'waiting_for_reset':
+      return {
+        ...common,
+        state: 'waiting_for_reset',
+        deadlineMs: row.deadline_ms!,
+        failureClass: row.failure_class as 'transient' | 'hard',
+        pendingOutcome: row.pending_outcome as 'skip' | 'stop' | null,
+      };
+    case 'retry_wait':
+      return {
+        ...common,
+        state: 'retry_wait',
+        deadlineMs: row.deadline_ms!,
+        failureClass: row.failure_class as 'transient' | 'hard',
+        retryOrdinal: row.retry_ordinal!,
+        maxRetries: row.max_retries!,
+        pendingOutcome: row.pending_outcome as 'skip' | 'stop' | null,
+      };
+    case 'switching':
+      return { ...common, state: 'switching', nextCandidate: row.next_candidate! };
+    case 'action_required':
+      return {
+        ...common,
+        state: 'action_required',
+        reason: row.reason as Extract<Route, { state: 'action_required' }>['reason'],
+        detail: row.detail,
+        recoveryActions: row.recovery_actions === null ? [] : (JSON.parse(row.recovery_actions) as string[]),
+      };
+    case 'retrying':
+      return { ...common, state: 'retrying', retryOrdinal: row.retry_ordinal };
+    default:
+      return { ...common, state: 'active' };
+  }
+}

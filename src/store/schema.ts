@@ -1,0 +1,106 @@
+import type { Generated } from 'kysely';
+
+/** The relational schema shared by the SQLite and (later) PostgreSQL adapters. Times are epoch ms (UTC). */
+export interface Database {
+  profiles: ProfileRow;
+  routes: RouteRow;
+  attempts: AttemptRow;
+  dispatch_intents: IntentRow;
+  circuits: CircuitRow;
+  replay_snapshots: ReplaySnapshotRow;
+  plan_errors: PlanErrorRow;
+}
+
+export interface ProfileRow {
+  id: string;
+  version: number;
+  name: string;
+  /** The normalized dynamic profile as JSON. */
+  document: string;
+  created_at_ms: number;
+}
+
+export interface RouteRow {
+  id: string;
+  mode: string;
+  profile_id: string;
+  caller: string;
+  candidate: string;
+  state: string;
+  generation: number;
+  revision: number;
+  cycle: number;
+  excluded: string;
+  usage: string;
+  last_failure: string | null;
+  dispatch: string | null;
+  deadline_ms: number | null;
+  failure_class: string | null;
+  retry_ordinal: number | null;
+  max_retries: number | null;
+  pending_outcome: string | null;
+  next_candidate: string | null;
+  reason: string | null;
+  detail: string | null;
+  recovery_actions: string | null;
+  created_at_ms: number;
+  updated_at_ms: number;
+}
+
+export interface AttemptRow {
+  seq: Generated<number>;
+  route_id: string;
+  candidate: string;
+  generation: number;
+  code: string | null;
+  failure_class: string;
+  catalogue_version: string;
+  rule: string | null;
+  policy_snapshot: string | null;
+  decision: string;
+  retry_ordinal: number | null;
+  deadline_ms: number | null;
+  pending_outcome: string | null;
+  safe_excerpt: string;
+  at_ms: number;
+}
+
+export interface IntentRow {
+  id: string;
+  route_id: string;
+  generation: number;
+  candidate: string;
+  kind: string;
+  created_at_ms: number;
+  outcome: string | null;
+  resolved_at_ms: number | null;
+}
+
+export interface CircuitRow {
+  key: string;
+  scope: string;
+  state: string;
+  open_until_ms: number;
+  opened_by: string | null;
+  probe_owner: string | null;
+  probe_lease_until_ms: number;
+  version: number;
+}
+
+export interface ReplaySnapshotRow {
+  route_id: string;
+  generation: number;
+  session_id: string;
+  execution_id: string;
+  prompt_generation: number;
+  counts: string;
+  assistant_excerpt: string;
+  at_ms: number;
+}
+
+export interface PlanErrorRow {
+  plan_id: string;
+  seq: number;
+  record: string;
+  at_ms: number;
+}

@@ -1,0 +1,56 @@
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { storeContract } from './store-contract.js';
+import { appendReplayEvent, openReplayEvidence } from '../../src/core/index.js';
+import { openSqliteStore } from '../../src/store/index.js';
+import { t0 } from '../core/route/route-fixtures.js';
+
+const folders: string[] = [];
+afterAll(async () => {
+  for (const f of folders) await rm(f, { recursive: true, force: true });
+});
+
+/** A real SQLite file (WAL) in a fresh temporary folder; `open` opens that same file again. */
+async function freshSqlite(file = 'recourse.db') {
+  const folder = await mkdtemp(join(tmpdir(), 'recourse-store-'));
+  folders.push(folder);
+  const path = join(folder, file);
+  return {
+    folder,
+    path,
+    open: async () => {
+      const store = openSqliteStore({ file: path });
+      await store.migrate();
+      return store;
+    },
+  };
+}
+
+storeContract('SQLite file (better-sqlite3, WAL)', { fresh: freshSqlite });
+
+describe('SQLite adapter', () => {
+  it('creates the database folder and applies 0001-initial on first open', async () => {
+    const { folder } = await freshSqlite();
+    const store = openSqliteStore({ file: join(folder, 'nested', '.recourse', 'db.sqlite') });
+    try {
+      expect(await store.migrate()).toEqual(['0001-initial']);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('[DAT-13] a credential in replay text never reaches the database file', async () => {
+    const { open, folder } = await freshSqlite();
+    const secret = `sk-ant-api03-${'Q'.repeat(40)}`;
+    const store = await open();
+    let replay = openReplayEvidence({ sessionId: 'r1', executionId: 'i1', promptGeneration: 1 });
+    replay = appendReplayEvent(replay, { kind: 'assistant_output', text: `here is ${secret} and more` });
+    await store.transact((tx) => tx.saveReplaySnapshot('r1', 1, replay, t0));
+    await store.close();
+    const bytes = await Promise.all((await readdir(folder)).map((f) => readFile(join(folder, f))));
+    expect(bytes.some((b) => b.includes('here is'))).toBe(true);
+    expect(bytes.some((b) => b.includes(secret))).toBe(false);
+  });
+});

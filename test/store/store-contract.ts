@@ -1,0 +1,261 @@
+import { describe, expect, it } from 'vitest';
+import {
+  createErrorRecoveryPolicy,
+  recordPlanError,
+  type AttemptRecord,
+  type Circuit,
+  type DynamicProfile,
+  type Route,
+  type Store,
+} from '../../src/core/index.js';
+import { routesInEveryState, standardPolicy, t0 } from '../core/route/route-fixtures.js';
+
+/**
+ * The Store contract: every adapter (SQLite now, PostgreSQL next) passes the same suite. `open` opens the same
+ * database each time it is called (a reopen is a restart); `fresh` gives an empty one.
+ */
+export function storeContract(
+  name: string,
+  adapter: { fresh: () => Promise<{ open: () => Promise<Store> }> },
+): void {
+  describe(`Store contract: ${name}`, () => {
+    const withStore = async (
+      run: (store: Store, reopen: () => Promise<Store>) => Promise<void>,
+    ): Promise<void> => {
+      const { open } = await adapter.fresh();
+      let store = await open();
+      try {
+        await run(store, async () => {
+          await store.close();
+          store = await open();
+          return store;
+        });
+      } finally {
+        await store.close();
+      }
+    };
+
+    it('applies numbered migrations once', async () => {
+      const { open } = await adapter.fresh();
+      const store = await open();
+      try {
+        expect(await store.migrate()).toEqual([]);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('[DUR-07][DAT-10] a route in every state survives a restart exactly, with its decision fields', async () => {
+      await withStore(async (store, reopen) => {
+        const routes = Object.values(routesInEveryState()).map((r, i) => ({ ...r, id: `r${i}` }));
+        await store.transact(async (tx) => {
+          for (const r of routes) await tx.insertRoute(r);
+        });
+        const again = await reopen();
+        for (const r of routes) expect(await again.readRoute(r.id)).toEqual(r);
+        expect(await again.countRoutes()).toEqual({
+          active: 1,
+          waiting_for_reset: 1,
+          retry_wait: 1,
+          retrying: 1,
+          switching: 1,
+          action_required: 1,
+        });
+      });
+    });
+
+    it('[RTE-16][RTE-17] a write is fenced by generation, state and revision: a stale writer changes nothing', async () => {
+      await withStore(async (store) => {
+        const { retry_wait: r } = routesInEveryState();
+        await store.transact((tx) => tx.insertRoute(r));
+        const next = { ...r, revision: r.revision + 1, updatedAtMs: r.updatedAtMs + 1 };
+        const fence = { generation: r.generation, state: r.state, revision: r.revision };
+        const results = await store.transact(async (tx) => [
+          await tx.updateRoute(next, { ...fence, generation: r.generation + 1 }),
+          await tx.updateRoute(next, { ...fence, state: 'active' }),
+          await tx.updateRoute(next, { ...fence, revision: r.revision - 1 }),
+        ]);
+        expect(results).toEqual([false, false, false]);
+        expect(await store.readRoute(r.id)).toEqual(r);
+        expect(await store.transact((tx) => tx.updateRoute(next, fence))).toBe(true);
+        expect(await store.transact((tx) => tx.updateRoute(next, fence))).toBe(false);
+        expect(await store.readRoute(r.id)).toEqual(next);
+      });
+    });
+
+    it('[DUR-04] a transaction that fails writes nothing', async () => {
+      await withStore(async (store) => {
+        const { retry_wait: r } = routesInEveryState();
+        await expect(
+          store.transact(async (tx) => {
+            await tx.insertRoute(r);
+            await tx.appendAttempt(attempt(r.id, 1));
+            throw new Error('disk full');
+          }),
+        ).rejects.toThrow('disk full');
+        expect(await store.readRoute(r.id)).toBeNull();
+        expect(await store.listAttempts(r.id)).toEqual([]);
+      });
+    });
+
+    it('[DAT-11][DAT-12] attempts are append-only, in order, each with its own policy snapshot', async () => {
+      await withStore(async (store, reopen) => {
+        await store.transact(async (tx) => {
+          await tx.appendAttempt(attempt('r1', 1));
+          await tx.appendAttempt({
+            ...attempt('r1', 2),
+            policySnapshot: null,
+            decision: 'reject:unsafe:tool_activity',
+          });
+          await tx.appendAttempt(attempt('other', 1));
+        });
+        const attempts = await (await reopen()).listAttempts('r1');
+        expect(attempts.map((a) => [a.retryOrdinal, a.decision])).toEqual([
+          [1, 'retry'],
+          [2, 'reject:unsafe:tool_activity'],
+        ]);
+        expect(attempts[0]).toMatchObject({ ...attempt('r1', 1), seq: expect.any(Number) as number });
+        expect(attempts[1]!.seq).toBeGreaterThan(attempts[0]!.seq);
+      });
+    });
+
+    it('[DUR-10] deadlines are absolute UTC epoch ms: the due query and the earliest deadline read them back', async () => {
+      await withStore(async (store) => {
+        const s = routesInEveryState();
+        const a = { ...s.retry_wait, id: 'a', deadlineMs: t0 + 5000 } as Route;
+        const b = { ...s.waiting_for_reset, id: 'b', deadlineMs: t0 + 2000 } as Route;
+        await store.transact(async (tx) => {
+          for (const r of [a, b, { ...s.active, id: 'c' }]) await tx.insertRoute(r);
+        });
+        expect(await store.earliestDeadline()).toBe(t0 + 2000);
+        expect(await store.dueRoutes(t0 + 1999, 10)).toEqual([]);
+        expect(await store.dueRoutes(t0 + 5000, 10)).toEqual([
+          { id: 'b', generation: 1, deadlineMs: t0 + 2000 },
+          { id: 'a', generation: 1, deadlineMs: t0 + 5000 },
+        ]);
+        expect(await store.dueRoutes(t0 + 5000, 1)).toHaveLength(1);
+        expect((await store.scheduledRoutes()).map((r) => r.id).sort()).toEqual(['a', 'b']);
+      });
+    });
+
+    it('[DUR-05][DUR-06] dispatch intents resolve exactly once; unresolved ones are listed for reconciliation', async () => {
+      await withStore(async (store) => {
+        const intent = (id: string, at: number) => ({
+          id,
+          routeId: 'r1',
+          generation: 1,
+          candidate: 'a',
+          kind: 'retry' as const,
+          createdAtMs: at,
+        });
+        await store.transact(async (tx) => {
+          await tx.insertIntent(intent('i1', t0));
+          await tx.insertIntent(intent('i2', t0 + 1));
+        });
+        expect(await store.transact((tx) => tx.resolveIntent('i1', 'acknowledged', t0 + 5))).toBe(true);
+        expect(await store.transact((tx) => tx.resolveIntent('i1', 'ambiguous', t0 + 6))).toBe(false);
+        expect(await store.transact((tx) => tx.resolveIntent('missing', 'ambiguous', t0 + 6))).toBe(false);
+        expect((await store.unresolvedIntents()).map((i) => i.id)).toEqual(['i2']);
+        expect(await store.listIntents('r1')).toEqual([
+          { ...intent('i1', t0), outcome: 'acknowledged', resolvedAtMs: t0 + 5 },
+          { ...intent('i2', t0 + 1), outcome: null, resolvedAtMs: null },
+        ]);
+      });
+    });
+
+    it('[DUR-08] dynamic profiles are versioned documents; the latest version is read', async () => {
+      await withStore(async (store) => {
+        const v1: DynamicProfile = {
+          id: 'p',
+          name: 'P',
+          version: 1,
+          candidates: [{ profile_id: 'a', enabled: true, policy: standardPolicy }],
+        };
+        const v2: DynamicProfile = {
+          ...v1,
+          version: 2,
+          candidates: [
+            ...v1.candidates,
+            { profile_id: 'b', enabled: true, policy: standardPolicy, provider: 'openai' },
+          ],
+        };
+        await store.transact(async (tx) => {
+          await tx.saveProfile(v1, t0);
+          await tx.saveProfile(v2, t0 + 1);
+        });
+        expect(await store.readProfile('p')).toEqual(v2);
+        expect(await store.readProfile('missing')).toBeNull();
+      });
+    });
+
+    it('[CIR-04] circuit writes are fenced by version: two writers of one circuit cannot both win', async () => {
+      await withStore(async (store) => {
+        const c: Circuit = {
+          key: 'provider:x',
+          scope: 'provider',
+          state: 'open',
+          openUntilMs: t0 + 60_000,
+          openedBy: 'r1',
+          probeOwner: null,
+          probeLeaseUntilMs: 0,
+          version: 1,
+        };
+        expect(await store.transact((tx) => tx.writeCircuit(c, 0))).toBe(true);
+        expect(await store.transact((tx) => tx.writeCircuit(c, 0))).toBe(false);
+        const probe = {
+          ...c,
+          state: 'half_open' as const,
+          probeOwner: 'r2',
+          probeLeaseUntilMs: t0 + 90_000,
+          version: 2,
+        };
+        expect(await store.transact((tx) => tx.writeCircuit(probe, 1))).toBe(true);
+        expect(await store.transact((tx) => tx.writeCircuit({ ...probe, probeOwner: 'r3' }, 1))).toBe(false);
+        expect(await store.readCircuit('provider:x')).toEqual(probe);
+        expect(await store.transact((tx) => tx.readCircuits(['provider:x', 'nope']))).toEqual(
+          new Map([['provider:x', probe]]),
+        );
+      });
+    });
+
+    it('[PLN-49][PLN-51] plan error history is appended in order and survives a restart', async () => {
+      await withStore(async (store, reopen) => {
+        const checked = createErrorRecoveryPolicy({});
+        if (!checked.ok) throw new Error('the default plan policy is valid');
+        const policy = checked.value;
+        const records = [0, 1].map((n) =>
+          recordPlanError(
+            { planId: 'plan-1', phase: 'execute', message: `tool failed ${n}`, retryCount: n },
+            policy,
+            t0 + n * 1000,
+          ),
+        );
+        await store.transact(async (tx) => {
+          for (const r of records) await tx.appendPlanError(r);
+        });
+        const again = await reopen();
+        expect(await again.listPlanErrors('plan-1')).toEqual(records);
+        expect(await again.listPlanErrors('other')).toEqual([]);
+      });
+    });
+  });
+}
+
+function attempt(routeId: string, ordinal: number): AttemptRecord {
+  return {
+    routeId,
+    candidate: 'a',
+    generation: 1,
+    code: 'provider_overloaded',
+    failureClass: 'transient',
+    catalogueVersion: '2026.11.29-2',
+    rule: 'anthropic.overloaded_error.v1',
+    policySnapshot: standardPolicy.transient,
+    decision: 'retry',
+    retryOrdinal: ordinal,
+    deadlineMs: t0 + ordinal * 5000,
+    pendingOutcome: 'skip',
+    safeExcerpt: 'Overloaded',
+    atMs: t0,
+  };
+}
