@@ -6,11 +6,13 @@ import {
   manualActions,
   parseEnvelope,
   routeModes,
+  routeStates,
   type CallerKind,
   type FieldIssue,
   type ManualAction,
   type ReplayEvidence,
   type RouteMode,
+  type RouteState,
 } from '../core/index.js';
 
 export interface StartRequest {
@@ -26,6 +28,9 @@ export interface FailureReport {
   readonly routeId: string;
   /** The generation of the attempt that failed: a late event of an earlier attempt is refused. */
   readonly generation: number;
+  /** The dispatch intent id of the attempt that failed (the Dispatcher was given it); recommended: it tells two
+   * attempts of one generation (a retry and the attempt it retries) apart. */
+  readonly invocationId?: string;
   /** One evidence envelope (the terminal error). */
   readonly evidence: unknown;
   /** The attempt's replay evidence snapshot; absent or null fails closed (unsafe: missing). */
@@ -37,12 +42,16 @@ export interface FailureReport {
 export interface SuccessReport {
   readonly routeId: string;
   readonly generation: number;
+  /** The dispatch intent id of the attempt that succeeded (see FailureReport). */
+  readonly invocationId?: string;
 }
 
 export interface ManualActionRequest {
   readonly routeId: string;
   readonly action: ManualAction;
   readonly expectedGeneration: number;
+  /** The state the user saw (recommended): an action racing another within one generation is then refused. */
+  readonly expectedState?: RouteState;
 }
 
 const idShape = /^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,127}$/;
@@ -74,6 +83,7 @@ export function checkFailure(report: FailureReport): FailureInput {
   const issues: FieldIssue[] = [];
   checkId(report.routeId, '/route_id', issues);
   checkGeneration(report.generation, '/generation', issues);
+  if (report.invocationId !== undefined) checkId(report.invocationId, '/invocation_id', issues);
   if (report.promptOpen !== undefined && typeof report.promptOpen !== 'boolean') {
     issues.push({
       path: '/prompt_open',
@@ -87,6 +97,7 @@ export function checkFailure(report: FailureReport): FailureInput {
   return {
     routeId: report.routeId,
     generation: report.generation,
+    invocationId: report.invocationId ?? null,
     evidence: parsed.evidence,
     replay: report.replay ?? null,
     promptOpen: report.promptOpen === true,
@@ -97,6 +108,7 @@ export function checkSuccess(report: SuccessReport): SuccessReport {
   const issues: FieldIssue[] = [];
   checkId(report.routeId, '/route_id', issues);
   checkGeneration(report.generation, '/generation', issues);
+  if (report.invocationId !== undefined) checkId(report.invocationId, '/invocation_id', issues);
   if (issues.length > 0) throw new EngineInputError(issues);
   return report;
 }
@@ -111,6 +123,15 @@ export function checkAction(request: ManualActionRequest): ManualActionRequest {
     });
   }
   checkGeneration(request.expectedGeneration, '/expected_generation', issues);
+  if (
+    request.expectedState !== undefined &&
+    !(routeStates as readonly unknown[]).includes(request.expectedState)
+  ) {
+    issues.push({
+      path: '/expected_state',
+      message: `expected_state must be one of ${routeStates.join(', ')} (got ${describe(request.expectedState)})`,
+    });
+  }
   if (issues.length > 0) throw new EngineInputError(issues);
   return request;
 }

@@ -133,14 +133,20 @@ export class Engine {
 
   async reportSuccess(report: SuccessReport): Promise<RouteOutcome> {
     const input = checkSuccess(report);
-    return found(await this.queue.submit(successWork(input.routeId, input.generation, this.newId)));
+    return found(
+      await this.queue.submit(
+        successWork(input.routeId, input.generation, input.invocationId ?? null, this.newId),
+      ),
+    );
   }
 
   /** Retry now, skip now, cancel or stop; refused (with the authoritative snapshot) for a stale generation. */
   async act(request: ManualActionRequest): Promise<RouteOutcome> {
     const input = checkAction(request);
     return found(
-      await this.queue.submit(actionWork(input.routeId, input.action, input.expectedGeneration, this.newId)),
+      await this.queue.submit(
+        actionWork(input.routeId, input.action, input.expectedGeneration, input.expectedState, this.newId),
+      ),
     );
   }
 

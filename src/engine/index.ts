@@ -1,5 +1,5 @@
 export { systemClock, type CancelTimer, type Clock, type SystemClockOptions } from './clock.js';
-export { ManualClock } from './manual-clock.js';
+export { advanceManualClock, ManualClock } from './manual-clock.js';
 export type { Dispatcher } from './dispatcher.js';
 export { Engine, type EngineOptions } from './engine.js';
 export {

@@ -67,3 +67,35 @@ export class ManualClock implements Clock {
     return all.length;
   }
 }
+
+/** What `advanceManualClock` needs of an engine: a way to wait until the work a firing started is done. */
+interface Settles {
+  idle(): Promise<void>;
+}
+
+/**
+ * Moves a manual clock to `targetMs` (or, with null, until nothing is scheduled), firing each timer at its own
+ * instant and letting the engine settle after each: a timer due at or before the target fires before it.
+ * Returns how many firings it took; throws past `maxFirings`, which only a scenario that never settles reaches.
+ */
+export async function advanceManualClock(
+  clock: ManualClock,
+  engine: Settles,
+  targetMs: number | null,
+  maxFirings = 100_000,
+): Promise<number> {
+  let firings = 0;
+  for (
+    let next = clock.nextDue();
+    next !== null && (targetMs === null || next <= targetMs);
+    next = clock.nextDue()
+  ) {
+    if (++firings > maxFirings)
+      throw new Error(`more than ${maxFirings} timer firings: the scenario does not settle`);
+    clock.set(Math.max(clock.now(), next));
+    clock.fireDue();
+    await engine.idle();
+  }
+  if (targetMs !== null) clock.set(Math.max(clock.now(), targetMs));
+  return firings;
+}

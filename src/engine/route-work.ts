@@ -26,6 +26,7 @@ import {
   type Route,
   type RouteEvent,
   type RouteMode,
+  type RouteState,
   type StoreTransaction,
   type Transition,
 } from '../core/index.js';
@@ -60,6 +61,8 @@ export function currentReplayKey(route: Route): ReplayKey {
 export interface FailureInput {
   readonly routeId: string;
   readonly generation: number;
+  /** The dispatch intent of the attempt that failed, when the caller knows it (it fences retries of one generation). */
+  readonly invocationId: string | null;
   readonly evidence: Evidence;
   readonly replay: ReplayEvidence | null;
   readonly promptOpen: boolean;
@@ -70,9 +73,8 @@ export function failureWork(input: FailureInput, newId: () => string): Work<Work
     const route = await tx.readRoute(input.routeId);
     if (route === null) return { outcome: 'not_found', routeId: input.routeId };
     const classification = classifyEvidence(input.evidence, { now: nowMs });
-    if (input.generation !== route.generation) {
-      return refused(route, 'failure', 'stale_generation', classification, nowMs, after);
-    }
+    const stale = staleAttempt(route, input.generation, input.invocationId);
+    if (stale !== null) return refused(route, 'failure', stale, classification, nowMs, after);
     const profile = await profileOf(tx, route);
     const circuits = await readRouteCircuits(tx, profile, route.candidate);
     const safety = assessReplaySafety(input.replay, {
@@ -107,12 +109,17 @@ export function failureWork(input: FailureInput, newId: () => string): Work<Work
   };
 }
 
-export function successWork(routeId: string, generation: number, newId: () => string): Work<WorkResult> {
+export function successWork(
+  routeId: string,
+  generation: number,
+  invocationId: string | null,
+  newId: () => string,
+): Work<WorkResult> {
   return async (tx, nowMs, after) => {
     const route = await tx.readRoute(routeId);
     if (route === null) return { outcome: 'not_found', routeId };
-    if (generation !== route.generation)
-      return refused(route, 'success', 'stale_generation', null, nowMs, after);
+    const stale = staleAttempt(route, generation, invocationId);
+    if (stale !== null) return refused(route, 'success', stale, null, nowMs, after);
     const t = transition(
       route,
       { type: 'success' },
@@ -167,6 +174,7 @@ export function actionWork(
   routeId: string,
   action: ManualAction,
   expectedGeneration: number,
+  expectedState: RouteState | undefined,
   newId: () => string,
 ): Work<WorkResult> {
   return async (tx, nowMs, after) => {
@@ -174,7 +182,12 @@ export function actionWork(
     if (route === null) return { outcome: 'not_found', routeId };
     const profile = await profileOf(tx, route);
     const circuits = await readRouteCircuits(tx, profile, route.candidate);
-    const event: RouteEvent = { type: 'action', action, expectedGeneration };
+    const event: RouteEvent = {
+      type: 'action',
+      action,
+      expectedGeneration,
+      ...(expectedState === undefined ? {} : { expectedState }),
+    };
     const t = transition(route, event, context(nowMs, profile, admittedBy(circuits, profile, nowMs), newId));
     if (t.outcome === 'refused') return refused(route, action, t.reason, null, nowMs, after);
     return commit(tx, route, t, action, null, nowMs, after, profile, circuits);
@@ -287,8 +300,12 @@ async function commit(
     return refused(current, trigger, 'stale_generation', classification, nowMs, after);
   }
   const previous = before.dispatch;
-  if (previous !== null && !previous.acknowledged && t.route.dispatch?.intentId !== previous.intentId) {
-    await tx.resolveIntent(previous.intentId, 'superseded', nowMs);
+  if (previous !== null && !previous.acknowledged) {
+    // A provider answer proves delivery; any other transition that drops the intent overtook it.
+    if (trigger === 'failure' || trigger === 'success')
+      await tx.resolveIntent(previous.intentId, 'acknowledged', nowMs);
+    else if (t.route.dispatch?.intentId !== previous.intentId)
+      await tx.resolveIntent(previous.intentId, 'superseded', nowMs);
   }
   for (const effect of t.effects) {
     switch (effect.kind) {
@@ -323,6 +340,13 @@ async function commit(
     classification,
   });
   return { outcome: 'changed', route: t.route, decision: t.decision, classification };
+}
+
+/** A provider event of an earlier attempt: another generation, or another dispatch of this one. */
+function staleAttempt(route: Route, generation: number, invocationId: string | null): RefusalReason | null {
+  if (generation !== route.generation) return 'stale_generation';
+  if (invocationId !== null && invocationId !== route.dispatch?.intentId) return 'stale_invocation';
+  return null;
 }
 
 function refused(

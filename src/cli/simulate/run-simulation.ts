@@ -10,6 +10,7 @@ import {
   type Store,
 } from '../../core/index.js';
 import {
+  advanceManualClock,
   currentReplayKey,
   Engine,
   ManualClock,
@@ -55,20 +56,10 @@ export async function runSimulation(
       mode: scenario.mode,
     });
     await engine.idle();
+    // One budget of firings for the whole run: a scenario that never settles stops with an error.
     let firings = 0;
     const advanceTo = async (targetMs: number | null): Promise<void> => {
-      for (
-        let next = clock.nextDue();
-        next !== null && (targetMs === null || next <= targetMs);
-        next = clock.nextDue()
-      ) {
-        if (++firings > maxTimerFirings)
-          throw new Error(`more than ${maxTimerFirings} timer firings: the scenario does not settle`);
-        clock.set(Math.max(clock.now(), next));
-        clock.fireDue();
-        await engine.idle();
-      }
-      if (targetMs !== null) clock.set(Math.max(clock.now(), targetMs));
+      firings += await advanceManualClock(clock, engine, targetMs, maxTimerFirings - firings);
     };
     for (const step of scenario.steps) {
       await advanceTo(startMs + step.at * 1000);
@@ -145,12 +136,17 @@ async function applyStep(
       return engine.reportFailure({
         routeId: route.id,
         generation: route.generation,
+        ...invocationOf(route),
         evidence: step.evidence,
         replay: replayOf(route, step.progress),
         promptOpen: step.promptOpen,
       });
     case 'success':
-      return engine.reportSuccess({ routeId: route.id, generation: route.generation });
+      return engine.reportSuccess({
+        routeId: route.id,
+        generation: route.generation,
+        ...invocationOf(route),
+      });
     case 'action':
       return engine.act({
         routeId: route.id,
@@ -158,6 +154,11 @@ async function applyStep(
         expectedGeneration: step.expectedGeneration,
       });
   }
+}
+
+/** A scenario's failure or success belongs to the route's current attempt. */
+function invocationOf(route: Route): { invocationId?: string } {
+  return route.dispatch === null ? {} : { invocationId: route.dispatch.intentId };
 }
 
 /** The replay evidence the failed attempt would have recorded, keyed by the route's current attempt. */

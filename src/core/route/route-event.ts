@@ -1,4 +1,5 @@
 import type { Classification } from '../classify/classification.js';
+import type { RouteState } from './route.js';
 import type { SafetyVerdict } from '../safety/safety-gate.js';
 
 export const manualActions = ['retry_now', 'skip_now', 'cancel', 'stop'] as const;
@@ -23,10 +24,18 @@ export type RouteEvent =
     }
   | { readonly type: 'dispatch_acknowledged'; readonly intentId: string }
   | { readonly type: 'dispatch_ambiguous'; readonly intentId: string }
-  | { readonly type: 'action'; readonly action: ManualAction; readonly expectedGeneration: number };
+  | {
+      readonly type: 'action';
+      readonly action: ManualAction;
+      readonly expectedGeneration: number;
+      /** The state the user saw, when known: two actions racing within one generation then commit one outcome. */
+      readonly expectedState?: RouteState;
+    };
 
 export const refusalReasons = [
   'stale_generation',
+  'stale_state',
+  'stale_invocation',
   'not_allowed',
   'stale_evidence',
   'prompt_open',

@@ -77,6 +77,7 @@ export function transition(route: Route, event: RouteEvent, ctx: TransitionConte
         usage: freshUsage,
         // The attempt history keeps the failure; the live route shows none once a turn succeeded.
         lastFailure: null,
+        dispatch: delivered(route.dispatch),
       });
     case 'deadline':
       return onDeadline(route, event.generation, event.heldUntilMs ?? null, ctx);
@@ -95,6 +96,8 @@ export function transition(route: Route, event: RouteEvent, ctx: TransitionConte
     }
     case 'action':
       if (event.expectedGeneration !== route.generation) return refuse(route, 'stale_generation');
+      if (event.expectedState !== undefined && event.expectedState !== route.state)
+        return refuse(route, 'stale_state');
       return onAction(route, event.action, ctx);
   }
 }
@@ -134,7 +137,8 @@ function onFailure(
   });
   const d = decision.decision;
   const recovery = route.mode === 'interactive' ? [...manualRecoveryActions] : [];
-  const withFailure = { ...base(route), lastFailure: summary };
+  // A failure of the attempt proves its dispatch reached the agent.
+  const withFailure = { ...base(route), lastFailure: summary, dispatch: delivered(route.dispatch) };
   switch (d.kind) {
     case 'reject': {
       const next = actionRequired(
@@ -530,6 +534,11 @@ function actionRequired(
 
 function recoveryOf(route: RouteCommon): readonly string[] {
   return route.mode === 'interactive' ? [...manualRecoveryActions] : [];
+}
+
+/** A provider answer for an attempt is proof its dispatch was delivered. */
+function delivered(dispatch: PendingDispatch | null): PendingDispatch | null {
+  return dispatch === null || dispatch.acknowledged ? dispatch : { ...dispatch, acknowledged: true };
 }
 
 /** The fields every state shares, with the state-specific ones dropped. */

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, sql, type Selectable, type Transaction } from 'kysely';
+import { Kysely, Migrator, SqliteDialect, sql, type Selectable } from 'kysely';
 import { sqliteMigrations } from './migrations/index.js';
 import {
   redactSecrets,
@@ -64,8 +64,24 @@ class SqliteStore implements Store {
     await this.db.destroy();
   }
 
+  /**
+   * BEGIN IMMEDIATE takes the write lock before the first read: a transaction that reads a route and then writes
+   * it can never meet a writer that committed in between (SQLite would fail it with SQLITE_BUSY_SNAPSHOT);
+   * other connections wait for the lock instead (busy_timeout).
+   */
   transact<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(new SqliteTransaction(trx)));
+    return this.db.connection().execute(async (connection) => {
+      await sql`begin immediate`.execute(connection);
+      try {
+        const result = await work(new SqliteTransaction(connection));
+        await sql`commit`.execute(connection);
+        return result;
+      } catch (error) {
+        // The work's error is the one worth reporting; a failed rollback leaves nothing committed either.
+        await sql`rollback`.execute(connection).catch(() => undefined);
+        throw error;
+      }
+    });
   }
 
   async readRoute(id: string): Promise<Route | null> {
@@ -168,7 +184,7 @@ class SqliteStore implements Store {
 }
 
 class SqliteTransaction implements StoreTransaction {
-  constructor(private readonly trx: Transaction<Database>) {}
+  constructor(private readonly trx: Kysely<Database>) {}
 
   readRoute(id: string): Promise<Route | null> {
     return readRoute(this.trx, id);
