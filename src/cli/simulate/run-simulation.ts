@@ -152,6 +152,7 @@ async function applyStep(
         routeId: route.id,
         action: step.action,
         expectedGeneration: step.expectedGeneration,
+        ...(step.expectedState === null ? {} : { expectedState: step.expectedState }),
       });
   }
 }

@@ -6,11 +6,13 @@ import {
   parseEnvelope,
   parseIsoDateTime,
   routeModes,
+  routeStates,
   validateDynamicProfile,
   type DynamicProfile,
   type FieldIssue,
   type ManualAction,
   type RouteMode,
+  type RouteState,
 } from '../../core/index.js';
 
 /** What the failed attempt did before it failed (the replay evidence of the simulated prompt). */
@@ -38,6 +40,8 @@ export type Step =
       readonly event: 'action';
       readonly action: ManualAction;
       readonly expectedGeneration: number;
+      /** The state the scenario expects the route in: a race within one generation is then refused. */
+      readonly expectedState: RouteState | null;
     }
   | { readonly at: number; readonly event: 'lose_next_ack' }
   | { readonly at: number; readonly event: 'restart' };
@@ -185,7 +189,7 @@ function readStep(raw: Record<string, unknown>, at: number, path: string, issues
   const allowed: Record<string, readonly string[]> = {
     failure: ['evidence', 'progress', 'prompt_open'],
     success: [],
-    action: ['action', 'expected_generation'],
+    action: ['action', 'expected_generation', 'expected_state'],
     lose_next_ack: [],
     restart: [],
   };
@@ -226,6 +230,7 @@ function readStep(raw: Record<string, unknown>, at: number, path: string, issues
     case 'action': {
       const action = raw.action;
       const generation = raw.expected_generation;
+      const state = raw.expected_state ?? null;
       let ok = true;
       if (!(manualActions as readonly unknown[]).includes(action)) {
         issues.push({
@@ -241,8 +246,21 @@ function readStep(raw: Record<string, unknown>, at: number, path: string, issues
         });
         ok = false;
       }
+      if (state !== null && !(routeStates as readonly unknown[]).includes(state)) {
+        issues.push({
+          path: pointer(path, 'expected_state'),
+          message: `expected_state must be one of ${routeStates.join(', ')} (got ${describe(state)})`,
+        });
+        ok = false;
+      }
       return ok
-        ? { at, event, action: action as ManualAction, expectedGeneration: generation as number }
+        ? {
+            at,
+            event,
+            action: action as ManualAction,
+            expectedGeneration: generation as number,
+            expectedState: state as RouteState | null,
+          }
         : null;
     }
     case 'success':

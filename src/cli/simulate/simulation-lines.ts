@@ -31,6 +31,8 @@ export function stateLine(
   };
   if (route.state === 'switching') line.next_candidate = route.nextCandidate;
   if (route.state === 'action_required' && route.detail !== null) line.detail = route.detail;
+  if (route.state === 'action_required' && route.recoveryActions.length > 0)
+    line.recovery_actions = route.recoveryActions;
   return line;
 }
 

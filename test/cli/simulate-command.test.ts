@@ -1,0 +1,264 @@
+import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
+
+const scenarios = new URL('../../examples/scenarios/', import.meta.url).pathname;
+const expected = new URL('./simulate-expected/', import.meta.url).pathname;
+const folders: string[] = [];
+afterAll(async () => {
+  for (const f of folders) await rm(f, { recursive: true, force: true });
+});
+
+type Line = Record<string, unknown> & { at: number };
+const simulate = (file: string, ...args: string[]) => {
+  const r = runCli(['simulate', join(scenarios, `${file}.json`), ...args]);
+  return { ...r, records: r.lines.map((l) => JSON.parse(l) as Line) };
+};
+const states = (records: Line[]) =>
+  records.filter((r) => 'state' in r).map((r) => `${r.at}:${String(r.state)}:${String(r.reason)}`);
+const dispatches = (records: Line[]) =>
+  records.flatMap((r) =>
+    'dispatch' in r
+      ? [{ at: r.at, ...(r.dispatch as { candidate: string; generation: number; kind: string }) }]
+      : [],
+  );
+
+describe('recourse simulate: every route scenario of the seed, black-box', () => {
+  it('every example scenario prints exactly its recorded JSON Lines (the fixtures of this issue)', async () => {
+    const names = (await readdir(scenarios)).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5));
+    expect(names.length).toBeGreaterThanOrEqual(15);
+    for (const name of names) {
+      const r = runCli(['simulate', join(scenarios, `${name}.json`)]);
+      expect({ name, status: r.status, stderr: r.stderr }).toEqual({ name, status: 0, stderr: '' });
+      expect({ name, out: r.stdout }).toEqual({
+        name,
+        out: await readFile(join(expected, `${name}.jsonl`), 'utf8'),
+      });
+    }
+  });
+
+  it('[SCN-01][SCN-04][EVL-16] capacity errors: waits of 5, 10 and 20 s are persisted, then the same session moves to b', () => {
+    const { records } = simulate('scn-01-capacity-retries-then-skip');
+    const waits = records.filter((r) => r.state === 'retry_wait');
+    expect(waits.map((r) => [r.at, r.retry_ordinal, r.deadline_at, r.pending_outcome])).toEqual([
+      [0, 1, 5, 'skip'],
+      [6, 2, 16, 'skip'],
+      [17, 3, 37, 'skip'],
+    ]);
+    expect(dispatches(records)).toEqual([
+      { at: 0, candidate: 'a', generation: 1, kind: 'initial' },
+      { at: 5, candidate: 'a', generation: 1, kind: 'retry' },
+      { at: 16, candidate: 'a', generation: 1, kind: 'retry' },
+      { at: 37, candidate: 'a', generation: 1, kind: 'retry' },
+      { at: 38, candidate: 'b', generation: 2, kind: 'successor' },
+    ]);
+    expect(records.at(-1)).toMatchObject({
+      state: 'active',
+      candidate: 'b',
+      generation: 2,
+      reason: 'success',
+    });
+  });
+
+  it('[SCN-02][EVL-13][EVL-14] a reset one minute away: one durable wait, one reset_retry of the same candidate', () => {
+    const { records } = simulate('scn-02-wait-for-reset');
+    expect(records[2]).toMatchObject({
+      state: 'waiting_for_reset',
+      code: 'quota_limited',
+      class: 'hard',
+      deadline_at: 60,
+      pending_outcome: 'stop',
+    });
+    expect(dispatches(records).slice(1)).toEqual([
+      { at: 60, candidate: 'a', generation: 1, kind: 'reset_retry' },
+    ]);
+  });
+
+  it('[SCN-03][EVL-11] a reset six hours away with a five-minute maximum is not shortened: the retry, then stop', () => {
+    const { records } = simulate('scn-03-reset-too-far');
+    expect(states(records)).toEqual([
+      '0:active:start',
+      '0:retry_wait:retry',
+      '30:retrying:deadline',
+      '31:action_required:exhausted',
+    ]);
+    expect(records.some((r) => r.state === 'waiting_for_reset')).toBe(false);
+  });
+
+  it('[SCN-05] exhausted credits with a hard policy that stops: manual recovery, no other provider tried', () => {
+    const { records } = simulate('scn-05-credits-stop');
+    expect(records.at(-1)).toMatchObject({
+      state: 'action_required',
+      reason: 'exhausted',
+      candidate: 'a',
+      class: 'hard',
+    });
+    expect(dispatches(records)).toHaveLength(1);
+  });
+
+  it('[SCN-06][CLS-20] an unknown error stops automatic recovery, whatever the policy', () => {
+    const { records } = simulate('scn-06-unknown-error');
+    expect(records.at(-1)).toMatchObject({
+      state: 'action_required',
+      reason: 'unclassified',
+      class: 'unclassified',
+      code: null,
+    });
+  });
+
+  it('[SCN-07][SAF-08] a failure after tool activity stops for manual recovery although the policy says retry', () => {
+    const { records } = simulate('scn-07-tool-activity');
+    expect(records.at(-1)).toMatchObject({
+      state: 'action_required',
+      reason: 'unsafe',
+      detail: 'tool_activity',
+    });
+  });
+
+  it('[SCN-08][SCN-09][SAF-06][SAF-07] a matching diagnostic lets the policy proceed; anything said after it stops', () => {
+    expect(states(simulate('scn-08-matching-diagnostic').records)).toContain('0:retry_wait:retry');
+    expect(simulate('scn-09-diagnostic-then-output').records.at(-1)).toMatchObject({
+      state: 'action_required',
+      detail: 'assistant_output',
+    });
+  });
+
+  it('[RTE-15] skipping with no eligible candidate left (excluded or disabled) needs action', () => {
+    const { records } = simulate('candidates-exhausted');
+    expect(records.at(-1)).toMatchObject({
+      state: 'action_required',
+      reason: 'candidates_exhausted',
+      candidate: 'b',
+    });
+  });
+
+  it('[DUR-05] a restart re-arms a wait that never reached a dispatch; it fires once, at its deadline', () => {
+    const { records } = simulate('restart-rearms-a-wait');
+    expect(records.find((r) => 'restart' in r)).toEqual({
+      at: 10,
+      restart: { rearmed: 1, stopped: 0, superseded: 0 },
+    });
+    expect(dispatches(records).filter((d) => d.kind === 'retry')).toEqual([
+      { at: 30, candidate: 'a', generation: 1, kind: 'retry' },
+    ]);
+  });
+
+  it('[DUR-06][RTE-14] a lost acknowledgement stops the route at restart; Retry now starts a new generation', () => {
+    const { records } = simulate('lost-ack-stops-after-restart');
+    expect(states(records)).toContain('20:action_required:ambiguous_dispatch');
+    expect(records.find((r) => 'restart' in r)).toMatchObject({ restart: { rearmed: 0, stopped: 1 } });
+    expect(dispatches(records).map((d) => `${d.at}:${d.kind}:${d.generation}`)).toEqual([
+      '0:initial:1',
+      '5:retry:1',
+      '30:manual:2',
+    ]);
+  });
+
+  it('[RTE-19][RTE-14] a stale generation and a trigger the state does not allow are refused and change nothing', () => {
+    const { records } = simulate('stale-and-refused-actions');
+    expect(records.filter((r) => 'refused' in r)).toEqual([
+      { at: 3, refused: { action: 'stop', reason: 'stale_generation' } },
+      { at: 4, refused: { action: 'cancel', reason: 'not_allowed' } },
+    ]);
+    expect(records.at(-1)).toMatchObject({ state: 'active', candidate: 'b', generation: 2 });
+  });
+
+  it('[RTE-21] cancelling twice leaves the route as the first cancel did; the cancelled wait never fires', () => {
+    const { records } = simulate('cancel-is-idempotent');
+    expect(states(records)).toEqual(['0:active:start', '0:retry_wait:retry', '2:action_required:cancelled']);
+    expect(dispatches(records)).toHaveLength(1);
+  });
+
+  it('[CUR-36][CUR-37] the interactive entry: five retries at 5, 10, 20, 40, 60 s, then Resume or Start fresh', () => {
+    const { records } = simulate('interactive-retries-exhaust');
+    const waits = records
+      .filter((r) => r.state === 'retry_wait')
+      .map((r) => (r.deadline_at as number) - r.at);
+    expect(waits).toEqual([5, 10, 20, 40, 60]);
+    expect(records.at(-1)).toMatchObject({
+      state: 'action_required',
+      reason: 'exhausted',
+      recovery_actions: ['resume', 'start_fresh'],
+    });
+  });
+
+  it('[CUR-34][CUR-35] nothing is scheduled while the agent prompt call is still open', () => {
+    const { records } = simulate('prompt-still-open');
+    expect(records[2]).toEqual({ at: 0, refused: { action: 'failure', reason: 'prompt_open' } });
+    expect(states(records)).toContain('30:retry_wait:retry');
+  });
+});
+
+describe('recourse simulate: files, databases and errors', () => {
+  const temp = async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'recourse-simulate-test-'));
+    folders.push(folder);
+    return folder;
+  };
+
+  it('--db keeps the SQLite database, and refuses one that already holds routes', async () => {
+    const folder = await temp();
+    const db = join(folder, 'sim.db');
+    const first = simulate('restart-rearms-a-wait', '--db', db);
+    expect(first.status).toBe(0);
+    expect((await stat(db)).size).toBeGreaterThan(0);
+    const again = simulate('restart-rearms-a-wait', '--db', db);
+    expect(again.status).toBe(2);
+    expect(again.stderr).toContain('already holds routes');
+  });
+
+  it('an invalid scenario exits 1 with every problem addressed by a JSON pointer, and runs nothing', async () => {
+    const folder = await temp();
+    const file = join(folder, 'bad.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        start: 'yesterday',
+        profile: { name: 'p', candidates: [{ profile_id: 'a', policy: { version: 1, transient: {} } }] },
+        steps: [
+          { at: 5, event: 'failure', evidence: { kind: 'http', status: 'x' } },
+          { at: 1, event: 'action', action: 'explode', expected_generation: 0 },
+          { at: 9, event: 'teleport' },
+        ],
+        until: -1,
+        extra: true,
+      }),
+    );
+    const r = runCli(['simulate', file]);
+    expect(r.status).toBe(1);
+    const paths = (JSON.parse(r.stdout) as { errors: { path: string }[] }).errors.map((e) => e.path);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '/extra',
+        '/start',
+        '/profile/candidates/0/policy/hard',
+        '/steps/0/evidence/status',
+        '/steps/1/at',
+        '/steps/1/action',
+        '/steps/1/expected_generation',
+        '/steps/2/event',
+        '/until',
+      ]),
+    );
+  });
+
+  it('unreadable or malformed input exits 2 with a message', async () => {
+    const folder = await temp();
+    const file = join(folder, 'broken.json');
+    await writeFile(file, '{"start": ');
+    expect(runCli(['simulate', file])).toMatchObject({
+      status: 2,
+      stderr: expect.stringContaining('malformed JSON') as string,
+    });
+    expect(runCli(['simulate', join(folder, 'missing.json')])).toMatchObject({ status: 2 });
+  });
+
+  it('reads a scenario from standard input', async () => {
+    const text = await readFile(join(scenarios, 'scn-05-credits-stop.json'), 'utf8');
+    const r = runCli(['simulate', '-'], text);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(await readFile(join(expected, 'scn-05-credits-stop.jsonl'), 'utf8'));
+  });
+});
