@@ -1,0 +1,267 @@
+import type { StatementCache } from './statement-cache.js';
+import {
+  redactSecrets,
+  safeExcerpt,
+  type AttemptRecord,
+  type Circuit,
+  type DispatchIntent,
+  type DynamicProfile,
+  type IntentOutcome,
+  type PlanErrorRecord,
+  type ReplayEvidence,
+  type Route,
+  type RouteFence,
+  type StoreTransaction,
+} from '../../core/index.js';
+import type { ProfileDocuments } from '../row-codecs.js';
+import { circuitOfRow } from '../row-codecs.js';
+import { rowToRoute, routeToRow } from '../route-rows.js';
+import type { AttemptRow, CircuitRow, Database, IntentRow, RouteRow } from '../schema.js';
+
+const routeColumns = [
+  'id',
+  'mode',
+  'profile_id',
+  'caller',
+  'candidate',
+  'state',
+  'generation',
+  'revision',
+  'cycle',
+  'excluded',
+  'usage',
+  'last_failure',
+  'dispatch',
+  'deadline_ms',
+  'failure_class',
+  'retry_ordinal',
+  'max_retries',
+  'pending_outcome',
+  'next_candidate',
+  'reason',
+  'detail',
+  'recovery_actions',
+  'created_at_ms',
+  'updated_at_ms',
+] as const satisfies readonly (keyof RouteRow)[];
+
+const attemptColumns = [
+  'route_id',
+  'candidate',
+  'generation',
+  'code',
+  'failure_class',
+  'catalogue_version',
+  'rule',
+  'policy_snapshot',
+  'decision',
+  'retry_ordinal',
+  'deadline_ms',
+  'pending_outcome',
+  'safe_excerpt',
+  'at_ms',
+] as const satisfies readonly (keyof AttemptRow)[];
+
+const intentColumns = [
+  'id',
+  'route_id',
+  'generation',
+  'candidate',
+  'kind',
+  'created_at_ms',
+  'outcome',
+  'resolved_at_ms',
+] as const satisfies readonly (keyof IntentRow)[];
+
+const circuitColumns = [
+  'key',
+  'scope',
+  'state',
+  'open_until_ms',
+  'opened_by',
+  'probe_owner',
+  'probe_lease_until_ms',
+  'version',
+] as const satisfies readonly (keyof CircuitRow)[];
+
+const insert = (table: keyof Database, columns: readonly string[]) =>
+  `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`;
+
+/** The SQL of the transaction path, written once from the typed column lists of the shared schema. */
+const statements = {
+  readRoute: 'SELECT * FROM routes WHERE id = ?',
+  insertRoute: insert('routes', routeColumns),
+  // The fence: the generation, state and revision the writer read. Zero rows changed means another writer won.
+  updateRoute: `UPDATE routes SET ${routeColumns
+    .filter((c) => c !== 'id' && c !== 'created_at_ms')
+    .map((c) => `${c} = @${c}`)
+    .join(
+      ', ',
+    )} WHERE id = @id AND generation = @fence_generation AND state = @fence_state AND revision = @fence_revision`,
+  appendAttempt: insert('attempts', attemptColumns),
+  insertIntent: insert('dispatch_intents', intentColumns),
+  resolveIntent:
+    'UPDATE dispatch_intents SET outcome = @outcome, resolved_at_ms = @at WHERE id = @id AND outcome IS NULL',
+  saveProfile: `${insert('profiles', ['id', 'version', 'name', 'document', 'created_at_ms'])} ON CONFLICT (id, version) DO UPDATE SET name = excluded.name, document = excluded.document`,
+  readProfile: 'SELECT document FROM profiles WHERE id = ? ORDER BY version DESC LIMIT 1',
+  readCircuits: (n: number) => `SELECT * FROM circuits WHERE key IN (${Array(n).fill('?').join(', ')})`,
+  insertCircuit: `${insert('circuits', circuitColumns)} ON CONFLICT (key) DO NOTHING`,
+  updateCircuit: `UPDATE circuits SET ${circuitColumns
+    .filter((c) => c !== 'key')
+    .map((c) => `${c} = @${c}`)
+    .join(', ')} WHERE key = @key AND version = @expected_version`,
+  saveReplaySnapshot: insert('replay_snapshots', [
+    'route_id',
+    'generation',
+    'session_id',
+    'execution_id',
+    'prompt_generation',
+    'counts',
+    'assistant_excerpt',
+    'at_ms',
+  ]),
+  lastPlanErrorSeq: 'SELECT max(seq) AS seq FROM plan_errors WHERE plan_id = ?',
+  appendPlanError: insert('plan_errors', ['plan_id', 'seq', 'record', 'at_ms']),
+};
+
+/**
+ * A transaction's reads and writes, run synchronously on better-sqlite3 with cached prepared statements. The
+ * transaction is single-connection and SQLite work is synchronous anyway: going through Kysely's async driver
+ * for each statement cost most of a decision (see docs/ARCHITECTURE.md). Kysely still owns the schema, the
+ * migrations and the store's reads outside transactions.
+ */
+export class SqliteTransaction implements StoreTransaction {
+  constructor(
+    private readonly cache: StatementCache,
+    private readonly profiles: ProfileDocuments,
+  ) {}
+
+  readRoute(id: string): Promise<Route | null> {
+    const row = this.cache.prepare(statements.readRoute).get(id) as RouteRow | undefined;
+    return Promise.resolve(row === undefined ? null : rowToRoute(row));
+  }
+
+  insertRoute(route: Route): Promise<void> {
+    this.cache.prepare(statements.insertRoute).run(routeToRow(route, route.updatedAtMs));
+    return Promise.resolve();
+  }
+
+  updateRoute(next: Route, fence: RouteFence): Promise<boolean> {
+    const result = this.cache.prepare(statements.updateRoute).run({
+      ...routeToRow(next, next.updatedAtMs),
+      fence_generation: fence.generation,
+      fence_state: fence.state,
+      fence_revision: fence.revision,
+    });
+    return Promise.resolve(result.changes === 1);
+  }
+
+  appendAttempt(a: AttemptRecord): Promise<void> {
+    this.cache.prepare(statements.appendAttempt).run({
+      route_id: a.routeId,
+      candidate: a.candidate,
+      generation: a.generation,
+      code: a.code,
+      failure_class: a.failureClass,
+      catalogue_version: a.catalogueVersion,
+      rule: a.rule,
+      policy_snapshot: a.policySnapshot === null ? null : JSON.stringify(a.policySnapshot),
+      decision: a.decision,
+      retry_ordinal: a.retryOrdinal,
+      deadline_ms: a.deadlineMs,
+      pending_outcome: a.pendingOutcome,
+      safe_excerpt: a.safeExcerpt,
+      at_ms: a.atMs,
+    } satisfies Omit<AttemptRow, 'seq'>);
+    return Promise.resolve();
+  }
+
+  insertIntent(i: DispatchIntent): Promise<void> {
+    this.cache.prepare(statements.insertIntent).run({
+      id: i.id,
+      route_id: i.routeId,
+      generation: i.generation,
+      candidate: i.candidate,
+      kind: i.kind,
+      created_at_ms: i.createdAtMs,
+      outcome: null,
+      resolved_at_ms: null,
+    } satisfies IntentRow);
+    return Promise.resolve();
+  }
+
+  resolveIntent(id: string, outcome: IntentOutcome, atMs: number): Promise<boolean> {
+    const result = this.cache.prepare(statements.resolveIntent).run({ id, outcome, at: atMs });
+    return Promise.resolve(result.changes === 1);
+  }
+
+  saveProfile(profile: DynamicProfile, atMs: number): Promise<void> {
+    this.cache.prepare(statements.saveProfile).run({
+      id: profile.id,
+      version: profile.version,
+      name: profile.name,
+      document: JSON.stringify(profile),
+      created_at_ms: atMs,
+    });
+    return Promise.resolve();
+  }
+
+  readProfile(id: string): Promise<DynamicProfile | null> {
+    const row = this.cache.prepare(statements.readProfile).get(id) as { document: string } | undefined;
+    return Promise.resolve(row === undefined ? null : this.profiles.parse(row.document));
+  }
+
+  readCircuits(keys: readonly string[]): Promise<ReadonlyMap<string, Circuit>> {
+    const circuits = new Map<string, Circuit>();
+    if (keys.length > 0) {
+      const rows = this.cache.prepare(statements.readCircuits(keys.length)).all(...keys) as CircuitRow[];
+      for (const row of rows) circuits.set(row.key, circuitOfRow(row));
+    }
+    return Promise.resolve(circuits);
+  }
+
+  writeCircuit(c: Circuit, expectedVersion: number): Promise<boolean> {
+    const row: CircuitRow = {
+      key: c.key,
+      scope: c.scope,
+      state: c.state,
+      open_until_ms: c.openUntilMs,
+      opened_by: c.openedBy,
+      probe_owner: c.probeOwner,
+      probe_lease_until_ms: c.probeLeaseUntilMs,
+      version: c.version,
+    };
+    const result =
+      expectedVersion === 0
+        ? this.cache.prepare(statements.insertCircuit).run(row)
+        : this.cache.prepare(statements.updateCircuit).run({ ...row, expected_version: expectedVersion });
+    return Promise.resolve(result.changes === 1);
+  }
+
+  saveReplaySnapshot(routeId: string, generation: number, s: ReplayEvidence, atMs: number): Promise<void> {
+    this.cache.prepare(statements.saveReplaySnapshot).run({
+      route_id: routeId,
+      generation,
+      session_id: s.key.sessionId,
+      execution_id: s.key.executionId,
+      prompt_generation: s.key.promptGeneration,
+      counts: JSON.stringify(s.counts),
+      assistant_excerpt: safeExcerpt(redactSecrets(s.assistantText)),
+      at_ms: atMs,
+    });
+    return Promise.resolve();
+  }
+
+  appendPlanError(record: PlanErrorRecord): Promise<void> {
+    const last = this.cache.prepare(statements.lastPlanErrorSeq).get(record.plan_id) as {
+      seq: number | null;
+    };
+    this.cache.prepare(statements.appendPlanError).run({
+      plan_id: record.plan_id,
+      seq: (last.seq ?? 0) + 1,
+      record: JSON.stringify(record),
+      at_ms: Date.parse(record.occurred_at),
+    });
+    return Promise.resolve();
+  }
+}
