@@ -8,7 +8,12 @@ export default defineConfig({
     testTimeout: 60_000,
     projects: [
       {
-        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [robustness, crash], testTimeout: 60_000 },
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: [robustness, crash],
+          testTimeout: 60_000,
+        },
       },
       {
         // The fuzz test times every call: it runs after the other files, alone, so parallel test files do not

@@ -9,6 +9,7 @@ import {
 import {
   assessReplaySafety,
   circuitsAfterFailure,
+  circuitKeysOf,
   circuitsAfterSuccess,
   classifyEvidence,
   evidenceMessage,
@@ -127,10 +128,13 @@ export function successWork(
     );
     if (t.outcome === 'refused') return refused(route, 'success', t.reason, null, nowMs, after);
     const profile = await profileOf(tx, route);
-    const circuits = await readRouteCircuits(tx, profile, route.candidate);
+    // Only the succeeding candidate's circuits learn from this success: another provider's stay as they are.
+    const own = circuitKeysOf(descriptorsOf(profile, route.candidate));
+    const circuits = await tx.readCircuits(own);
     const outcome = await commit(tx, route, t, 'success', null, nowMs, after, profile, circuits);
-    if (outcome.outcome === 'changed')
+    if (outcome.outcome === 'changed') {
       await writeCircuits(tx, circuitsAfterSuccess(circuits, route.id), circuits);
+    }
     return outcome;
   };
 }

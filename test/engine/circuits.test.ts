@@ -76,6 +76,24 @@ describe('shared resource circuits in the engine', () => {
     }
   });
 
+  it('[CIR-02] a success on another provider does not close the circuit the route opened on the first one', async () => {
+    const h = await harness();
+    try {
+      await h.engine.saveProfile(profileDocument(doc({ ...off, on_exhausted: 'skip' }, off), onAnthropic));
+      await h.engine.startRoute({ routeId: 'r1', profileId: 'p' });
+      await h.engine.idle();
+      await h.fail('r1', envelopes.overloaded);
+      expect(await h.route('r1')).toMatchObject({ state: 'active', candidate: 'c' });
+      await h.engine.reportSuccess({ routeId: 'r1', generation: 2 });
+      expect(await h.store.readCircuit('provider:anthropic')).toMatchObject({
+        state: 'open',
+        openedBy: 'r1',
+      });
+    } finally {
+      await h.close();
+    }
+  });
+
   it('[CIR-01][CIR-02] an open circuit is an eligibility input when a successor is chosen', async () => {
     const h = await harness();
     try {

@@ -451,25 +451,21 @@ function switchToNext(route: RouteCommon, ctx: TransitionContext): { route: Rout
   const start = order.indexOf(route.candidate);
   const excluded = new Set(route.excluded);
   let next: string | null = null;
-  for (let i = 1; i <= order.length; i++) {
+  const behindCircuits: string[] = [];
+  for (let i = 1; i <= order.length && next === null; i++) {
     const id = order[(start + i + order.length) % order.length]!;
     const candidate = ctx.candidates.find((c) => c.profile_id === id)!;
-    if (id !== route.candidate && !excluded.has(id) && candidate.enabled && ctx.eligible(id)) {
-      next = id;
-      break;
-    }
+    if (id === route.candidate || excluded.has(id) || !candidate.enabled) continue;
+    if (ctx.eligible(id)) next = id;
+    else behindCircuits.push(id);
   }
   if (next === null) {
-    return {
-      route: actionRequired(
-        route,
-        'candidates_exhausted',
-        'every candidate of this cycle was skipped or is unavailable',
-        [],
-        ctx,
-      ),
-      effects: [],
-    };
+    // Say why, so a person knows whether waiting would help (a circuit expires) or the cycle is spent.
+    const detail =
+      behindCircuits.length > 0
+        ? `no eligible candidate: ${behindCircuits.join(', ')} ${behindCircuits.length === 1 ? 'is' : 'are'} behind an open circuit`
+        : 'every candidate of this cycle was skipped or is disabled';
+    return { route: actionRequired(route, 'candidates_exhausted', detail, [], ctx), effects: [] };
   }
   const intentId = ctx.newIntentId();
   const generation = route.generation + 1;

@@ -279,7 +279,11 @@ describe('route state machine: each row of the table', () => {
     const t = expectChanged(
       transition(states.retry_wait, { type: 'action', action: 'skip_now', expectedGeneration: 1 }, ctx),
     );
-    expect(t.route).toMatchObject({ state: 'action_required', reason: 'candidates_exhausted' });
+    expect(t.route).toMatchObject({
+      state: 'action_required',
+      reason: 'candidates_exhausted',
+      detail: 'no eligible candidate: b is behind an open circuit',
+    });
     expect(t.effects).toEqual([]);
   });
 
