@@ -1,4 +1,5 @@
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -39,6 +40,14 @@ describe('SQLite adapter', () => {
     } finally {
       await store.close();
     }
+  });
+
+  it('opens .recourse/recourse.db under the working folder by default', async () => {
+    const { folder } = await freshSqlite();
+    const entry = new URL('../../dist/index.js', import.meta.url).href;
+    const script = `const m = await import(${JSON.stringify(entry)}); const s = m.openSqliteStore(); await s.migrate(); await s.close();`;
+    execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: folder });
+    expect((await stat(join(folder, '.recourse', 'recourse.db'))).isFile()).toBe(true);
   });
 
   it('[DAT-13] a credential in replay text never reaches the database file', async () => {

@@ -25,8 +25,8 @@ import { rowToRoute } from '../route-rows.js';
 import type { Database } from '../schema.js';
 
 export interface SqliteStoreOptions {
-  /** A database file (created with its folder), or `:memory:`. */
-  readonly file: string;
+  /** A database file (created with its folder), or `:memory:`; `.recourse/recourse.db` under the working folder by default. */
+  readonly file?: string;
   /** SQLite durability: FULL (default) syncs every commit; NORMAL syncs at WAL checkpoints. */
   readonly synchronous?: 'FULL' | 'NORMAL';
 }
@@ -35,9 +35,10 @@ export interface SqliteStoreOptions {
 export const defaultDatabaseFile = '.recourse/recourse.db';
 
 /** The SQLite adapter of the Store port: Kysely over better-sqlite3, WAL, numbered migrations. */
-export function openSqliteStore(options: SqliteStoreOptions): Store {
-  if (options.file !== ':memory:') mkdirSync(dirname(options.file), { recursive: true });
-  const database = new BetterSqlite3(options.file);
+export function openSqliteStore(options: SqliteStoreOptions = {}): Store {
+  const file = options.file ?? defaultDatabaseFile;
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const database = new BetterSqlite3(file);
   database.pragma('journal_mode = WAL');
   database.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
   database.pragma('busy_timeout = 5000');
