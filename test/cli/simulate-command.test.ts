@@ -28,7 +28,7 @@ const dispatches = (records: Line[]) =>
 describe('recourse simulate: every route scenario of the seed, black-box', () => {
   it('every example scenario prints exactly its recorded JSON Lines (the fixtures of this issue)', async () => {
     const names = (await readdir(scenarios)).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5));
-    expect(names.length).toBeGreaterThanOrEqual(15);
+    expect(names.length).toBeGreaterThanOrEqual(17);
     for (const name of names) {
       const r = runCli(['simulate', join(scenarios, `${name}.json`)]);
       expect({ name, status: r.status, stderr: r.stderr }).toEqual({ name, status: 0, stderr: '' });
@@ -123,6 +123,13 @@ describe('recourse simulate: every route scenario of the seed, black-box', () =>
       state: 'action_required',
       detail: 'assistant_output',
     });
+  });
+
+  it('[SCN-10][CAL-06][CAL-11] the same profile and failure in a Kanban task and in an Office session: the same transitions', () => {
+    const task = simulate('scn-10-kanban-task');
+    const office = simulate('scn-10-office-session');
+    expect(office.stdout).toBe(task.stdout);
+    expect(states(office.records)).toContain('10:switching:skip_now');
   });
 
   it('[RTE-15] skipping with no eligible candidate left (excluded or disabled) needs action', () => {

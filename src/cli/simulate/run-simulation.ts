@@ -54,6 +54,7 @@ export async function runSimulation(
       profileId:
         scenario.mode === 'dynamic' ? scenario.profile.id : scenario.profile.candidates[0]!.profile_id,
       mode: scenario.mode,
+      caller: scenario.caller,
     });
     await engine.idle();
     // One budget of firings for the whole run: a scenario that never settles stops with an error.

@@ -6,12 +6,14 @@ import {
   parseEnvelope,
   parseIsoDateTime,
   routeModes,
+  callerKinds,
   routeStates,
   validateDynamicProfile,
   type DynamicProfile,
   type FieldIssue,
   type ManualAction,
   type RouteMode,
+  type CallerKind,
   type RouteState,
 } from '../../core/index.js';
 
@@ -49,6 +51,8 @@ export type Step =
 export interface Scenario {
   readonly startMs: number;
   readonly mode: RouteMode;
+  /** Who runs the session (a Kanban task, an Office session, ...): presentation only, the decisions are the same. */
+  readonly caller: CallerKind;
   readonly profile: DynamicProfile;
   readonly steps: readonly Step[];
   /** Seconds from the start to run to; null runs until nothing is scheduled. */
@@ -79,10 +83,10 @@ export function readScenario(value: unknown): ScenarioResult {
     };
   }
   for (const key of Object.keys(value)) {
-    if (!['start', 'mode', 'profile', 'steps', 'until'].includes(key)) {
+    if (!['start', 'mode', 'caller', 'profile', 'steps', 'until'].includes(key)) {
       issues.push({
         path: pointer('', key),
-        message: `unknown field ${describe(key)} (fields: start, mode, profile, steps, until)`,
+        message: `unknown field ${describe(key)} (fields: start, mode, caller, profile, steps, until)`,
       });
     }
   }
@@ -91,6 +95,13 @@ export function readScenario(value: unknown): ScenarioResult {
     issues.push({
       path: '/start',
       message: `start must be an ISO-8601 date-time with a zone, like 2026-06-01T12:00:00Z (got ${describe(value.start)})`,
+    });
+  }
+  const caller = value.caller ?? 'task';
+  if (!(callerKinds as readonly unknown[]).includes(caller)) {
+    issues.push({
+      path: '/caller',
+      message: `caller must be one of ${callerKinds.join(', ')} (got ${describe(caller)})`,
     });
   }
   const mode = value.mode ?? 'dynamic';
@@ -117,7 +128,10 @@ export function readScenario(value: unknown): ScenarioResult {
     }
   }
   if (issues.length > 0 || startMs === null || profile === null) return { ok: false, issues };
-  return { ok: true, scenario: { startMs, mode: mode as RouteMode, profile, steps, until } };
+  return {
+    ok: true,
+    scenario: { startMs, mode: mode as RouteMode, caller: caller as CallerKind, profile, steps, until },
+  };
 }
 
 function readProfile(value: unknown, interactive: boolean, issues: FieldIssue[]): DynamicProfile | null {
