@@ -51,5 +51,6 @@ export {
 } from './validation/field-issue.js';
 export * from './plan/index.js';
 export * from './route/index.js';
+export * from './notice/index.js';
 export * from './circuit/index.js';
 export * from './ports/index.js';

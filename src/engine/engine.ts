@@ -8,7 +8,7 @@ import {
   RouteNotFoundError,
 } from './engine-errors.js';
 import type { EngineEvent, EngineListener } from './engine-events.js';
-import { uuidv7 } from './ids.js';
+import { uuidv7 } from '../support/ids.js';
 import {
   checkFailure,
   checkAction,
@@ -67,6 +67,7 @@ export class Engine {
   private cancelTimer: CancelTimer | null = null;
   private firing: Promise<void> | null = null;
   private fireAgain = false;
+  private readonly refreshing = new Set<Promise<void>>();
   private closed = false;
 
   constructor(private readonly options: EngineOptions) {
@@ -164,6 +165,7 @@ export class Engine {
     do {
       await this.queue.drained();
       if (this.firing !== null) await this.firing;
+      await Promise.all([...this.refreshing]);
       // Let answered dispatches queue their acknowledgement before looking again.
       await new Promise((resolve) => setImmediate(resolve));
     } while (this.queue.busy() || this.firing !== null);
@@ -238,6 +240,35 @@ export class Engine {
     for (const event of after.events) this.emit(event);
     for (const at of after.arm) this.arm(at);
     for (const intent of after.dispatch) this.send(intent);
+    // A wait that ended early (Cancel, Stop, Skip now) may have been the one the timer is armed for: disarm it.
+    const waitsEnded = after.events.some(
+      (e) =>
+        e.type === 'transition' &&
+        (e.from === 'retry_wait' || e.from === 'waiting_for_reset') &&
+        e.decision !== 'deadline',
+    );
+    if (waitsEnded && this.firing === null) {
+      const refresh = this.refreshTimer().finally(() => this.refreshing.delete(refresh));
+      this.refreshing.add(refresh);
+    }
+  }
+
+  /** Arms the timer for the earliest stored deadline again, or disarms it when nothing waits. */
+  private async refreshTimer(): Promise<void> {
+    try {
+      const next = await this.options.store.earliestDeadline();
+      if (next === this.armedAt || this.firing !== null || this.closed) return;
+      this.cancelTimer?.();
+      this.cancelTimer = null;
+      this.armedAt = Number.POSITIVE_INFINITY;
+      if (next !== null) this.arm(next);
+    } catch (error) {
+      this.emit({
+        type: 'error',
+        atMs: this.options.clock.now(),
+        message: `re-arming the timer failed: ${(error as Error).message}`,
+      });
+    }
   }
 
   private send(intent: DispatchIntent): void {

@@ -10,6 +10,16 @@ export {
 } from './engine-errors.js';
 export type { EngineEvent, EngineListener } from './engine-events.js';
 export type { FailureReport, ManualActionRequest, StartRequest, SuccessReport } from './engine-input.js';
-export { uuidv7 } from './ids.js';
+export { uuidv7 } from '../support/ids.js';
 export type { ReconciliationReport, StoppedDispatch } from './reconcile.js';
 export { currentReplayKey, type RouteOutcome } from './route-work.js';
+export {
+  InteractiveSessions,
+  type CancelResult,
+  type InteractiveSessionsOptions,
+  type ProviderEventResult,
+  type ProviderFailure,
+  type SessionEvent,
+} from './interactive/interactive-sessions.js';
+export type { NoticeLog, NoticeOp } from './interactive/retry-notices.js';
+export { noticeFenceMs } from './interactive/session-guards.js';

@@ -1,1 +1,8 @@
-export { defaultDatabaseFile, openSqliteStore, type SqliteStoreOptions } from './sqlite/sqlite-store.js';
+export {
+  defaultDatabaseFile,
+  openSqliteDatabase,
+  openSqliteStore,
+  type SqliteDatabase,
+  type SqliteStoreOptions,
+} from './sqlite/sqlite-store.js';
+export type { TranscriptClock } from './sqlite/sqlite-transcript.js';

@@ -9,6 +9,8 @@ export interface Database {
   circuits: CircuitRow;
   replay_snapshots: ReplaySnapshotRow;
   plan_errors: PlanErrorRow;
+  session_messages: SessionMessageRow;
+  task_sessions: TaskSessionRow;
 }
 
 export interface ProfileRow {
@@ -103,4 +105,25 @@ export interface PlanErrorRow {
   seq: number;
   record: string;
   at_ms: number;
+}
+
+export interface SessionMessageRow {
+  id: string;
+  task_id: string;
+  session_id: string;
+  turn_id: string | null;
+  kind: string;
+  content: string;
+  /** JSON object. */
+  metadata: string;
+  created_at_ms: number;
+  updated_at_ms: number;
+}
+
+export interface TaskSessionRow {
+  session_id: string;
+  task_id: string;
+  owner: string;
+  route_id: string;
+  created_at_ms: number;
 }

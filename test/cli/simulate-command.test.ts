@@ -28,7 +28,7 @@ const dispatches = (records: Line[]) =>
 describe('recourse simulate: every route scenario of the seed, black-box', () => {
   it('every example scenario prints exactly its recorded JSON Lines (the fixtures of this issue)', async () => {
     const names = (await readdir(scenarios)).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5));
-    expect(names.length).toBeGreaterThanOrEqual(17);
+    expect(names.length).toBeGreaterThanOrEqual(24);
     for (const name of names) {
       const r = runCli(['simulate', join(scenarios, `${name}.json`)]);
       expect({ name, status: r.status, stderr: r.stderr }).toEqual({ name, status: 0, stderr: '' });
@@ -184,7 +184,7 @@ describe('recourse simulate: every route scenario of the seed, black-box', () =>
       .filter((r) => r.state === 'retry_wait')
       .map((r) => (r.deadline_at as number) - r.at);
     expect(waits).toEqual([5, 10, 20, 40, 60]);
-    expect(records.at(-1)).toMatchObject({
+    expect(records.filter((r) => 'state' in r).at(-1)).toMatchObject({
       state: 'action_required',
       reason: 'exhausted',
       recovery_actions: ['resume', 'start_fresh'],
@@ -195,6 +195,109 @@ describe('recourse simulate: every route scenario of the seed, black-box', () =>
     const { records } = simulate('prompt-still-open');
     expect(records[2]).toEqual({ at: 0, refused: { action: 'failure', reason: 'prompt_open' } });
     expect(states(records)).toContain('30:retry_wait:retry');
+  });
+});
+
+describe('recourse simulate: interactive retry notices', () => {
+  type Notice = { at: number; op: string; message_id: string; attempt: number; max_attempts: number };
+  const notices = (records: Line[]): Notice[] =>
+    records.flatMap((r) => ('notice' in r ? [{ at: r.at, ...(r.notice as Omit<Notice, 'at'>) }] : []));
+  const transcript = (records: Line[]) =>
+    (records.at(-1) as unknown as { transcript: { kind: string; metadata: Record<string, unknown> }[] })
+      .transcript;
+
+  it('[NOT-01][NOT-07][NOT-09][CUR-37] one notice across every attempt, updated in place; exhaustion retires it for Resume or Start fresh', () => {
+    const { records } = simulate('interactive-retries-exhaust');
+    expect(
+      notices(records).map(
+        (n) =>
+          `${n.at}:${String(n.op)}:${String(n.message_id)}:${String(n.attempt)}/${String(n.max_attempts)}`,
+      ),
+    ).toEqual([
+      '0:create:m1:1/5',
+      '6:update:m1:2/5',
+      '17:update:m1:3/5',
+      '38:update:m1:4/5',
+      '79:update:m1:5/5',
+      '140:delete:m1:5/5',
+    ]);
+    expect(records.find((r) => 'recovery_message' in r)).toMatchObject({
+      at: 140,
+      recovery_message: { actions: ['resume', 'start_fresh'] },
+    });
+    expect(transcript(records).map((m) => m.kind)).toEqual(['recovery']);
+  });
+
+  it('[SCN-12][NOT-30][NOT-31] a retry that succeeds leaves no notice: the transcript read afterwards has none', () => {
+    const { records } = simulate('scn-12-success-retires-notice');
+    expect(notices(records).at(-1)).toMatchObject({ at: 17, op: 'delete', message_id: 'm1' });
+    expect(transcript(records)).toEqual([]);
+  });
+
+  it('[SCN-13][NOT-42] Cancel after the loop ended is an idempotent cleanup: no active cancellation, no recovery message', () => {
+    const { records } = simulate('scn-13-cancel-after-the-loop-ended');
+    expect(records.filter((r) => 'cancel' in r)).toEqual([
+      { at: 8, cancel: { active: false } },
+      { at: 9, cancel: { active: false } },
+    ]);
+    expect(records.some((r) => 'recovery_message' in r)).toBe(false);
+    expect(transcript(records)).toEqual([]);
+  });
+
+  it('[SCN-14][NOT-40][NOT-41] Cancel while a retry waits: the notice is retired, the timer disarmed, Resume and Start fresh offered', () => {
+    const { records } = simulate('scn-14-cancel-while-retrying');
+    const at8 = records.filter((r) => r.at === 8).map((r) => Object.keys(r).find((k) => k !== 'at'));
+    expect(at8).toEqual(['notice', 'state', 'recovery_message', 'cancel']);
+    expect(records.find((r) => 'cancel' in r)).toEqual({ at: 8, cancel: { active: true } });
+    expect(
+      dispatches(records)
+        .filter((d) => d.kind === 'retry')
+        .map((d) => d.at),
+    ).toEqual([5]);
+    expect(transcript(records).map((m) => m.metadata.actions)).toEqual([['resume', 'start_fresh']]);
+  });
+
+  it('[NOT-39][NOT-43] a foreign pair and a denied caller get the same refusal and change nothing', () => {
+    const { records } = simulate('notice-cancel-foreign-and-denied');
+    const refusals = records.filter((r) => 'refused' in r).map((r) => r.refused);
+    expect(refusals).toEqual([
+      { action: 'cancel', reason: 'not_found' },
+      { action: 'cancel', reason: 'not_found' },
+    ]);
+    expect(notices(records).map((n) => n.op)).toEqual(['create', 'delete']);
+    expect(notices(records)[1]).toMatchObject({ at: 7 });
+  });
+
+  it('[NOT-20] a late provider event inside the five-minute fence recreates nothing; after it, it is handled normally', () => {
+    const { records } = simulate('notice-late-events-and-fence');
+    expect(records.find((r) => 'refused' in r)).toEqual({
+      at: 60,
+      refused: { action: 'late_failure', reason: 'fenced' },
+    });
+    expect(notices(records).map((n) => `${n.at}:${String(n.op)}`)).toEqual([
+      '0:create',
+      '7:delete',
+      '400:create',
+      '420:delete',
+    ]);
+  });
+
+  it('[NOT-04][DUR-05] the notice mirrors a durable retry: it survives a restart and is retired when the retry succeeds', () => {
+    const { records } = simulate('notice-survives-restart');
+    expect(records.find((r) => 'restart' in r)).toMatchObject({ at: 2, restart: { rearmed: 1 } });
+    expect(
+      dispatches(records)
+        .filter((d) => d.kind === 'retry')
+        .map((d) => d.at),
+    ).toEqual([5]);
+    expect(notices(records).map((n) => `${n.at}:${String(n.op)}`)).toEqual(['0:create', '7:delete']);
+  });
+
+  it('[NOT-26] an ordinary session stop ends the retry and retires its notice, without a recovery message', () => {
+    const { records } = simulate('notice-stop-while-waiting');
+    expect(states(records)).toContain('2:action_required:stopped');
+    expect(records.some((r) => 'recovery_message' in r)).toBe(false);
+    expect(dispatches(records)).toHaveLength(1);
   });
 });
 
@@ -228,6 +331,7 @@ describe('recourse simulate: files, databases and errors', () => {
           { at: 5, event: 'failure', evidence: { kind: 'http', status: 'x' } },
           { at: 1, event: 'action', action: 'explode', expected_generation: 0 },
           { at: 9, event: 'teleport' },
+          { at: 10, event: 'cancel', by: 'owner' },
         ],
         until: -1,
         extra: true,
@@ -246,6 +350,7 @@ describe('recourse simulate: files, databases and errors', () => {
         '/steps/1/action',
         '/steps/1/expected_generation',
         '/steps/2/event',
+        '/steps/3/event',
         '/until',
       ]),
     );

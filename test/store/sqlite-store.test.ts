@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { storeContract } from './store-contract.js';
+import { transcriptContract } from './transcript-contract.js';
 import { appendReplayEvent, openReplayEvidence } from '../../src/core/index.js';
-import { openSqliteStore } from '../../src/store/index.js';
+import { openSqliteDatabase, openSqliteStore } from '../../src/store/index.js';
 import { t0 } from '../core/route/route-fixtures.js';
 
 const folders: string[] = [];
@@ -30,13 +31,20 @@ async function freshSqlite(file = 'recourse.db') {
 }
 
 storeContract('SQLite file (better-sqlite3, WAL)', { fresh: freshSqlite });
+transcriptContract('SQLite file', async () => {
+  const { path } = await freshSqlite();
+  let n = 0;
+  const db = openSqliteDatabase({ file: path, transcriptClock: { now: () => ++n, newId: () => `m${n}` } });
+  await db.store.migrate();
+  return db;
+});
 
 describe('SQLite adapter', () => {
-  it('creates the database folder and applies 0001-initial on first open', async () => {
+  it('creates the database folder and applies the numbered migrations on first open', async () => {
     const { folder } = await freshSqlite();
     const store = openSqliteStore({ file: join(folder, 'nested', '.recourse', 'db.sqlite') });
     try {
-      expect(await store.migrate()).toEqual(['0001-initial']);
+      expect(await store.migrate()).toEqual(['0001-initial', '0002-transcript']);
     } finally {
       await store.close();
     }

@@ -1,5 +1,12 @@
-import { dispatchLine, secondsFrom, stateLine, type SimulationLine } from './simulation-lines.js';
-import type { Progress, Scenario, Step } from './scenario.js';
+import type { CancelCaller, Progress, Scenario, Step, Target } from './scenario.js';
+import {
+  dispatchLine,
+  noticeLine,
+  secondsFrom,
+  stateLine,
+  transcriptLine,
+  type SimulationLine,
+} from './simulation-lines.js';
 import {
   appendReplayEvent,
   openReplayEvidence,
@@ -7,21 +14,25 @@ import {
   type DispatchIntent,
   type ReplayEvidence,
   type Route,
-  type Store,
+  type SessionRef,
 } from '../../core/index.js';
 import {
   advanceManualClock,
   currentReplayKey,
   Engine,
+  InteractiveSessions,
   ManualClock,
   type Dispatcher,
-  type RouteOutcome,
+  type ProviderEventResult,
 } from '../../engine/index.js';
+import type { SqliteDatabase, TranscriptClock } from '../../store/index.js';
 
-/** The route every scenario drives. */
+/** The route a dynamic scenario drives. */
 export const simulatedRouteId = 'simulated-route';
 /** A runaway guard: no sensible scenario fires this many timers. */
 const maxTimerFirings = 100_000;
+/** The principal that owns an interactive scenario's session; `denied` Cancels come from another one. */
+const owner = 'owner';
 
 /** Acknowledges every dispatch at once, except the one after `lose_next_ack`, whose answer never comes. */
 class SimulatedDispatcher implements Dispatcher {
@@ -33,109 +44,167 @@ class SimulatedDispatcher implements Dispatcher {
   }
 }
 
+interface Runtime {
+  readonly db: SqliteDatabase;
+  readonly engine: Engine;
+  readonly sessions: InteractiveSessions | null;
+}
+
 /**
- * Runs a scenario through the real engine and store with a manual clock, writing one line per transition,
- * dispatch, refusal and restart. `openStore` opens the same database again for each `restart`.
+ * Runs a scenario through the real engine and store (and, for an interactive scenario, the real notice
+ * orchestrator and transcript) with a manual clock, writing one line per transition, dispatch, notice operation,
+ * refusal and restart. `open` opens the same database again for each `restart`.
  */
 export async function runSimulation(
   scenario: Scenario,
-  openStore: () => Promise<Store>,
+  open: (clock: TranscriptClock) => Promise<SqliteDatabase>,
   write: (line: SimulationLine) => void,
 ): Promise<void> {
-  const { startMs } = scenario;
+  const { startMs, target } = scenario;
   const clock = new ManualClock(startMs);
   const dispatcher = new SimulatedDispatcher();
-  let store = await openStore();
-  let engine = await boot(store, clock, dispatcher, startMs, write, false);
-  try {
-    await engine.saveProfile(scenario.profile);
-    await engine.startRoute({
-      routeId: simulatedRouteId,
-      profileId:
-        scenario.mode === 'dynamic' ? scenario.profile.id : scenario.profile.candidates[0]!.profile_id,
-      mode: scenario.mode,
-      caller: scenario.caller,
+  let messages = 0;
+  const transcriptClock: TranscriptClock = { now: () => clock.now(), newId: () => `m${++messages}` };
+  const boot = async (restart: boolean): Promise<Runtime> => {
+    const db = await open(transcriptClock);
+    const engine = new Engine({ store: db.store, clock, dispatcher });
+    engine.subscribe((event) => {
+      if (event.type === 'transition') {
+        const line = stateLine(startMs, event);
+        if (line !== null) write(line);
+      } else if (event.type === 'dispatch') write(dispatchLine(startMs, event));
+      else if (event.type === 'error') write({ at: secondsFrom(startMs, event.atMs), error: event.message });
     });
-    await engine.idle();
+    let sessions: InteractiveSessions | null = null;
+    if (target.mode === 'interactive') {
+      sessions = new InteractiveSessions({
+        engine,
+        store: db.store,
+        transcript: db.transcript,
+        sessions: db.sessions,
+        clock,
+      });
+      sessions.subscribe((event) => {
+        const at = secondsFrom(startMs, event.atMs);
+        if (event.type === 'notice') write(noticeLine(startMs, event));
+        else if (event.type === 'cancel') write({ at, cancel: { active: event.active } });
+        else if (event.type === 'recovery_message') {
+          write({
+            at,
+            recovery_message: { message_id: event.message.id, actions: event.message.metadata.actions },
+          });
+        }
+      });
+      await sessions.start();
+    }
+    const report = await engine.reconcile();
+    if (restart) {
+      write({
+        at: secondsFrom(startMs, clock.now()),
+        restart: {
+          rearmed: report.rearmed.length,
+          stopped: report.stopped.length,
+          superseded: report.superseded,
+        },
+      });
+    }
+    const runtime = { db, engine, sessions };
+    await settle(runtime);
+    return runtime;
+  };
+  let runtime = await boot(false);
+  try {
+    await begin(runtime, scenario);
+    await settle(runtime);
     // One budget of firings for the whole run: a scenario that never settles stops with an error.
     let firings = 0;
     const advanceTo = async (targetMs: number | null): Promise<void> => {
-      firings += await advanceManualClock(clock, engine, targetMs, maxTimerFirings - firings);
+      firings += await advanceManualClock(
+        clock,
+        { idle: () => settle(runtime) },
+        targetMs,
+        maxTimerFirings - firings,
+      );
     };
     for (const step of scenario.steps) {
       await advanceTo(startMs + step.at * 1000);
       if (step.event === 'restart') {
-        await engine.close();
-        await store.close();
-        store = await openStore();
-        engine = await boot(store, clock, dispatcher, startMs, write, true);
+        await shutdown(runtime);
+        runtime = await boot(true);
         continue;
       }
       if (step.event === 'lose_next_ack') {
         dispatcher.loseNext = true;
         continue;
       }
-      const outcome = await applyStep(engine, store, step);
-      if (outcome.outcome === 'refused') {
-        const trigger = step.event === 'action' ? step.action : step.event;
-        write({
-          at: secondsFrom(startMs, clock.now()),
-          refused: { action: trigger, reason: outcome.reason },
-        });
+      const reason = refusalOf(await applyStep(runtime, target, step));
+      if (reason !== null) {
+        const action = step.event === 'action' ? step.action : step.event;
+        write({ at: secondsFrom(startMs, clock.now()), refused: { action, reason } });
       }
-      await engine.idle();
+      await settle(runtime);
     }
     await advanceTo(scenario.until === null ? null : startMs + scenario.until * 1000);
+    if (target.mode === 'interactive') {
+      write(transcriptLine(startMs, await runtime.db.transcript.list(target.session)));
+    }
   } finally {
-    await engine.close();
-    await store.close();
+    await shutdown(runtime);
   }
 }
 
-async function boot(
-  store: Store,
-  clock: ManualClock,
-  dispatcher: Dispatcher,
-  startMs: number,
-  write: (line: SimulationLine) => void,
-  restart: boolean,
-): Promise<Engine> {
-  const engine = new Engine({ store, clock, dispatcher });
-  engine.subscribe((event) => {
-    if (event.type === 'transition') {
-      const line = stateLine(startMs, event);
-      if (line !== null) write(line);
-    } else if (event.type === 'dispatch') {
-      write(dispatchLine(startMs, event));
-    } else if (event.type === 'error') {
-      write({ at: secondsFrom(startMs, event.atMs), error: event.message });
-    }
-  });
-  const report = await engine.reconcile();
-  if (restart) {
-    write({
-      at: secondsFrom(startMs, clock.now()),
-      restart: {
-        rearmed: report.rearmed.length,
-        stopped: report.stopped.length,
-        superseded: report.superseded,
-      },
+async function begin(runtime: Runtime, scenario: Scenario): Promise<void> {
+  const target = scenario.target;
+  if (target.mode === 'dynamic') {
+    await runtime.engine.saveProfile(target.profile);
+    await runtime.engine.startRoute({
+      routeId: simulatedRouteId,
+      profileId: target.profile.id,
+      caller: scenario.caller,
+    });
+  } else {
+    await runtime.sessions!.open({ ...target.session, profileId: target.profileId, owner });
+  }
+}
+
+async function settle(runtime: Runtime): Promise<void> {
+  await (runtime.sessions ?? runtime.engine).idle();
+}
+
+async function shutdown(runtime: Runtime): Promise<void> {
+  await runtime.sessions?.close();
+  await runtime.engine.close();
+  await runtime.db.store.close();
+}
+
+type ScenarioStep = Exclude<Step, { event: 'restart' | 'lose_next_ack' }>;
+/** What a step came to: an engine outcome, a fenced event, a refused Cancel, or nothing to report. */
+type StepResult = ProviderEventResult | { readonly outcome: 'cancel_refused' } | null;
+
+function refusalOf(result: StepResult): string | null {
+  if (result === null) return null;
+  if (result.outcome === 'refused' || result.outcome === 'ignored') return result.reason;
+  // A denied and a foreign pair print the same line (NOT-43).
+  return result.outcome === 'cancel_refused' ? 'not_found' : null;
+}
+
+async function applyStep(runtime: Runtime, target: Target, step: ScenarioStep): Promise<StepResult> {
+  const routeId = target.mode === 'dynamic' ? simulatedRouteId : `session:${target.session.sessionId}`;
+  const route = await runtime.db.store.readRoute(routeId);
+  if (route === null) throw new Error('the simulated route disappeared');
+  if (step.event === 'action') {
+    return runtime.engine.act({
+      routeId,
+      action: step.action,
+      expectedGeneration: step.expectedGeneration,
+      ...(step.expectedState === null ? {} : { expectedState: step.expectedState }),
     });
   }
-  return engine;
-}
-
-async function applyStep(
-  engine: Engine,
-  store: Store,
-  step: Exclude<Step, { event: 'restart' | 'lose_next_ack' }>,
-): Promise<RouteOutcome> {
-  const route = await store.readRoute(simulatedRouteId);
-  if (route === null) throw new Error('the simulated route disappeared');
+  if (target.mode === 'interactive') return applySessionStep(runtime.sessions!, target.session, route, step);
   switch (step.event) {
     case 'failure':
-      return engine.reportFailure({
-        routeId: route.id,
+      return runtime.engine.reportFailure({
+        routeId,
         generation: route.generation,
         ...invocationOf(route),
         evidence: step.evidence,
@@ -143,19 +212,49 @@ async function applyStep(
         promptOpen: step.promptOpen,
       });
     case 'success':
-      return engine.reportSuccess({
-        routeId: route.id,
-        generation: route.generation,
-        ...invocationOf(route),
-      });
-    case 'action':
-      return engine.act({
-        routeId: route.id,
-        action: step.action,
-        expectedGeneration: step.expectedGeneration,
-        ...(step.expectedState === null ? {} : { expectedState: step.expectedState }),
-      });
+      return runtime.engine.reportSuccess({ routeId, generation: route.generation, ...invocationOf(route) });
+    default:
+      throw new Error(`${step.event} is a step of an interactive scenario`);
   }
+}
+
+async function applySessionStep(
+  sessions: InteractiveSessions,
+  session: SessionRef,
+  route: Route,
+  step: Exclude<ScenarioStep, { event: 'action' }>,
+): Promise<StepResult> {
+  switch (step.event) {
+    case 'failure':
+      return sessions.reportFailure(session, {
+        ...invocationOf(route),
+        evidence: step.evidence,
+        replay: replayOf(route, step.progress),
+        promptOpen: step.promptOpen,
+      });
+    case 'late_failure':
+      // A late provider event of a retired loop carries no complete execution identity.
+      return sessions.reportFailure(session, {
+        evidence: step.evidence,
+        replay: replayOf(route, step.progress),
+      });
+    case 'success':
+      return sessions.reportSuccess(session, route.dispatch?.intentId);
+    case 'cancel': {
+      const result = await sessions.cancel(...cancelCaller(step.by, session));
+      return result.outcome === 'refused' ? { outcome: 'cancel_refused' } : null;
+    }
+    case 'stop':
+      await sessions.stop(session);
+      return null;
+  }
+}
+
+/** The principal and pair a Cancel names: the owner; another principal; the owner naming another task. */
+function cancelCaller(by: CancelCaller, session: SessionRef): [string, SessionRef] {
+  if (by === 'denied') return ['someone-else', session];
+  if (by === 'foreign') return [owner, { ...session, taskId: `${session.taskId}-other` }];
+  return [owner, session];
 }
 
 /** A scenario's failure or success belongs to the route's current attempt. */

@@ -1,5 +1,5 @@
-import type { EngineEvent } from '../../engine/index.js';
-import type { Route } from '../../core/index.js';
+import type { EngineEvent, SessionEvent } from '../../engine/index.js';
+import type { Route, TranscriptMessage } from '../../core/index.js';
 
 /** One JSON Lines record of `recourse simulate`; `at` and `deadline_at` are seconds from the scenario start. */
 export type SimulationLine = Record<string, unknown>;
@@ -46,4 +46,37 @@ export function dispatchLine(
 
 function deadlineOf(route: Route): number | null {
   return route.state === 'waiting_for_reset' || route.state === 'retry_wait' ? route.deadlineMs : null;
+}
+
+/** A notice operation: `{"notice":{"op","message_id","attempt","max_attempts","deadline_at"}}`. */
+export function noticeLine(
+  startMs: number,
+  event: Extract<SessionEvent, { type: 'notice' }>,
+): SimulationLine {
+  const m = event.message.metadata;
+  const deadline = typeof m.deadline_at === 'string' ? Date.parse(m.deadline_at) : Number.NaN;
+  return {
+    at: secondsFrom(startMs, event.atMs),
+    notice: {
+      op: event.op,
+      message_id: event.message.id,
+      attempt: m.attempt ?? null,
+      max_attempts: m.max_attempts ?? null,
+      deadline_at: Number.isFinite(deadline) ? secondsFrom(startMs, deadline) : null,
+    },
+  };
+}
+
+/** The session transcript at the end of the run, every message with its metadata. */
+export function transcriptLine(startMs: number, messages: readonly TranscriptMessage[]): SimulationLine {
+  return {
+    transcript: messages.map((m) => ({
+      message_id: m.id,
+      kind: m.kind,
+      content: m.content,
+      metadata: m.metadata,
+      created_at: secondsFrom(startMs, m.createdAtMs),
+      updated_at: secondsFrom(startMs, m.updatedAtMs),
+    })),
+  };
 }

@@ -8,3 +8,11 @@ export {
   type StoredIntent,
   type StoreTransaction,
 } from './store-port.js';
+export type {
+  NewMessage,
+  SessionRef,
+  TaskSession,
+  TaskSessions,
+  Transcript,
+  TranscriptEvent,
+} from './transcript-port.js';

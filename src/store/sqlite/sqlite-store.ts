@@ -17,9 +17,13 @@ import {
   type StoredAttempt,
   type StoredIntent,
   type StoreTransaction,
+  type TaskSessions,
+  type Transcript,
 } from '../../core/index.js';
 import { StatementCache } from './statement-cache.js';
 import { SqliteTransaction } from './sqlite-transaction.js';
+import { SqliteTaskSessions, SqliteTranscript, type TranscriptClock } from './sqlite-transcript.js';
+import { uuidv7 } from '../../support/ids.js';
 import { attemptOfRow, circuitOfRow, intentOfRow, ProfileDocuments } from '../row-codecs.js';
 import { rowToRoute } from '../route-rows.js';
 import type { Database } from '../schema.js';
@@ -29,13 +33,27 @@ export interface SqliteStoreOptions {
   readonly file?: string;
   /** SQLite durability: FULL (default) syncs every commit; NORMAL syncs at WAL checkpoints. */
   readonly synchronous?: 'FULL' | 'NORMAL';
+  /** The transcript's clock and message ids (the wall clock and UUIDv7 by default). */
+  readonly transcriptClock?: TranscriptClock;
 }
 
 /** The default database file of the embedded mode. */
 export const defaultDatabaseFile = '.recourse/recourse.db';
 
+/** The embedded database: the route store, the transcript and the task sessions on one connection. */
+export interface SqliteDatabase {
+  readonly store: Store;
+  readonly transcript: Transcript;
+  readonly sessions: TaskSessions;
+}
+
 /** The SQLite adapter of the Store port: Kysely over better-sqlite3, WAL, numbered migrations. */
 export function openSqliteStore(options: SqliteStoreOptions = {}): Store {
+  return openSqliteDatabase(options).store;
+}
+
+/** Opens the embedded database; `store.migrate()` applies every migration, `store.close()` closes it all. */
+export function openSqliteDatabase(options: SqliteStoreOptions = {}): SqliteDatabase {
   const file = options.file ?? defaultDatabaseFile;
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const database = new BetterSqlite3(file);
@@ -44,7 +62,12 @@ export function openSqliteStore(options: SqliteStoreOptions = {}): Store {
   database.pragma('busy_timeout = 5000');
   const cache = new StatementCache(database);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cache }) });
-  return new SqliteStore(db, cache);
+  const clock = options.transcriptClock ?? { now: Date.now, newId: () => uuidv7(Date.now()) };
+  return {
+    store: new SqliteStore(db, cache),
+    transcript: new SqliteTranscript(db, clock),
+    sessions: new SqliteTaskSessions(db),
+  };
 }
 
 class SqliteStore implements Store {

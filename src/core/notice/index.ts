@@ -1,0 +1,11 @@
+export {
+  isRetryNotice,
+  manualRecoveryMessage,
+  planNoticeWrite,
+  retryNotice,
+  safeReason,
+  type NoticeBody,
+  type NoticeWritePlan,
+  type RetryNoticeInput,
+  type TranscriptMessage,
+} from './retry-notice.js';
