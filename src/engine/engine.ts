@@ -9,6 +9,7 @@ import {
 } from './engine-errors.js';
 import type { EngineEvent, EngineListener } from './engine-events.js';
 import { uuidv7 } from '../support/ids.js';
+import { Listeners } from '../support/listeners.js';
 import {
   checkFailure,
   checkAction,
@@ -62,7 +63,7 @@ const timerRetryMs = 1_000;
 export class Engine {
   private readonly queue: BatchQueue;
   private readonly newId: () => string;
-  private readonly listeners = new Set<EngineListener>();
+  private readonly listeners = new Listeners<EngineEvent>();
   private armedAt = Number.POSITIVE_INFINITY;
   private cancelTimer: CancelTimer | null = null;
   private firing: Promise<void> | null = null;
@@ -85,8 +86,7 @@ export class Engine {
   }
 
   subscribe(listener: EngineListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(listener);
   }
 
   /** Stores a dynamic profile as a new version when it differs from the latest one; returns the stored version. */
@@ -298,13 +298,7 @@ export class Engine {
   }
 
   private emit(event: EngineEvent): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(event);
-      } catch {
-        // An observer's failure never changes what the engine committed.
-      }
-    }
+    this.listeners.emit(event);
   }
 }
 

@@ -1,5 +1,6 @@
 import { RetryNotices, type NoticeLog, type NoticeOp } from './retry-notices.js';
 import { SessionGuards, type GuardEntry } from './session-guards.js';
+import { Listeners } from '../../support/listeners.js';
 import type { Clock } from '../clock.js';
 import type { Engine } from '../engine.js';
 import { EngineInputError } from '../engine-errors.js';
@@ -81,7 +82,7 @@ export class InteractiveSessions {
   private readonly guards: SessionGuards;
   private readonly notices: RetryNotices;
   private readonly sessionsByRoute = new Map<string, SessionRef>();
-  private readonly listeners = new Set<(event: SessionEvent) => void>();
+  private readonly listeners = new Listeners<SessionEvent>();
   private readonly pending = new Set<Promise<unknown>>();
   private unsubscribe: (() => void) | null = null;
 
@@ -103,8 +104,7 @@ export class InteractiveSessions {
   }
 
   subscribe(listener: (event: SessionEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(listener);
   }
 
   /** Opens a task session on a concrete profile and dispatches its first prompt. */
@@ -375,13 +375,7 @@ export class InteractiveSessions {
   }
 
   private emit(event: SessionEvent): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(event);
-      } catch {
-        // A viewer's failure changes nothing that happened.
-      }
-    }
+    this.listeners.emit(event);
   }
 }
 

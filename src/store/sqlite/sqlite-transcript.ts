@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { Listeners } from '../../support/listeners.js';
 import type {
   NewMessage,
   SessionRef,
@@ -22,7 +23,7 @@ export interface TranscriptClock {
  * published to subscribers after it is written.
  */
 export class SqliteTranscript implements Transcript {
-  private readonly listeners = new Set<(event: TranscriptEvent) => void>();
+  private readonly listeners = new Listeners<TranscriptEvent>();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -104,18 +105,11 @@ export class SqliteTranscript implements Transcript {
   }
 
   subscribe(listener: (event: TranscriptEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(listener);
   }
 
   private publish(event: TranscriptEvent): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(event);
-      } catch {
-        // A viewer's failure never undoes a write that happened.
-      }
-    }
+    this.listeners.emit(event);
   }
 }
 
