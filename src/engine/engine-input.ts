@@ -150,3 +150,18 @@ function checkGeneration(value: unknown, path: string, issues: FieldIssue[]): vo
     issues.push({ path, message: `must be a positive integer (got ${describe(value)})` });
   }
 }
+
+/** A task session named by a caller: both ids are checked before anything is read or written. */
+export function checkSession(input: { taskId: unknown; sessionId: unknown; owner?: unknown }): void {
+  const issues: FieldIssue[] = [];
+  checkId(input.taskId, '/task_id', issues);
+  // The session's route id is `session:<id>`, and route ids hold at most 128 characters.
+  if (typeof input.sessionId !== 'string' || input.sessionId.length > 120) {
+    issues.push({
+      path: '/session_id',
+      message: `must be 1-120 letters, digits or ._:@/- (got ${describe(input.sessionId)})`,
+    });
+  } else checkId(input.sessionId, '/session_id', issues);
+  if (input.owner !== undefined) checkId(input.owner, '/owner', issues);
+  if (issues.length > 0) throw new EngineInputError(issues);
+}

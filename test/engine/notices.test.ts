@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { envelopes } from './harness.js';
 import { noticeHarness, type NoticeHarness } from './notice-harness.js';
 import { isRetryNotice, planNoticeWrite, retryNotice, type TranscriptMessage } from '../../src/core/index.js';
+import { EngineInputError } from '../../src/engine/index.js';
 import { t0 } from '../core/route/route-fixtures.js';
 
 const s1 = { taskId: 't1', sessionId: 's1' };
@@ -320,6 +321,30 @@ describe('retiring notices', () => {
       });
       await h.advance(600);
       expect(h.dispatcher.kinds()).toEqual(['initial:claude-main:1']);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('bad input to the orchestrator', () => {
+  it('rejects hostile task, session and owner ids with field-addressed errors and creates nothing', async () => {
+    const h = await noticeHarness();
+    try {
+      const attempt = (input: { taskId: string; sessionId: string; owner: string }) =>
+        h.sessions.open({ ...input, profileId: 'claude-main' }).then(
+          () => [],
+          (error: EngineInputError) => error.issues.map((i) => i.path),
+        );
+      expect(await attempt({ taskId: '../etc', sessionId: 's1', owner: 'o' })).toEqual(['/task_id']);
+      expect(await attempt({ taskId: 't1', sessionId: 'x'.repeat(121), owner: 'o' })).toEqual([
+        '/session_id',
+      ]);
+      expect(await attempt({ taskId: 't1', sessionId: 's1', owner: 'sk-ant-\u0000' })).toEqual(['/owner']);
+      expect(await h.db.sessions.list()).toEqual([]);
+      await expect(h.sessions.stop({ taskId: 't1', sessionId: 'missing' })).rejects.toBeInstanceOf(
+        EngineInputError,
+      );
     } finally {
       await h.close();
     }

@@ -4,6 +4,7 @@ import { Listeners } from '../../support/listeners.js';
 import type { Clock } from '../clock.js';
 import type { Engine } from '../engine.js';
 import { EngineInputError } from '../engine-errors.js';
+import { checkSession } from '../engine-input.js';
 import type { EngineEvent } from '../engine-events.js';
 import type { RouteOutcome } from '../route-work.js';
 import {
@@ -109,12 +110,8 @@ export class InteractiveSessions {
 
   /** Opens a task session on a concrete profile and dispatches its first prompt. */
   async open(input: SessionRef & { readonly profileId: string; readonly owner: string }): Promise<Route> {
+    checkSession(input);
     const routeId = `session:${input.sessionId}`;
-    if (routeId.length > 128) {
-      throw new EngineInputError([
-        { path: '/session_id', message: 'session_id must be at most 120 characters' },
-      ]);
-    }
     const session: TaskSession = {
       taskId: input.taskId,
       sessionId: input.sessionId,
