@@ -117,7 +117,7 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
   },
   {
-    files: ['bench/**/*.mjs', 'test/**/*.mjs', '**/*.js'],
+    files: ['bench/**/*.mjs', 'test/**/*.mjs', 'scripts/**/*.mjs', '**/*.js'],
     languageOptions: { globals: globals.node },
   },
 );
