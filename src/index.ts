@@ -2,3 +2,4 @@
 export * from './core/index.js';
 export * from './engine/index.js';
 export * from './store/index.js';
+export * from './app/index.js';

@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { readJsonFile } from './read-json-file.js';
 import { readScenario } from './simulate/scenario.js';
 import { runSimulation } from './simulate/run-simulation.js';
-import { openSqliteDatabase, openSqliteStore, type TranscriptClock } from '../store/index.js';
+import { openSqliteStore } from '../store/index.js';
 
 /**
  * `recourse simulate SCENARIO.json [--db FILE]`: runs a scripted scenario through the real engine and a real
@@ -44,12 +44,9 @@ async function simulate(file: string, db: string | undefined): Promise<number> {
       );
       return 2;
     }
-    const open = async (transcriptClock: TranscriptClock) => {
-      const database = openSqliteDatabase({ file: dbFile, transcriptClock });
-      await database.store.migrate();
-      return database;
-    };
-    await runSimulation(checked.scenario, open, (line) => process.stdout.write(`${JSON.stringify(line)}\n`));
+    await runSimulation(checked.scenario, dbFile, (line) =>
+      process.stdout.write(`${JSON.stringify(line)}\n`),
+    );
     return 0;
   } catch (error) {
     process.stderr.write(`recourse simulate: ${(error as Error).message}\n`);

@@ -54,3 +54,4 @@ export * from './route/index.js';
 export * from './notice/index.js';
 export * from './circuit/index.js';
 export * from './ports/index.js';
+export { ConfigurationError, errorCodes, RecourseError, type ErrorCode } from './errors.js';

@@ -4,9 +4,12 @@ import type { EngineEvent } from './engine-events.js';
 
 /** What a unit of work asks for once its transaction has committed, and only then. */
 export interface AfterCommit {
+  /** Deadlines to arm the timer for (absolute epoch ms). */
   readonly arm: number[];
   readonly dispatch: DispatchIntent[];
   readonly events: EngineEvent[];
+  /** A wait ended before its deadline: the armed timer may stand for nothing now. */
+  waitsEnded: boolean;
 }
 
 /** One unit of work: reads and writes inside the transaction it is given, at the batch's instant. */
@@ -94,5 +97,5 @@ export class BatchQueue {
 }
 
 function emptyAfter(): AfterCommit {
-  return { arm: [], dispatch: [], events: [] };
+  return { arm: [], dispatch: [], events: [], waitsEnded: false };
 }

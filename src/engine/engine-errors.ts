@@ -1,30 +1,41 @@
-import type { FieldIssue } from '../core/index.js';
+import { RecourseError, type FieldIssue } from '../core/index.js';
 
-/** Bad input to the engine: nothing was changed. Each issue names the field (a JSON pointer) and why. */
-export class EngineInputError extends Error {
+/** Bad input to the engine (code `invalid_input`): nothing was changed. Each issue names the field and why. */
+export class EngineInputError extends RecourseError {
   constructor(readonly issues: readonly FieldIssue[]) {
-    super(issues.map((i) => `${i.path || '/'}: ${i.message}`).join('; '));
+    super('invalid_input', issues.map((i) => `${i.path || '/'}: ${i.message}`).join('; '));
     this.name = 'EngineInputError';
   }
 }
 
-export class RouteNotFoundError extends Error {
+/** Code `not_found`. */
+export class RouteNotFoundError extends RecourseError {
   constructor(readonly routeId: string) {
-    super(`route ${JSON.stringify(routeId)} does not exist`);
+    super('not_found', `route ${JSON.stringify(routeId)} does not exist`);
     this.name = 'RouteNotFoundError';
   }
 }
 
-export class ProfileNotFoundError extends Error {
+/** Code `not_found`. */
+export class ProfileNotFoundError extends RecourseError {
   constructor(readonly profileId: string) {
-    super(`dynamic profile ${JSON.stringify(profileId)} does not exist`);
+    super('not_found', `dynamic profile ${JSON.stringify(profileId)} does not exist`);
     this.name = 'ProfileNotFoundError';
   }
 }
 
-export class RouteExistsError extends Error {
+/** Code `route_exists`. */
+export class RouteExistsError extends RecourseError {
   constructor(readonly routeId: string) {
-    super(`route ${JSON.stringify(routeId)} already exists`);
+    super('route_exists', `route ${JSON.stringify(routeId)} already exists`);
     this.name = 'RouteExistsError';
+  }
+}
+
+/** Code `closed`: the engine was closed; nothing was done. */
+export class EngineClosedError extends RecourseError {
+  constructor() {
+    super('closed', 'the engine is closed');
+    this.name = 'EngineClosedError';
   }
 }

@@ -1,18 +1,20 @@
 import { EngineInputError } from './engine-errors.js';
-import type { FailureInput, StartInput } from './route-work.js';
 import {
   callerKinds,
   describeValue as describe,
   manualActions,
   parseEnvelope,
+  replayEventKinds,
   routeModes,
   routeStates,
   type CallerKind,
+  type FailureFacts,
   type FieldIssue,
   type ManualAction,
   type ReplayEvidence,
   type RouteMode,
   type RouteState,
+  type StartInput,
 } from '../core/index.js';
 
 export interface StartRequest {
@@ -44,6 +46,13 @@ export interface SuccessReport {
   readonly generation: number;
   /** The dispatch intent id of the attempt that succeeded (see FailureReport). */
   readonly invocationId?: string;
+}
+
+/** A new user prompt begins on the route: the caller sent it itself (`Engine.beginPrompt`). */
+export interface PromptRequest {
+  readonly routeId: string;
+  /** The generation the caller saw, when known: a prompt for a route that moved on is refused. */
+  readonly expectedGeneration?: number;
 }
 
 export interface ManualActionRequest {
@@ -79,6 +88,11 @@ export function checkStart(request: StartRequest, newId: () => string): StartInp
   return { routeId, profileId: request.profileId, caller, mode };
 }
 
+/** A checked failure report: the route it is about and the facts the decision reads. */
+export interface FailureInput extends FailureFacts {
+  readonly routeId: string;
+}
+
 export function checkFailure(report: FailureReport): FailureInput {
   const issues: FieldIssue[] = [];
   checkId(report.routeId, '/route_id', issues);
@@ -90,6 +104,7 @@ export function checkFailure(report: FailureReport): FailureInput {
       message: `prompt_open must be true or false (got ${describe(report.promptOpen)})`,
     });
   }
+  if (report.replay !== undefined && report.replay !== null) checkReplay(report.replay, issues);
   const parsed = parseEnvelope(report.evidence);
   if (!parsed.ok)
     issues.push(...parsed.issues.map((i) => ({ path: `/evidence${i.path}`, message: i.message })));
@@ -111,6 +126,15 @@ export function checkSuccess(report: SuccessReport): SuccessReport {
   if (report.invocationId !== undefined) checkId(report.invocationId, '/invocation_id', issues);
   if (issues.length > 0) throw new EngineInputError(issues);
   return report;
+}
+
+export function checkPrompt(request: PromptRequest): PromptRequest {
+  const issues: FieldIssue[] = [];
+  checkId(request.routeId, '/route_id', issues);
+  if (request.expectedGeneration !== undefined)
+    checkGeneration(request.expectedGeneration, '/expected_generation', issues);
+  if (issues.length > 0) throw new EngineInputError(issues);
+  return request;
 }
 
 export function checkAction(request: ManualActionRequest): ManualActionRequest {
@@ -164,4 +188,31 @@ export function checkSession(input: { taskId: unknown; sessionId: unknown; owner
   } else checkId(input.sessionId, '/session_id', issues);
   if (input.owner !== undefined) checkId(input.owner, '/owner', issues);
   if (issues.length > 0) throw new EngineInputError(issues);
+}
+
+/** Replay evidence built by hand must still have the shape the safety gate reads (`openReplayEvidence`). */
+function checkReplay(value: unknown, issues: FieldIssue[]): void {
+  const r = value as Partial<ReplayEvidence> | null;
+  const key = r?.key as Partial<ReplayEvidence['key']> | undefined;
+  const counts = r?.counts as Record<string, unknown> | undefined;
+  const ok =
+    typeof r === 'object' &&
+    r !== null &&
+    typeof key === 'object' &&
+    key !== null &&
+    typeof key.sessionId === 'string' &&
+    typeof key.executionId === 'string' &&
+    typeof key.promptGeneration === 'number' &&
+    typeof counts === 'object' &&
+    counts !== null &&
+    replayEventKinds.every((k) => typeof counts[k] === 'number' && Number.isFinite(counts[k])) &&
+    typeof r.assistantText === 'string' &&
+    typeof r.assistantOverflow === 'boolean' &&
+    (r.providerSessionId === null || typeof r.providerSessionId === 'string');
+  if (!ok) {
+    issues.push({
+      path: '/replay',
+      message: `replay must be replay evidence as openReplayEvidence and appendReplayEvent build it (got ${describe(value)})`,
+    });
+  }
 }

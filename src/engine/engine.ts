@@ -1,7 +1,8 @@
-import { BatchQueue, type AfterCommit } from './batch-queue.js';
+import { BatchQueue, type AfterCommit, type Work } from './batch-queue.js';
 import type { CancelTimer, Clock } from './clock.js';
 import type { Dispatcher } from './dispatcher.js';
 import {
+  EngineClosedError,
   EngineInputError,
   ProfileNotFoundError,
   RouteExistsError,
@@ -13,29 +14,26 @@ import { Listeners } from '../support/listeners.js';
 import {
   checkFailure,
   checkAction,
+  checkPrompt,
   checkSuccess,
   checkStart,
   type FailureReport,
   type ManualActionRequest,
+  type PromptRequest,
   type StartRequest,
   type SuccessReport,
 } from './engine-input.js';
-import { reconcile, type ReconciliationReport } from './reconcile.js';
+import { reconcile } from './reconcile.js';
+import type { ReconciliationReport } from './reconciliation-report.js';
+import { routeWork, startWork, type RouteOutcome, type WorkResult } from './route-work.js';
 import {
-  actionWork,
-  deadlineWork,
-  dispatchResultWork,
-  failureWork,
-  startWork,
-  successWork,
-  type RouteOutcome,
-  type WorkResult,
-} from './route-work.js';
-import {
+  ConfigurationError,
+  RecourseError,
   validateDynamicProfile,
   type DispatchIntent,
   type DynamicProfile,
   type Route,
+  type RouteEvent,
   type Store,
 } from '../core/index.js';
 
@@ -56,9 +54,10 @@ const timerRetryMs = 1_000;
 
 /**
  * The durable route engine: the one transition owner of every route in its store. Each piece of work reads the
- * route inside a transaction, runs the pure transition, and writes the outcome fenced by the generation, state
- * and revision it read, together with the attempt, the dispatch intent and the circuits; only after the commit
- * does it arm the timer or call the dispatcher. One in-process timer is armed for the earliest stored deadline.
+ * route and its world inside a transaction, makes the one pure decision for its event (`decide`), and commits it
+ * fenced by the generation, state and revision it read, with every write the decision asks for; only after the
+ * commit does it arm the timer, call the dispatcher and tell its listeners. One in-process timer is armed for
+ * the earliest stored deadline.
  */
 export class Engine {
   private readonly queue: BatchQueue;
@@ -94,9 +93,9 @@ export class Engine {
     const checked = validateDynamicProfile(input);
     if (!checked.ok) throw new EngineInputError(checked.issues);
     const profile = checked.value;
-    return this.queue.submit(async (tx, nowMs) => {
-      const latest = await tx.readProfile(profile.id);
-      if (latest !== null && sameDocument(latest, profile)) return latest;
+    return this.submit(async (tx, nowMs) => {
+      const latest = await readLatest(tx, profile.id);
+      if (latest !== null && 'candidates' in latest && sameDocument(latest, profile)) return latest;
       const stored = {
         ...profile,
         version: latest === null ? profile.version : Math.max(profile.version, latest.version + 1),
@@ -109,7 +108,7 @@ export class Engine {
   /** Starts a route on its first candidate (generation 1) and dispatches the initial attempt. */
   async startRoute(request: StartRequest): Promise<Route> {
     const input = checkStart(request, () => this.newId());
-    const result = await this.queue.submit(startWork(input, this.newId));
+    const result = await this.submit(startWork(input, this.newId));
     switch (result.outcome) {
       case 'started':
         return result.route;
@@ -118,41 +117,55 @@ export class Engine {
       case 'no_profile':
         throw new ProfileNotFoundError(input.profileId);
       case 'no_candidate':
-        throw new EngineInputError([
-          {
-            path: '/profile_id',
-            message: `dynamic profile ${JSON.stringify(input.profileId)} has no enabled candidate`,
-          },
-        ]);
+        throw new EngineInputError([{ path: '/profile_id', message: result.message }]);
+      case 'invalid_configuration':
+        throw new RecourseError('invalid_configuration', result.message);
     }
   }
 
   /** A failure of the route's current attempt: classified, gated for replay safety, decided and committed. */
   async reportFailure(report: FailureReport): Promise<RouteOutcome> {
-    return found(await this.queue.submit(failureWork(checkFailure(report), this.newId)));
+    const { routeId, ...facts } = checkFailure(report);
+    return this.onRoute(routeId, { type: 'failure', ...facts });
   }
 
+  /** The route's attempt succeeded: the turn is done (see `docs/engine.md` for where a success counts). */
   async reportSuccess(report: SuccessReport): Promise<RouteOutcome> {
     const input = checkSuccess(report);
-    return found(
-      await this.queue.submit(
-        successWork(input.routeId, input.generation, input.invocationId ?? null, this.newId),
-      ),
-    );
+    return this.onRoute(input.routeId, {
+      type: 'success',
+      generation: input.generation,
+      invocationId: input.invocationId ?? null,
+    });
+  }
+
+  /**
+   * A new user prompt begins on the route (the caller sent it): it becomes the route's attempt, so its failure or
+   * success is told from late reports of the attempt before. Returns the route, whose `dispatch.intentId` is the
+   * invocation id to report with.
+   */
+  async beginPrompt(request: PromptRequest): Promise<RouteOutcome> {
+    const input = checkPrompt(request);
+    return this.onRoute(input.routeId, {
+      type: 'prompt',
+      ...(input.expectedGeneration === undefined ? {} : { expectedGeneration: input.expectedGeneration }),
+    });
   }
 
   /** Retry now, skip now, cancel or stop; refused (with the authoritative snapshot) for a stale generation. */
   async act(request: ManualActionRequest): Promise<RouteOutcome> {
     const input = checkAction(request);
-    return found(
-      await this.queue.submit(
-        actionWork(input.routeId, input.action, input.expectedGeneration, input.expectedState, this.newId),
-      ),
-    );
+    return this.onRoute(input.routeId, {
+      type: 'action',
+      action: input.action,
+      expectedGeneration: input.expectedGeneration,
+      ...(input.expectedState === undefined ? {} : { expectedState: input.expectedState }),
+    });
   }
 
   /** Restart reconciliation; then arms the timer for the earliest deadline. */
   async reconcile(): Promise<ReconciliationReport> {
+    if (this.closed) throw new EngineClosedError();
     const report = await reconcile(this.options.store, this.queue, this.newId, () => performance.now());
     const earliest = report.rearmed.reduce((min, r) => Math.min(min, r.deadlineMs), Number.POSITIVE_INFINITY);
     if (Number.isFinite(earliest)) this.arm(earliest);
@@ -227,7 +240,9 @@ export class Engine {
       if (this.closed) return;
       const due = await store.dueRoutes(this.options.clock.now(), dueBatch);
       const results = await Promise.all(
-        due.map((d) => this.queue.submit(deadlineWork(d.id, d.generation, this.newId))),
+        due.map((d) =>
+          this.queue.submit(routeWork(d.id, { type: 'deadline', generation: d.generation }, this.newId)),
+        ),
       );
       // A pass that moved nothing (the clock stepped back under it) must not spin: the next deadline re-arms.
       if (due.length < dueBatch || !results.some((r) => r.outcome === 'changed')) break;
@@ -240,14 +255,8 @@ export class Engine {
     for (const event of after.events) this.emit(event);
     for (const at of after.arm) this.arm(at);
     for (const intent of after.dispatch) this.send(intent);
-    // A wait that ended early (Cancel, Stop, Skip now) may have been the one the timer is armed for: disarm it.
-    const waitsEnded = after.events.some(
-      (e) =>
-        e.type === 'transition' &&
-        (e.from === 'retry_wait' || e.from === 'waiting_for_reset') &&
-        e.decision !== 'deadline',
-    );
-    if (waitsEnded && this.firing === null) {
+    // A wait that ended early (Cancel, Stop, Skip now, Retry now) may have been the one the timer is armed for.
+    if (after.waitsEnded && this.firing === null) {
       const refresh = this.refreshTimer().finally(() => this.refreshing.delete(refresh));
       this.refreshing.add(refresh);
     }
@@ -282,7 +291,9 @@ export class Engine {
     const settle = (result: 'acknowledged' | 'ambiguous'): Promise<WorkResult> | undefined =>
       this.closed
         ? undefined
-        : this.queue.submit(dispatchResultWork(intent.routeId, intent.id, result, this.newId));
+        : this.queue.submit(
+            routeWork(intent.routeId, { type: 'dispatch_result', intentId: intent.id, result }, this.newId),
+          );
     sent
       .then(
         () => settle('acknowledged'),
@@ -300,11 +311,31 @@ export class Engine {
   private emit(event: EngineEvent): void {
     this.listeners.emit(event);
   }
+
+  private async onRoute(routeId: string, event: RouteEvent): Promise<RouteOutcome> {
+    const result = await this.submit(routeWork(routeId, event, this.newId));
+    if (result.outcome === 'not_found') throw new RouteNotFoundError(result.routeId);
+    return result;
+  }
+
+  /** Queues work unless the engine is closed (then nothing is done: `EngineClosedError`, code `closed`). */
+  private submit<R>(work: Work<R>): Promise<R> {
+    if (this.closed) return Promise.reject(new EngineClosedError());
+    return this.queue.submit(work);
+  }
 }
 
-function found(result: WorkResult): RouteOutcome {
-  if (result.outcome === 'not_found') throw new RouteNotFoundError(result.routeId);
-  return result;
+/** The latest stored version, or, when it no longer validates, just its version (saving a valid one repairs it). */
+async function readLatest(
+  tx: Parameters<Work<unknown>>[0],
+  id: string,
+): Promise<DynamicProfile | { readonly version: number } | null> {
+  try {
+    return await tx.readProfile(id);
+  } catch (error) {
+    if (error instanceof ConfigurationError) return { version: error.version ?? 0 };
+    throw error;
+  }
 }
 
 function sameDocument(a: DynamicProfile, b: DynamicProfile): boolean {

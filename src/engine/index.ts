@@ -3,16 +3,23 @@ export { advanceManualClock, ManualClock } from './manual-clock.js';
 export type { Dispatcher } from './dispatcher.js';
 export { Engine, type EngineOptions } from './engine.js';
 export {
+  EngineClosedError,
   EngineInputError,
   ProfileNotFoundError,
   RouteExistsError,
   RouteNotFoundError,
 } from './engine-errors.js';
 export type { EngineEvent, EngineListener } from './engine-events.js';
-export type { FailureReport, ManualActionRequest, StartRequest, SuccessReport } from './engine-input.js';
+export type {
+  FailureReport,
+  ManualActionRequest,
+  PromptRequest,
+  StartRequest,
+  SuccessReport,
+} from './engine-input.js';
 export { uuidv7 } from '../support/ids.js';
-export type { ReconciliationReport, StoppedDispatch } from './reconcile.js';
-export { currentReplayKey, type RouteOutcome } from './route-work.js';
+export type { ReconciledAttempt, ReconciliationReport } from './reconciliation-report.js';
+export type { RouteOutcome } from './route-work.js';
 export {
   InteractiveSessions,
   type CancelResult,
@@ -23,3 +30,4 @@ export {
 } from './interactive/interactive-sessions.js';
 export type { NoticeLog, NoticeOp } from './interactive/retry-notices.js';
 export { noticeFenceMs } from './interactive/session-guards.js';
+export { ReplayRecorder, type ReplayRecorderOptions } from './replay-recorder.js';

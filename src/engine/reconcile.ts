@@ -1,30 +1,13 @@
 import type { BatchQueue } from './batch-queue.js';
-import { dispatchResultWork } from './route-work.js';
-import type { DispatchKind, ScheduledRoute, Store } from '../core/index.js';
-
-/** A route restart reconciliation stopped: its dispatch may or may not have reached the agent. */
-export interface StoppedDispatch {
-  readonly routeId: string;
-  readonly generation: number;
-  readonly intentId: string;
-  readonly kind: DispatchKind;
-  readonly candidate: string;
-}
-
-export interface ReconciliationReport {
-  /** Waiting routes whose schedule never reached an intent: their deadlines are armed again. */
-  readonly rearmed: readonly ScheduledRoute[];
-  /** Routes whose dispatch had no acknowledgement: now `action_required` (ambiguous dispatch), never repeated. */
-  readonly stopped: readonly StoppedDispatch[];
-  /** Unacknowledged intents a later transition had already replaced (only marked). */
-  readonly superseded: number;
-  readonly durationMs: number;
-}
+import type { ReconciledAttempt, ReconciliationReport } from './reconciliation-report.js';
+import { routeWork } from './route-work.js';
+import type { Store } from '../core/index.js';
 
 /**
  * Restart reconciliation (REQUIREMENTS DUR-05, DUR-06). A waiting route's row holds its deadline and no intent
  * (leaving the wait writes the intent in the same transaction), so it provably never dispatched: it is re-armed.
- * An intent without an acknowledgement may have been delivered: its route stops for a person.
+ * An intent without an acknowledgement may have been delivered: its route stops for a person. An attempt that
+ * was accepted and never answered is reported as orphaned (Stop and Retry now may take it over).
  */
 export async function reconcile(
   store: Store,
@@ -35,24 +18,46 @@ export async function reconcile(
   const started = elapsed();
   const intents = await store.unresolvedIntents();
   const results = await Promise.all(
-    intents.map((intent) => queue.submit(dispatchResultWork(intent.routeId, intent.id, 'ambiguous', newId))),
+    intents.map((intent) =>
+      queue.submit(
+        routeWork(
+          intent.routeId,
+          { type: 'dispatch_result', intentId: intent.id, result: 'ambiguous' },
+          newId,
+        ),
+      ),
+    ),
   );
-  const stopped: StoppedDispatch[] = [];
+  const stopped: ReconciledAttempt[] = [];
   let superseded = 0;
   results.forEach((result, i) => {
     const intent = intents[i]!;
     if (result.outcome === 'changed' && result.route.state === 'action_required') {
-      stopped.push({
-        routeId: intent.routeId,
-        generation: intent.generation,
-        intentId: intent.id,
-        kind: intent.kind,
-        candidate: intent.candidate,
-      });
-    } else {
+      stopped.push(attemptOf(intent.routeId, intent.generation, intent.id, intent.kind, intent.candidate));
+    } else if (result.outcome === 'refused') {
       superseded += 1;
     }
   });
+  const awaiting = await store.awaitingRoutes();
+  const marked = await Promise.all(
+    awaiting.map((r) => queue.submit(routeWork(r.id, { type: 'restart' }, newId))),
+  );
+  const orphaned: ReconciledAttempt[] = [];
+  for (const result of marked) {
+    if (result.outcome !== 'changed') continue;
+    const d = result.route.dispatch!;
+    orphaned.push(attemptOf(result.route.id, result.route.generation, d.intentId, d.kind, d.candidate));
+  }
   const rearmed = await store.scheduledRoutes();
-  return { rearmed, stopped, superseded, durationMs: elapsed() - started };
+  return { rearmed, stopped, orphaned, superseded, durationMs: elapsed() - started };
+}
+
+function attemptOf(
+  routeId: string,
+  generation: number,
+  intentId: string,
+  kind: ReconciledAttempt['kind'],
+  candidate: string,
+): ReconciledAttempt {
+  return { routeId, generation, intentId, kind, candidate };
 }

@@ -75,7 +75,7 @@ export function rowToRoute(row: RouteRow): Route {
     excluded: JSON.parse(row.excluded) as string[],
     usage: JSON.parse(row.usage) as CandidateUsage,
     lastFailure: row.last_failure === null ? null : (JSON.parse(row.last_failure) as FailureSummary),
-    dispatch: row.dispatch === null ? null : (JSON.parse(row.dispatch) as PendingDispatch),
+    dispatch: row.dispatch === null ? null : dispatchOfJson(row.dispatch),
     updatedAtMs: row.updated_at_ms,
   };
   switch (row.state) {
@@ -112,4 +112,10 @@ export function rowToRoute(row: RouteRow): Route {
     default:
       return { ...common, state: 'active' };
   }
+}
+
+/** Rows written before attempts knew whether they finished or were orphaned read as neither. */
+function dispatchOfJson(text: string): PendingDispatch {
+  const d = JSON.parse(text) as Partial<PendingDispatch> & Omit<PendingDispatch, 'finished' | 'orphaned'>;
+  return { ...d, finished: d.finished ?? false, orphaned: d.orphaned ?? false };
 }

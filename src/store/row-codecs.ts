@@ -1,5 +1,12 @@
 import type { Selectable } from 'kysely';
-import type { Circuit, DispatchIntent, DynamicProfile, StoredAttempt } from '../core/index.js';
+import {
+  ConfigurationError,
+  validateDynamicProfile,
+  type Circuit,
+  type DispatchIntent,
+  type DynamicProfile,
+  type StoredAttempt,
+} from '../core/index.js';
 import type { AttemptRow, CircuitRow, IntentRow } from './schema.js';
 
 /** Rows to core records, shared by every adapter (the columns are the same on SQLite and PostgreSQL). */
@@ -44,23 +51,37 @@ export function attemptOfRow(r: Selectable<AttemptRow>): StoredAttempt {
     deadlineMs: r.deadline_ms,
     pendingOutcome: r.pending_outcome,
     safeExcerpt: r.safe_excerpt,
+    note: r.note,
     atMs: r.at_ms,
   };
 }
 
 /**
  * Parsed profile documents by their stored text: every decision reads the route's profile, and the document
- * rarely changes, so the parse is reused while the text is the same. Profiles are immutable values.
+ * rarely changes, so the parse is reused while the text is the same. A stored document is validated on the way in
+ * like any input (POL-20): one that no longer validates throws `ConfigurationError` naming the profile, its
+ * version and every invalid field, and authorizes nothing.
  */
 export class ProfileDocuments {
   private readonly byText = new Map<string, DynamicProfile>();
 
-  parse(text: string): DynamicProfile {
+  parse(id: string, version: number, text: string): DynamicProfile {
     const cached = this.byText.get(text);
     if (cached !== undefined) return cached;
-    const profile = JSON.parse(text) as DynamicProfile;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw new ConfigurationError(
+        id,
+        [{ path: '', message: 'the stored document is not valid JSON' }],
+        version,
+      );
+    }
+    const checked = validateDynamicProfile(value);
+    if (!checked.ok) throw new ConfigurationError(id, checked.issues, version);
     if (this.byText.size >= 64) this.byText.clear();
-    this.byText.set(text, profile);
-    return profile;
+    this.byText.set(text, checked.value);
+    return checked.value;
   }
 }

@@ -64,6 +64,8 @@ export interface AttemptRow {
   deadline_ms: number | null;
   pending_outcome: string | null;
   safe_excerpt: string;
+  /** Added by migration 0003. */
+  note: string | null;
   at_ms: number;
 }
 

@@ -145,7 +145,7 @@ describe('recourse simulate: every route scenario of the seed, black-box', () =>
     const { records } = simulate('restart-rearms-a-wait');
     expect(records.find((r) => 'restart' in r)).toEqual({
       at: 10,
-      restart: { rearmed: 1, stopped: 0, superseded: 0 },
+      restart: { rearmed: 1, stopped: 0, superseded: 0, orphaned: 0 },
     });
     expect(dispatches(records).filter((d) => d.kind === 'retry')).toEqual([
       { at: 30, candidate: 'a', generation: 1, kind: 'retry' },
@@ -268,18 +268,14 @@ describe('recourse simulate: interactive retry notices', () => {
     expect(notices(records)[1]).toMatchObject({ at: 7 });
   });
 
-  it('[NOT-20] a late provider event inside the five-minute fence recreates nothing; after it, it is handled normally', () => {
+  it('[NOT-20] a late provider event inside the five-minute fence recreates nothing; after it, the engine finds it stale', () => {
     const { records } = simulate('notice-late-events-and-fence');
-    expect(records.find((r) => 'refused' in r)).toEqual({
-      at: 60,
-      refused: { action: 'late_failure', reason: 'fenced' },
-    });
-    expect(notices(records).map((n) => `${n.at}:${String(n.op)}`)).toEqual([
-      '0:create',
-      '7:delete',
-      '400:create',
-      '420:delete',
+    expect(records.filter((r) => 'refused' in r)).toEqual([
+      { at: 60, refused: { action: 'late_failure', reason: 'fenced' } },
+      // Past the fence the event reaches the engine: the attempt it answers already succeeded, so it starts no loop.
+      { at: 400, refused: { action: 'late_failure', reason: 'stale_invocation' } },
     ]);
+    expect(notices(records).map((n) => `${n.at}:${String(n.op)}`)).toEqual(['0:create', '7:delete']);
   });
 
   it('[NOT-04][DUR-05] the notice mirrors a durable retry: it survives a restart and is retired when the retry succeeds', () => {

@@ -41,7 +41,7 @@ describe('every caller goes through the same evaluator', () => {
             e.type === 'transition' && e.route.id === id ? [[e.decision, comparable(e.route)]] : [],
           );
       const task = trail('task-1');
-      expect(task.map(([d]) => d)).toEqual(['retry', 'deadline', 'dispatch_acknowledged', 'wait_for_reset']);
+      expect(task.map(([d]) => d)).toEqual(['retry', 'deadline', 'wait_for_reset']);
       for (const other of ['office-1', 'workflow-1', 'plan-1']) expect(trail(other)).toEqual(task);
       const attempts = async (id: string) =>
         (await h.store.listAttempts(id)).map(({ seq: _s, routeId: _r, ...a }) => a);

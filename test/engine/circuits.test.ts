@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { envelopes, harness, profileDocument } from './harness.js';
-import { doc, off, retries, t0 } from '../core/route/route-fixtures.js';
+import { doc, off, retries, t0, waitsUpTo } from '../core/route/route-fixtures.js';
 
 const onAnthropic = {
   a: { provider: 'anthropic', model: 'sonnet' },
@@ -12,7 +12,10 @@ describe('shared resource circuits in the engine', () => {
   it('[CIR-03][CIR-04][CIR-05] 1,000 routes behind one expired circuit start exactly one probe; its success releases the rest', async () => {
     const h = await harness();
     try {
-      await h.engine.saveProfile(profileDocument(doc(retries(3, 5, 'stop'), off), onAnthropic));
+      // Reset waiting up to 10 min: the policy lets its routes wait out a circuit that short (CIR-05 decision).
+      await h.engine.saveProfile(
+        profileDocument(doc(waitsUpTo(600, retries(3, 5, 'stop')), off), onAnthropic),
+      );
       const ids = Array.from({ length: 1000 }, (_, i) => `r${String(i).padStart(4, '0')}`);
       await Promise.all(ids.map((id) => h.engine.startRoute({ routeId: id, profileId: 'p' })));
       await h.engine.idle();
@@ -29,7 +32,10 @@ describe('shared resource circuits in the engine', () => {
       await h.advance(5);
       const retries5 = h.dispatcher.sent.filter((i) => i.kind === 'retry');
       expect(retries5.map((i) => i.routeId)).toEqual(['r0000']);
-      // The opener's probe never answers; its lease lapses at 35 s. At 60 s the circuit has expired: one probe.
+      // The opener's probe never answers; its lease lapses at 35 s, and no probe is admitted before the circuit
+      // expires (CIR-01 decision). At 60 s the circuit has expired: one probe.
+      await h.advance(59);
+      expect(h.dispatcher.sent.filter((i) => i.kind === 'retry')).toHaveLength(1);
       await h.advance(60);
       const probes = h.dispatcher.sent.filter((i) => i.kind === 'retry').slice(1);
       expect(probes).toHaveLength(1);
@@ -56,7 +62,9 @@ describe('shared resource circuits in the engine', () => {
   it('[CIR-03] a probe that fails reopens the circuit with the prober as its opener', async () => {
     const h = await harness();
     try {
-      await h.engine.saveProfile(profileDocument(doc(retries(5, 5, 'stop'), off), onAnthropic));
+      await h.engine.saveProfile(
+        profileDocument(doc(waitsUpTo(600, retries(5, 5, 'stop')), off), onAnthropic),
+      );
       for (const id of ['r1', 'r2']) await h.engine.startRoute({ routeId: id, profileId: 'p' });
       await h.engine.idle();
       await h.fail('r1', envelopes.overloaded);
@@ -104,6 +112,75 @@ describe('shared resource circuits in the engine', () => {
       const outcome = await h.fail('r1', envelopes.overloaded);
       expect(outcome.route).toMatchObject({ state: 'switching', nextCandidate: 'c' });
       expect(await h.route('r1')).toMatchObject({ state: 'active', candidate: 'c', generation: 2 });
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('[CIR-02][CIR-05][EVL-11] a circuit opened for ten days by another route holds a route no longer than its own policy waits', async () => {
+    const h = await harness();
+    try {
+      await h.engine.saveProfile(profileDocument(doc(retries(3, 5, 'skip'), off), onAnthropic));
+      for (const id of ['r1', 'r2']) await h.engine.startRoute({ routeId: id, profileId: 'p' });
+      await h.engine.idle();
+      // r1: a 503 with Retry-After ten days opens provider:anthropic until then.
+      await h.fail('r1', envelopes.unavailableRetryAfter(864_000));
+      expect(await h.store.readCircuit('provider:anthropic')).toMatchObject({
+        state: 'open',
+        openUntilMs: t0 + 864_000_000,
+      });
+      // r2 (3 retries at 5 s then skip, no reset waiting) fails with a 529: at its deadline it is not held ten
+      // days; it evaluates its next candidates at once (b shares the provider, c does not).
+      await h.fail('r2', envelopes.overloaded);
+      await h.advance(5);
+      expect(await h.route('r2')).toMatchObject({ state: 'active', candidate: 'c', generation: 2 });
+      expect(h.dispatcher.kinds().filter((k) => k.startsWith('successor'))).toEqual(['successor:c:2']);
+      const attempts = await h.store.listAttempts('r2');
+      expect(attempts.map((a) => a.decision)).toEqual(['retry']);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('[CIR-01][CIR-03][CIR-04] a probe lease that lapses without an outcome admits no other probe before open_until', async () => {
+    const h = await harness();
+    try {
+      // r1 retries at 5 s without reset waiting; r2 may wait out a circuit for up to 15 minutes.
+      await h.engine.saveProfile(profileDocument(doc(retries(3, 5, 'skip'), off), onAnthropic, 'p1'));
+      await h.engine.saveProfile(
+        profileDocument(doc(waitsUpTo(900, retries(3, 5, 'skip')), off), onAnthropic, 'p2'),
+      );
+      await h.engine.startRoute({ routeId: 'r1', profileId: 'p1' });
+      await h.engine.startRoute({ routeId: 'r2', profileId: 'p2' });
+      await h.engine.idle();
+      // r1's 503 with Retry-After 600 opens the circuit until +600; r2 fails with a 529 into it.
+      await h.fail('r1', envelopes.unavailableRetryAfter(600));
+      await h.fail('r2', envelopes.overloaded);
+      // At 5 s r1, the opener, keeps its own cadence: its retry takes the probe lease (30 s) and never reports.
+      await h.advance(5);
+      expect(h.dispatcher.kinds().filter((k) => k.startsWith('retry'))).toEqual(['retry:a:1']);
+      expect(await h.store.readCircuit('provider:anthropic')).toMatchObject({
+        state: 'half_open',
+        probeOwner: 'r1',
+        openUntilMs: t0 + 600_000,
+      });
+      // r2 is held until the lease ends; at 35 s the lease has lapsed: open again until 600, and no probe.
+      await h.advance(40);
+      expect(h.dispatcher.sent.filter((i) => i.routeId === 'r2' && i.kind !== 'initial')).toEqual([]);
+      expect(await h.store.readCircuit('provider:anthropic')).toMatchObject({
+        state: 'open',
+        probeOwner: null,
+        openUntilMs: t0 + 600_000,
+      });
+      expect(await h.route('r2')).toMatchObject({ state: 'retry_wait', deadlineMs: t0 + 600_000 });
+      await h.advance(599);
+      expect(h.dispatcher.sent.filter((i) => i.routeId === 'r2' && i.kind !== 'initial')).toEqual([]);
+      await h.advance(600);
+      expect(h.dispatcher.sent.at(-1)).toMatchObject({ routeId: 'r2', kind: 'retry' });
+      expect(await h.store.readCircuit('provider:anthropic')).toMatchObject({
+        state: 'half_open',
+        probeOwner: 'r2',
+      });
     } finally {
       await h.close();
     }

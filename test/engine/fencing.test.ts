@@ -117,6 +117,7 @@ describe('one transition owner: generation fencing', () => {
         dueRoutes: (n, l) => store.dueRoutes(n, l),
         earliestDeadline: () => store.earliestDeadline(),
         scheduledRoutes: () => store.scheduledRoutes(),
+        awaitingRoutes: () => store.awaitingRoutes(),
         unresolvedIntents: () => store.unresolvedIntents(),
         transact: (work) =>
           store.transact((tx) =>
@@ -180,6 +181,7 @@ describe('one transition owner: generation fencing', () => {
       expect(stale).toEqual<RouteOutcome>({
         outcome: 'refused',
         reason: 'stale_generation',
+        detail: 'expected generation 1, the route is at 2',
         route: await h.route('r1'),
         classification: null,
       });

@@ -5,6 +5,7 @@ import { afterAll } from 'vitest';
 import {
   appendReplayEvent,
   openReplayEvidence,
+  replayKeyOf,
   snapshotReplayEvidence,
   type DispatchIntent,
   type ReplayEvent,
@@ -14,7 +15,6 @@ import {
 } from '../../src/core/index.js';
 import {
   advanceManualClock,
-  currentReplayKey,
   Engine,
   ManualClock,
   type Dispatcher,
@@ -61,6 +61,13 @@ export const envelopes = {
   },
   credits: { kind: 'stderr', agent: 'claude-code', text: 'Credit balance is too low' },
   unknown: { kind: 'stderr', text: 'weird gibberish' },
+  unavailableRetryAfter: (seconds: number) => ({
+    kind: 'http',
+    status: 503,
+    provider: 'anthropic',
+    headers: { 'retry-after': String(seconds) },
+    body: '{"type":"error","error":{"type":"api_error","message":"Service Unavailable"}}',
+  }),
   quotaResetAt: (resetMs: number) => ({
     kind: 'http',
     status: 429,
@@ -72,7 +79,7 @@ export const envelopes = {
 
 /** The replay evidence of the route's current attempt: clean unless events are given. */
 export function replayOf(route: Route, events: readonly ReplayEvent[] = []): ReplayEvidence {
-  let evidence = openReplayEvidence(currentReplayKey(route));
+  let evidence = openReplayEvidence(replayKeyOf(route));
   for (const e of events) evidence = appendReplayEvent(evidence, e);
   return snapshotReplayEvidence(evidence);
 }

@@ -402,23 +402,27 @@ describe('Cancel (CancelTransientRetry)', () => {
 });
 
 describe('the process-local lifecycle', () => {
-  it('[NOT-20][NOT-22] a late provider event inside the fence is ignored; after five minutes it is handled normally', async () => {
+  it('[NOT-20][NOT-22] a late provider event is ignored for exactly five minutes; after that the engine judges it (stale: it never starts a loop)', async () => {
     const h = await retrying();
     try {
       await h.advance(5);
       await h.succeed(s1);
-      h.clock.set(t0 + 60_000);
-      expect(await h.fail(s1, envelopes.overloaded, { late: true })).toEqual({
-        outcome: 'ignored',
-        reason: 'fenced',
+      const retiredAt = h.clock.now();
+      for (const after of [60_000, 240_000, 299_999]) {
+        h.clock.set(retiredAt + after);
+        expect(await h.fail(s1, envelopes.overloaded, { late: true })).toEqual({
+          outcome: 'ignored',
+          reason: 'fenced',
+        });
+      }
+      expect(await h.notices(s1)).toBe(0);
+      h.clock.set(retiredAt + 300_000);
+      expect(await h.fail(s1, envelopes.overloaded, { late: true })).toMatchObject({
+        outcome: 'refused',
+        reason: 'stale_invocation',
+        route: { state: 'active' },
       });
       expect(await h.notices(s1)).toBe(0);
-      h.clock.set(t0 + 5000 + 300_000);
-      expect(await h.fail(s1, envelopes.overloaded, { late: true })).toMatchObject({
-        outcome: 'changed',
-        route: { state: 'retry_wait' },
-      });
-      expect(await h.notices(s1)).toBe(1);
     } finally {
       await h.close();
     }

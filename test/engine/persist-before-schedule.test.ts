@@ -19,6 +19,7 @@ function faulty(faults: Set<string>) {
     earliestDeadline: () => store.earliestDeadline(),
     dueRoutes: (now, limit) => store.dueRoutes(now, limit),
     scheduledRoutes: () => store.scheduledRoutes(),
+    awaitingRoutes: () => store.awaitingRoutes(),
     unresolvedIntents: () => store.unresolvedIntents(),
     listIntents: (id) => store.listIntents(id),
     listAttempts: (id) => store.listAttempts(id),
@@ -149,7 +150,7 @@ describe('persist before scheduling (fault injection on a real SQLite store)', (
     }
   });
 
-  it('[SAF-02] a replay snapshot of another attempt is stale: refused, nothing recorded', async () => {
+  it('[SAF-02][EVL-01] a replay snapshot of another attempt is stale: refused, kept only as sanitized history', async () => {
     const h = await started(new Set(), standardPolicy);
     try {
       const r = await h.route('r1');
@@ -165,7 +166,11 @@ describe('persist before scheduling (fault injection on a real SQLite store)', (
         reason: 'stale_evidence',
         route: { state: 'active' },
       });
-      expect(await h.store.listAttempts('r1')).toEqual([]);
+      expect(await h.route('r1')).toEqual(r);
+      expect(await h.store.listAttempts('r1')).toMatchObject([
+        { decision: 'stale: the replay evidence belongs to another attempt', code: 'provider_overloaded' },
+      ]);
+      expect(h.dispatcher.kinds()).toEqual(['initial:a:1']);
     } finally {
       await h.close();
     }

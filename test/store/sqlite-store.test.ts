@@ -44,7 +44,7 @@ describe('SQLite adapter', () => {
     const { folder } = await freshSqlite();
     const store = openSqliteStore({ file: join(folder, 'nested', '.recourse', 'db.sqlite') });
     try {
-      expect(await store.migrate()).toEqual(['0001-initial', '0002-transcript']);
+      expect(await store.migrate()).toEqual(['0001-initial', '0002-transcript', '0003-attempt-notes']);
     } finally {
       await store.close();
     }

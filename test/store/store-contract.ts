@@ -256,6 +256,7 @@ function attempt(routeId: string, ordinal: number): AttemptRecord {
     deadlineMs: t0 + ordinal * 5000,
     pendingOutcome: 'skip',
     safeExcerpt: 'Overloaded',
+    note: ordinal === 2 ? 'observed_at was ahead of the engine clock' : null,
     atMs: t0,
   };
 }

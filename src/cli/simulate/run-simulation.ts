@@ -1,5 +1,6 @@
-import type { CancelCaller, Progress, Scenario, Step, Target } from './scenario.js';
+import type { CancelCaller, Progress, Scenario, ScenarioRoute, Step } from './scenario.js';
 import {
+  circuitLine,
   dispatchLine,
   noticeLine,
   secondsFrom,
@@ -7,10 +8,10 @@ import {
   transcriptLine,
   type SimulationLine,
 } from './simulation-lines.js';
+import { openRecourse, type Recourse } from '../../app/index.js';
 import {
-  appendReplayEvent,
-  openReplayEvidence,
-  snapshotReplayEvidence,
+  replayEvidenceOf,
+  replayKeyOf,
   type DispatchIntent,
   type ReplayEvidence,
   type Route,
@@ -18,110 +19,107 @@ import {
 } from '../../core/index.js';
 import {
   advanceManualClock,
-  currentReplayKey,
-  Engine,
-  InteractiveSessions,
   ManualClock,
   type Dispatcher,
+  type EngineEvent,
   type ProviderEventResult,
+  type SessionEvent,
 } from '../../engine/index.js';
-import type { SqliteDatabase, TranscriptClock } from '../../store/index.js';
+import type { TranscriptClock } from '../../store/index.js';
 
-/** The route a dynamic scenario drives. */
-export const simulatedRouteId = 'simulated-route';
 /** A runaway guard: no sensible scenario fires this many timers. */
 const maxTimerFirings = 100_000;
-/** The principal that owns an interactive scenario's session; `denied` Cancels come from another one. */
+/** The principal that owns an interactive route's session; `denied` Cancels come from another one. */
 const owner = 'owner';
 
-/** Acknowledges every dispatch at once, except the one after `lose_next_ack`, whose answer never comes. */
+/** Acknowledges every dispatch at once, except each route's next one after `lose_next_ack`: that answer never comes. */
 class SimulatedDispatcher implements Dispatcher {
-  loseNext = false;
-  dispatch(_intent: DispatchIntent): Promise<void> {
-    if (!this.loseNext) return Promise.resolve();
-    this.loseNext = false;
+  readonly loseNext = new Set<string>();
+  dispatch(intent: DispatchIntent): Promise<void> {
+    if (!this.loseNext.delete(intent.routeId)) return Promise.resolve();
     return new Promise<void>(() => undefined);
   }
 }
 
-interface Runtime {
-  readonly db: SqliteDatabase;
-  readonly engine: Engine;
-  readonly sessions: InteractiveSessions | null;
-}
-
 /**
- * Runs a scenario through the real engine and store (and, for an interactive scenario, the real notice
- * orchestrator and transcript) with a manual clock, writing one line per transition, dispatch, notice operation,
- * refusal and restart. `open` opens the same database again for each `restart`.
+ * Runs a scenario through the real engine and store (and, for interactive routes, the real notice orchestrator
+ * and transcript) with a manual clock, writing one line per transition, dispatch, circuit change (with routes),
+ * notice operation, refusal and restart. Each `restart` opens the same database file again.
  */
 export async function runSimulation(
   scenario: Scenario,
-  open: (clock: TranscriptClock) => Promise<SqliteDatabase>,
+  database: string,
   write: (line: SimulationLine) => void,
 ): Promise<void> {
-  const { startMs, target } = scenario;
+  const { startMs } = scenario;
   const clock = new ManualClock(startMs);
   const dispatcher = new SimulatedDispatcher();
+  const routesById = new Map(scenario.routes.map((r) => [r.id, r]));
+  const routeOfSession = new Map(
+    scenario.routes.flatMap((r) =>
+      r.target.mode === 'interactive' ? [[r.target.session.sessionId, r.id]] : [],
+    ),
+  );
+  // With routes, every line names its route; a scenario with one profile prints exactly as before.
+  const named = (route: string | null, line: SimulationLine): SimulationLine => {
+    if (!scenario.multiRoute || route === null) return line;
+    const { at, ...rest } = line;
+    return at === undefined ? { route, ...rest } : { at, route, ...rest };
+  };
   let messages = 0;
   const transcriptClock: TranscriptClock = { now: () => clock.now(), newId: () => `m${++messages}` };
-  const boot = async (restart: boolean): Promise<Runtime> => {
-    const db = await open(transcriptClock);
-    const engine = new Engine({ store: db.store, clock, dispatcher });
-    engine.subscribe((event) => {
-      if (event.type === 'transition') {
-        const line = stateLine(startMs, event);
-        if (line !== null) write(line);
-      } else if (event.type === 'dispatch') write(dispatchLine(startMs, event));
-      else if (event.type === 'error') write({ at: secondsFrom(startMs, event.atMs), error: event.message });
-    });
-    let sessions: InteractiveSessions | null = null;
-    if (target.mode === 'interactive') {
-      sessions = new InteractiveSessions({
-        engine,
-        store: db.store,
-        transcript: db.transcript,
-        sessions: db.sessions,
-        clock,
-      });
-      sessions.subscribe((event) => {
-        const at = secondsFrom(startMs, event.atMs);
-        if (event.type === 'notice') write(noticeLine(startMs, event));
-        else if (event.type === 'cancel') write({ at, cancel: { active: event.active } });
-        else if (event.type === 'recovery_message') {
-          write({
-            at,
-            recovery_message: { message_id: event.message.id, actions: event.message.metadata.actions },
-          });
-        }
-      });
-      await sessions.start();
+  const onEvent = (event: EngineEvent): void => {
+    const line = engineLine(startMs, event, scenario.multiRoute);
+    if (line !== null) write(named(line.route, line.line));
+  };
+  const onSessionEvent = (event: SessionEvent): void => {
+    const at = secondsFrom(startMs, event.atMs);
+    const route = routeOfSession.get(event.sessionId) ?? null;
+    if (event.type === 'notice') write(named(route, noticeLine(startMs, event)));
+    else if (event.type === 'cancel') write(named(route, { at, cancel: { active: event.active } }));
+    else if (event.type === 'recovery_message') {
+      write(
+        named(route, {
+          at,
+          recovery_message: { message_id: event.message.id, actions: event.message.metadata.actions },
+        }),
+      );
     }
-    const report = await engine.reconcile();
+  };
+  const boot = async (restart: boolean): Promise<Recourse> => {
+    const recourse = await openRecourse({
+      database,
+      clock,
+      dispatcher,
+      transcriptClock,
+      onEvent,
+      onSessionEvent,
+    });
     if (restart) {
+      const report = recourse.report;
       write({
         at: secondsFrom(startMs, clock.now()),
         restart: {
           rearmed: report.rearmed.length,
           stopped: report.stopped.length,
           superseded: report.superseded,
+          orphaned: report.orphaned.length,
         },
       });
     }
-    const runtime = { db, engine, sessions };
-    await settle(runtime);
-    return runtime;
+    await recourse.sessions.idle();
+    return recourse;
   };
-  let runtime = await boot(false);
+  let recourse = await boot(false);
   try {
-    await begin(runtime, scenario);
-    await settle(runtime);
+    for (const route of scenario.routes) await begin(recourse, route);
+    await recourse.sessions.idle();
     // One budget of firings for the whole run: a scenario that never settles stops with an error.
     let firings = 0;
     const advanceTo = async (targetMs: number | null): Promise<void> => {
       firings += await advanceManualClock(
         clock,
-        { idle: () => settle(runtime) },
+        { idle: () => recourse.sessions.idle() },
         targetMs,
         maxTimerFirings - firings,
       );
@@ -129,55 +127,73 @@ export async function runSimulation(
     for (const step of scenario.steps) {
       await advanceTo(startMs + step.at * 1000);
       if (step.event === 'restart') {
-        await shutdown(runtime);
-        runtime = await boot(true);
+        await recourse.close();
+        recourse = await boot(true);
         continue;
       }
       if (step.event === 'lose_next_ack') {
-        dispatcher.loseNext = true;
+        dispatcher.loseNext.add(step.route);
         continue;
       }
-      const reason = refusalOf(await applyStep(runtime, target, step));
+      const reason = refusalOf(await applyStep(recourse, routesById.get(step.route)!, step));
       if (reason !== null) {
         const action = step.event === 'action' ? step.action : step.event;
-        write({ at: secondsFrom(startMs, clock.now()), refused: { action, reason } });
+        write(named(step.route, { at: secondsFrom(startMs, clock.now()), refused: { action, reason } }));
       }
-      await settle(runtime);
+      await recourse.sessions.idle();
     }
     await advanceTo(scenario.until === null ? null : startMs + scenario.until * 1000);
-    if (target.mode === 'interactive') {
-      write(transcriptLine(startMs, await runtime.db.transcript.list(target.session)));
+    for (const route of scenario.routes) {
+      if (route.target.mode !== 'interactive') continue;
+      const messagesOf = await recourse.transcript.list(route.target.session);
+      write(named(route.id, transcriptLine(startMs, messagesOf)));
     }
   } finally {
-    await shutdown(runtime);
+    await recourse.close();
   }
 }
 
-async function begin(runtime: Runtime, scenario: Scenario): Promise<void> {
-  const target = scenario.target;
+/** The line an engine event prints, and the route it is about (null: none printed). */
+function engineLine(
+  startMs: number,
+  event: EngineEvent,
+  circuits: boolean,
+): { readonly route: string | null; readonly line: SimulationLine } | null {
+  switch (event.type) {
+    case 'transition':
+      return { route: event.route.id, line: stateLine(startMs, event) };
+    case 'dispatch':
+      if (event.intent.kind === 'prompt') return null;
+      return { route: event.intent.routeId, line: dispatchLine(startMs, event) };
+    case 'circuit':
+      return circuits ? { route: event.routeId, line: circuitLine(startMs, event) } : null;
+    case 'error':
+      return { route: null, line: { at: secondsFrom(startMs, event.atMs), error: event.message } };
+    default:
+      return null;
+  }
+}
+
+async function begin(recourse: Recourse, route: ScenarioRoute): Promise<void> {
+  const target = route.target;
   if (target.mode === 'dynamic') {
-    await runtime.engine.saveProfile(target.profile);
-    await runtime.engine.startRoute({
-      routeId: simulatedRouteId,
+    await recourse.engine.saveProfile(target.profile);
+    await recourse.engine.startRoute({
+      routeId: route.id,
       profileId: target.profile.id,
-      caller: scenario.caller,
+      caller: route.caller,
     });
   } else {
-    await runtime.sessions!.open({ ...target.session, profileId: target.profileId, owner });
+    await recourse.sessions.open({
+      ...target.session,
+      profileId: target.profileId,
+      owner,
+      routeId: route.id,
+    });
   }
 }
 
-async function settle(runtime: Runtime): Promise<void> {
-  await (runtime.sessions ?? runtime.engine).idle();
-}
-
-async function shutdown(runtime: Runtime): Promise<void> {
-  await runtime.sessions?.close();
-  await runtime.engine.close();
-  await runtime.db.store.close();
-}
-
-type ScenarioStep = Exclude<Step, { event: 'restart' | 'lose_next_ack' }>;
+type RouteStep = Exclude<Step, { event: 'restart' | 'lose_next_ack' }>;
 /** What a step came to: an engine outcome, a fenced event, a refused Cancel, or nothing to report. */
 type StepResult = ProviderEventResult | { readonly outcome: 'cancel_refused' } | null;
 
@@ -188,22 +204,32 @@ function refusalOf(result: StepResult): string | null {
   return result.outcome === 'cancel_refused' ? 'not_found' : null;
 }
 
-async function applyStep(runtime: Runtime, target: Target, step: ScenarioStep): Promise<StepResult> {
-  const routeId = target.mode === 'dynamic' ? simulatedRouteId : `session:${target.session.sessionId}`;
-  const route = await runtime.db.store.readRoute(routeId);
-  if (route === null) throw new Error('the simulated route disappeared');
+async function applyStep(
+  recourse: Recourse,
+  scenarioRoute: ScenarioRoute,
+  step: RouteStep,
+): Promise<StepResult> {
+  const routeId = scenarioRoute.id;
+  const engine = recourse.engine;
+  let route = await readRoute(recourse, routeId);
   if (step.event === 'action') {
-    return runtime.engine.act({
+    return engine.act({
       routeId,
       action: step.action,
       expectedGeneration: step.expectedGeneration,
       ...(step.expectedState === null ? {} : { expectedState: step.expectedState }),
     });
   }
-  if (target.mode === 'interactive') return applySessionStep(runtime.sessions!, target.session, route, step);
+  if (step.event === 'prompt') return engine.beginPrompt({ routeId });
+  if ((step.event === 'failure' || step.event === 'success') && nextTurn(route)) {
+    // A failure or success after a turn that already ended is the next turn's: the user's next prompt.
+    route = (await engine.beginPrompt({ routeId })).route;
+  }
+  const target = scenarioRoute.target;
+  if (target.mode === 'interactive') return applySessionStep(recourse, target.session, route, step);
   switch (step.event) {
     case 'failure':
-      return runtime.engine.reportFailure({
+      return engine.reportFailure({
         routeId,
         generation: route.generation,
         ...invocationOf(route),
@@ -212,18 +238,19 @@ async function applyStep(runtime: Runtime, target: Target, step: ScenarioStep): 
         promptOpen: step.promptOpen,
       });
     case 'success':
-      return runtime.engine.reportSuccess({ routeId, generation: route.generation, ...invocationOf(route) });
+      return engine.reportSuccess({ routeId, generation: route.generation, ...invocationOf(route) });
     default:
-      throw new Error(`${step.event} is a step of an interactive scenario`);
+      throw new Error(`${step.event} is a step of an interactive route`);
   }
 }
 
 async function applySessionStep(
-  sessions: InteractiveSessions,
+  recourse: Recourse,
   session: SessionRef,
   route: Route,
-  step: Exclude<ScenarioStep, { event: 'action' }>,
+  step: Exclude<RouteStep, { event: 'action' | 'prompt' }>,
 ): Promise<StepResult> {
+  const sessions = recourse.sessions;
   switch (step.event) {
     case 'failure':
       return sessions.reportFailure(session, {
@@ -250,6 +277,17 @@ async function applySessionStep(
   }
 }
 
+async function readRoute(recourse: Recourse, routeId: string): Promise<Route> {
+  const route = await recourse.store.readRoute(routeId);
+  if (route === null) throw new Error(`the simulated route ${routeId} disappeared`);
+  return route;
+}
+
+/** An active route whose attempt already answered: a new report is about the user's next prompt. */
+function nextTurn(route: Route): boolean {
+  return route.state === 'active' && route.dispatch !== null && route.dispatch.finished;
+}
+
 /** The principal and pair a Cancel names: the owner; another principal; the owner naming another task. */
 function cancelCaller(by: CancelCaller, session: SessionRef): [string, SessionRef] {
   if (by === 'denied') return ['someone-else', session];
@@ -265,14 +303,10 @@ function invocationOf(route: Route): { invocationId?: string } {
 /** The replay evidence the failed attempt would have recorded, keyed by the route's current attempt. */
 function replayOf(route: Route, progress: Progress | null): ReplayEvidence | null {
   if (progress === null) return null;
-  let evidence = openReplayEvidence(currentReplayKey(route));
-  if (progress.assistantOutput || progress.assistantText !== null) {
-    evidence = appendReplayEvent(evidence, {
-      kind: 'assistant_output',
-      text: progress.assistantText ?? 'output',
-    });
-  }
-  if (progress.thought) evidence = appendReplayEvent(evidence, { kind: 'thought' });
-  if (progress.toolActivity) evidence = appendReplayEvent(evidence, { kind: 'tool_call' });
-  return snapshotReplayEvidence(evidence);
+  return replayEvidenceOf(replayKeyOf(route), {
+    assistant_output: progress.assistantOutput,
+    tool_activity: progress.toolActivity,
+    thought: progress.thought,
+    assistant_text: progress.assistantText,
+  });
 }

@@ -1,3 +1,4 @@
+import type { ScenarioRoute } from './scenario-routes.js';
 import {
   describeValue as describe,
   isPlainObjectValue as isPlainObject,
@@ -23,9 +24,11 @@ export interface Progress {
 export const cancelCallers = ['owner', 'denied', 'foreign'] as const;
 export type CancelCaller = (typeof cancelCallers)[number];
 
+/** Every step but `restart` is about one route (its engine route id). */
 export type Step =
   | {
       readonly at: number;
+      readonly route: string;
       readonly event: 'failure' | 'late_failure';
       /** The evidence envelope, validated (the engine parses it again, as it does for every caller). */
       readonly evidence: unknown;
@@ -33,23 +36,26 @@ export type Step =
       readonly progress: Progress | null;
       readonly promptOpen: boolean;
     }
-  | { readonly at: number; readonly event: 'success' }
+  | { readonly at: number; readonly route: string; readonly event: 'success' }
+  | { readonly at: number; readonly route: string; readonly event: 'prompt' }
   | {
       readonly at: number;
+      readonly route: string;
       readonly event: 'action';
       readonly action: ManualAction;
       readonly expectedGeneration: number;
       /** The state the scenario expects the route in: a race within one generation is then refused. */
       readonly expectedState: RouteState | null;
     }
-  | { readonly at: number; readonly event: 'cancel'; readonly by: CancelCaller }
-  | { readonly at: number; readonly event: 'stop' }
-  | { readonly at: number; readonly event: 'lose_next_ack' }
+  | { readonly at: number; readonly route: string; readonly event: 'cancel'; readonly by: CancelCaller }
+  | { readonly at: number; readonly route: string; readonly event: 'stop' }
+  | { readonly at: number; readonly route: string; readonly event: 'lose_next_ack' }
   | { readonly at: number; readonly event: 'restart' };
 
 const stepEvents = [
   'failure',
   'success',
+  'prompt',
   'action',
   'lose_next_ack',
   'restart',
@@ -57,13 +63,22 @@ const stepEvents = [
   'stop',
   'late_failure',
 ] as const;
-/** Steps about a task session's retry notice: only an interactive scenario has one. */
+/** Steps about a task session's retry notice: only an interactive route has one. */
 const sessionEvents: ReadonlySet<string> = new Set(['cancel', 'stop', 'late_failure']);
 const maxSteps = 10_000;
 /** A scenario spans at most a year: far beyond the longest wait (7 days) a policy allows. */
 export const maxSeconds = 366 * 86_400;
 
-export function readSteps(value: unknown, interactive: boolean, issues: FieldIssue[]): Step[] {
+/**
+ * The steps of a scenario. With `routes` (a list), each step but `restart` names its route; otherwise steps are
+ * about the scenario's single route and name none.
+ */
+export function readSteps(
+  value: unknown,
+  routes: readonly ScenarioRoute[] | null,
+  single: StepRoute,
+  issues: FieldIssue[],
+): Step[] {
   if (!Array.isArray(value) || value.length > maxSteps) {
     issues.push({
       path: '/steps',
@@ -94,17 +109,63 @@ export function readSteps(value: unknown, interactive: boolean, issues: FieldIss
       });
     }
     previous = Math.max(previous, at);
-    const step = readStep(raw, at, path, interactive, issues);
+    const route = routeOf(raw, path, routes, single, issues);
+    if (route === undefined) return;
+    const step = readStep(raw, at, route, routes !== null, path, issues);
     if (step !== null) steps.push(step);
   });
   return steps;
 }
 
+/** What a step needs to know of its route: its id, and whether it is a task session (interactive). */
+export interface StepRoute {
+  readonly id: string;
+  readonly interactive: boolean;
+}
+
+/** The route a step is about: null for `restart`, undefined when it cannot be told (an issue says why). */
+function routeOf(
+  raw: Record<string, unknown>,
+  path: string,
+  routes: readonly ScenarioRoute[] | null,
+  single: StepRoute,
+  issues: FieldIssue[],
+): StepRoute | null | undefined {
+  const event = raw.event;
+  if (routes === null) {
+    if (raw.route !== undefined) {
+      issues.push({
+        path: pointer(path, 'route'),
+        message: "route names one of the scenario's routes: give the scenario a routes list",
+      });
+    }
+    return event === 'restart' ? null : single;
+  }
+  if (event === 'restart') {
+    if (raw.route !== undefined)
+      issues.push({ path: pointer(path, 'route'), message: 'restart is global: it names no route' });
+    return null;
+  }
+  const found = routes.find((r) => r.id === raw.route);
+  if (found === undefined) {
+    issues.push({
+      path: pointer(path, 'route'),
+      message: `route must name one of the scenario's routes (${routes
+        .slice(0, 10)
+        .map((r) => r.id)
+        .join(', ')}${routes.length > 10 ? ', ...' : ''}) (got ${describe(raw.route)})`,
+    });
+    return undefined;
+  }
+  return { id: found.id, interactive: found.target.mode === 'interactive' };
+}
+
 function readStep(
   raw: Record<string, unknown>,
   at: number,
+  target: StepRoute | null,
+  routesListed: boolean,
   path: string,
-  interactive: boolean,
   issues: FieldIssue[],
 ): Step | null {
   const event = raw.event;
@@ -114,6 +175,7 @@ function readStep(
     cancel: ['by'],
     stop: [],
     success: [],
+    prompt: [],
     action: ['action', 'expected_generation', 'expected_state'],
     lose_next_ack: [],
     restart: [],
@@ -125,21 +187,23 @@ function readStep(
     });
     return null;
   }
-  if (sessionEvents.has(event) && !interactive) {
+  if (sessionEvents.has(event) && target?.interactive !== true) {
     issues.push({
       path: pointer(path, 'event'),
-      message: `${event} is a step of an interactive scenario (mode: interactive)`,
+      message: `${event} is a step of an interactive ${routesListed ? 'route' : 'scenario'} (mode: interactive)`,
     });
     return null;
   }
   for (const key of Object.keys(raw)) {
-    if (key !== 'at' && key !== 'event' && !allowed[event]!.includes(key)) {
+    if (key !== 'at' && key !== 'event' && key !== 'route' && !allowed[event]!.includes(key)) {
       issues.push({
         path: pointer(path, key),
         message: `unknown field ${describe(key)} for a ${event} step`,
       });
     }
   }
+  if (event === 'restart' || target === null) return { at, event: 'restart' };
+  const route = target.id;
   switch (event) {
     case 'failure':
     case 'late_failure': {
@@ -157,7 +221,7 @@ function readStep(
         });
       }
       return parsed.ok
-        ? { at, event, evidence: raw.evidence, progress, promptOpen: promptOpen === true }
+        ? { at, route, event, evidence: raw.evidence, progress, promptOpen: promptOpen === true }
         : null;
     }
     case 'cancel': {
@@ -169,7 +233,7 @@ function readStep(
         });
         return null;
       }
-      return { at, event, by: by as CancelCaller };
+      return { at, route, event, by: by as CancelCaller };
     }
     case 'action': {
       const action = raw.action;
@@ -200,6 +264,7 @@ function readStep(
       return ok
         ? {
             at,
+            route,
             event,
             action: action as ManualAction,
             expectedGeneration: generation as number,
@@ -208,10 +273,10 @@ function readStep(
         : null;
     }
     case 'success':
+    case 'prompt':
     case 'stop':
     case 'lose_next_ack':
-    case 'restart':
-      return { at, event };
+      return { at, route, event };
     default:
       return null;
   }

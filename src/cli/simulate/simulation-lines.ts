@@ -9,12 +9,11 @@ export function secondsFrom(startMs: number, atMs: number): number {
   return Math.round(atMs - startMs) / 1000;
 }
 
-/** The state line of a transition (acknowledging a same-candidate dispatch moves no state and prints nothing). */
+/** The state line of a transition (acknowledging a same-candidate dispatch is no transition and prints nothing). */
 export function stateLine(
   startMs: number,
   event: Extract<EngineEvent, { type: 'transition' }>,
-): SimulationLine | null {
-  if (event.decision === 'dispatch_acknowledged') return null;
+): SimulationLine {
   const route = event.route;
   const line: SimulationLine = {
     at: secondsFrom(startMs, event.atMs),
@@ -33,7 +32,27 @@ export function stateLine(
   if (route.state === 'action_required' && route.detail !== null) line.detail = route.detail;
   if (route.state === 'action_required' && route.recoveryActions.length > 0)
     line.recovery_actions = route.recoveryActions;
+  // After an ambiguous dispatch the route names the attempt whose delivery is uncertain.
+  if (route.state === 'action_required' && route.reason === 'ambiguous_dispatch' && route.dispatch !== null)
+    line.uncertain = { candidate: route.dispatch.candidate, kind: route.dispatch.kind };
   return line;
+}
+
+/** A circuit write: `{"circuit":{"key","state","open_until","probe_owner"}}` (scenarios with routes only). */
+export function circuitLine(
+  startMs: number,
+  event: Extract<EngineEvent, { type: 'circuit' }>,
+): SimulationLine {
+  const c = event.circuit;
+  return {
+    at: secondsFrom(startMs, event.atMs),
+    circuit: {
+      key: c.key,
+      state: c.state,
+      open_until: c.state === 'closed' ? null : secondsFrom(startMs, c.openUntilMs),
+      probe_owner: c.probeOwner,
+    },
+  };
 }
 
 export function dispatchLine(

@@ -1,6 +1,6 @@
 import type { Scope } from '../catalogue/codes.js';
 import type { Classification } from '../classify/classification.js';
-import { parseIsoDateTime } from '../time/iso-time.js';
+import { latestHint } from '../policy/evaluate.js';
 
 /**
  * A shared resource circuit (REQUIREMENTS CIR-01 decision): keyed by a failure's scope over non-secret
@@ -133,19 +133,33 @@ export function circuitsAfterSuccess(current: ReadonlyMap<string, Circuit>, rout
 export type DispatchGate =
   | { readonly verdict: 'free' }
   | { readonly verdict: 'probe'; readonly circuit: Circuit }
-  | { readonly verdict: 'hold'; readonly untilMs: number };
+  | {
+      readonly verdict: 'hold';
+      /** When to look again: the end of another route's probe lease, or the circuit's `open_until`. */
+      readonly untilMs: number;
+      /** How long the circuit itself stays open (its `open_until`), or null when only a probe lease holds. */
+      readonly openUntilMs: number | null;
+    };
 
 /**
  * May `routeId` dispatch now on this circuit? Free when closed. Held while another route's probe lease is live,
- * or while open for every route but its opener. Otherwise the asker takes the probe lease.
+ * and while the circuit is open (before its `open_until`) for every route but its opener: the opener keeps its
+ * own policy's cadence (CIR-02) and takes the probe lease without shortening `open_until`. A lease that lapsed
+ * without an outcome admits no new probe before `open_until` (CIR-01 decision). Otherwise the asker takes the
+ * 30 s probe lease (half-open).
  */
 export function gateDispatch(circuit: Circuit | null, routeId: string, nowMs: number): DispatchGate {
   if (circuit === null || circuit.state === 'closed') return { verdict: 'free' };
+  const open = nowMs < circuit.openUntilMs;
   if (circuit.probeOwner !== null && circuit.probeOwner !== routeId && nowMs < circuit.probeLeaseUntilMs) {
-    return { verdict: 'hold', untilMs: circuit.probeLeaseUntilMs };
+    return {
+      verdict: 'hold',
+      untilMs: circuit.probeLeaseUntilMs,
+      openUntilMs: open ? circuit.openUntilMs : null,
+    };
   }
-  if (circuit.state === 'open' && nowMs < circuit.openUntilMs && circuit.openedBy !== routeId) {
-    return { verdict: 'hold', untilMs: circuit.openUntilMs };
+  if (open && circuit.openedBy !== routeId) {
+    return { verdict: 'hold', untilMs: circuit.openUntilMs, openUntilMs: circuit.openUntilMs };
   }
   return {
     verdict: 'probe',
@@ -159,16 +173,19 @@ export function gateDispatch(circuit: Circuit | null, routeId: string, nowMs: nu
   };
 }
 
+/**
+ * A probe lease that lapsed without an outcome returns the circuit to `open` until its `open_until` (CIR-01
+ * decision); returns the circuit unchanged otherwise. Writing the settled circuit is what makes the lapse visible.
+ */
+export function settleLapsedLease(circuit: Circuit, nowMs: number): Circuit {
+  if (circuit.state !== 'half_open' || circuit.probeOwner === null || nowMs < circuit.probeLeaseUntilMs)
+    return circuit;
+  return { ...circuit, state: 'open', probeOwner: null, probeLeaseUntilMs: 0, version: circuit.version + 1 };
+}
+
 /** Whether another route may choose a candidate behind this circuit now (closed, or expired with no live probe). */
 export function admitsCandidate(circuit: Circuit | null, nowMs: number): boolean {
   if (circuit === null || circuit.state === 'closed') return true;
   if (circuit.probeOwner !== null && nowMs < circuit.probeLeaseUntilMs) return false;
   return nowMs >= circuit.openUntilMs;
-}
-
-function latestHint(c: Classification): number | null {
-  const times = [c.retry_after, c.reset_at]
-    .map((t) => (t === null ? null : parseIsoDateTime(t)))
-    .filter((t): t is number => t !== null);
-  return times.length === 0 ? null : Math.max(...times);
 }

@@ -8,8 +8,16 @@ export {
   circuitStates,
   gateDispatch,
   openCircuit,
+  settleLapsedLease,
   type Circuit,
   type CircuitDescriptors,
   type CircuitState,
   type DispatchGate,
 } from './circuit.js';
+export {
+  admittedBy,
+  descriptorsOf,
+  gateCandidate,
+  routeCircuitKeys,
+  type CandidateGate,
+} from './route-circuits.js';

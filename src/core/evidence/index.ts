@@ -15,3 +15,4 @@ export type { Evidence, HeaderList } from './evidence.js';
 export { evidenceMessage } from './evidence-message.js';
 export type { EnvelopeIssue } from './field-reader.js';
 export { parseEnvelope, type ParseEnvelopeResult } from './parse-envelope.js';
+export { lifecyclePhases, phaseFailsAttempt, type LifecyclePhase } from './phases.js';

@@ -1,3 +1,4 @@
+export { failureInWords, recoveryReason, type FailureWords } from './recovery-reason.js';
 export {
   isRetryNotice,
   manualRecoveryMessage,

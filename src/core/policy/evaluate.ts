@@ -1,4 +1,5 @@
-import type { ClassPolicy, PolicyDocument } from './policy-document.js';
+import type { PolicyDocument } from './policy-document.js';
+import { nothingConfigured, rulesOfPolicy, type ClassRules, type RecoveryRules } from './recovery-rules.js';
 import { retryDelaySeconds } from './schedule.js';
 import type { PolicyClass } from '../catalogue/codes.js';
 import type { Classification } from '../classify/classification.js';
@@ -39,8 +40,14 @@ export type PolicyDecision =
       readonly delaySeconds: number;
       readonly maxRetries: number;
     }
-  | { readonly kind: 'skip'; readonly class: PolicyClass }
-  | { readonly kind: 'stop'; readonly class: PolicyClass; readonly reason: 'exhausted' }
+  | { readonly kind: 'skip'; readonly class: PolicyClass; readonly detail: string }
+  | {
+      readonly kind: 'stop';
+      readonly class: PolicyClass;
+      readonly reason: 'exhausted' | 'not_retriable';
+      /** In words: what was used up, or that nothing (no retry, no reset waiting) was configured. */
+      readonly detail: string;
+    }
   | {
       readonly kind: 'reject';
       readonly reason: RejectReason;
@@ -49,22 +56,36 @@ export type PolicyDecision =
     };
 
 /**
- * Applies a candidate's policy to a failure, in the seed's order exactly (REQUIREMENTS EVL-01 to EVL-18):
- *
- * 1. Reject stale, unclassified or effect-unsafe failures. No policy field is read; nothing can override this.
- * 2. Wait for a reset when enabled, not yet used for this candidate and class in the cycle, and the later of the
- *    validated `retry_after`/`reset_at` lies after `now` and no later than `max_wait_seconds` from it. A reset at
- *    or before `now` is ignored; one beyond the maximum is not shortened.
- * 3. Else retry while the budget lasts: the first delay is the initial interval, each later one doubles (24 h cap).
- * 4. Else `on_exhausted`.
- *
- * A wait and its one post-wait attempt consume no retry budget: only `retry` decisions count (the engine adds
- * them to `retriesUsed`). Pure: the same inputs always give the same decision.
+ * Applies a candidate's policy document to a failure (REQUIREMENTS EVL-01 to EVL-18): `evaluateRules` with the
+ * rules the document states.
  */
 export function evaluate(
   failure: PolicyFailure,
   cycle: CandidateCycle,
   policy: PolicyDocument,
+  nowMs: number,
+): PolicyDecision {
+  return evaluateRules(failure, cycle, rulesOfPolicy(policy), nowMs);
+}
+
+/**
+ * The one evaluator every route goes through, in the seed's order exactly:
+ *
+ * 1. Reject stale, unclassified or effect-unsafe failures. No rule is read; nothing can override this.
+ * 2. Wait for a reset when the class waits for resets, has not yet in this cycle, and the later of the validated
+ *    `retry_after`/`reset_at` lies after `now` and no later than the maximum wait. A reset at or before `now` is
+ *    ignored; one beyond the maximum is not shortened.
+ * 3. Else retry while the budget lasts: the backoff's delay (a doubling one for a policy document, the table of
+ *    the concrete-profile entry, whose trusted hints within its window replace the delay).
+ * 4. Else the class's exhausted outcome.
+ *
+ * A wait and its one post-wait attempt consume no retry budget: only `retry` decisions count (the route adds
+ * them to `retriesUsed`). Pure: the same inputs always give the same decision.
+ */
+export function evaluateRules(
+  failure: PolicyFailure,
+  cycle: CandidateCycle,
+  rules: RecoveryRules,
   nowMs: number,
 ): PolicyDecision {
   const c = failure.classification;
@@ -77,35 +98,54 @@ export function evaluate(
   if (!failure.safety.safe) return { kind: 'reject', reason: 'unsafe', detail: failure.safety.reason };
 
   const cls = c.class;
-  const classPolicy: ClassPolicy = policy[cls];
-  const wait = classPolicy.wait_for_reset;
-  if (wait.enabled && !cycle.resetWaitUsed[cls]) {
-    const hint = latestHint(c);
-    if (hint !== null && hint > nowMs && hint - nowMs <= wait.max_wait_seconds * 1000) {
-      return { kind: 'wait_for_reset', class: cls, deadlineMs: hint };
-    }
+  const classRules = rules[cls];
+  const hint = latestHint(c);
+  const ahead = hint === null ? null : hint - nowMs;
+  const wait = classRules.resetWaitMaxSeconds;
+  if (wait !== null && !cycle.resetWaitUsed[cls] && ahead !== null && ahead > 0 && ahead <= wait * 1000) {
+    return { kind: 'wait_for_reset', class: cls, deadlineMs: hint! };
   }
-  const retry = classPolicy.retry;
   const used = cycle.retriesUsed[cls];
-  if (retry.enabled && used < retry.max_retries) {
+  if (used < classRules.maxRetries) {
     const ordinal = used + 1;
-    const delaySeconds = retryDelaySeconds(retry.initial_interval_seconds, ordinal);
+    const window = classRules.hintReplacesDelayWithinSeconds;
+    const delaySeconds =
+      window !== null && ahead !== null && ahead > 0 && ahead <= window * 1000
+        ? Math.ceil(ahead / 1000)
+        : backoffSeconds(classRules, ordinal);
     return {
       kind: 'retry',
       class: cls,
       deadlineMs: nowMs + delaySeconds * 1000,
       ordinal,
       delaySeconds,
-      maxRetries: retry.max_retries,
+      maxRetries: classRules.maxRetries,
     };
   }
-  return classPolicy.on_exhausted === 'skip'
-    ? { kind: 'skip', class: cls }
-    : { kind: 'stop', class: cls, reason: 'exhausted' };
+  const detail = exhaustedDetail(cls, classRules, used);
+  return classRules.onExhausted === 'skip'
+    ? { kind: 'skip', class: cls, detail }
+    : { kind: 'stop', class: cls, reason: classRules.stopReason, detail };
+}
+
+/** The delay before retry `ordinal` (1-based), in seconds. */
+export function backoffSeconds(rules: ClassRules, ordinal: number): number {
+  const backoff = rules.backoff;
+  if (backoff.kind === 'doubling') return retryDelaySeconds(backoff.initialSeconds, ordinal);
+  const table = backoff.seconds;
+  return table[Math.min(table.length, Math.max(1, ordinal)) - 1] ?? 0;
+}
+
+/** Why the class is exhausted, in words (EVL-05): what was used, or that nothing was configured. */
+function exhaustedDetail(cls: PolicyClass, rules: ClassRules, used: number): string {
+  if (rules.stopReason === 'not_retriable') return `${cls} failures are not retried automatically`;
+  if (nothingConfigured(rules)) return `${cls} policy: no retry or reset wait is configured`;
+  if (rules.maxRetries > 0) return `${cls} recovery exhausted after ${used} of ${rules.maxRetries} retries`;
+  return `${cls} recovery exhausted: no trusted reset within the maximum wait`;
 }
 
 /** The later of the two validated hints (REQUIREMENTS EVL-02 decision), or null. */
-function latestHint(c: Classification): number | null {
+export function latestHint(c: Classification): number | null {
   const times = [c.retry_after, c.reset_at]
     .map((t) => (t === null ? null : parseIsoDateTime(t)))
     .filter((t): t is number => t !== null);

@@ -1,7 +1,10 @@
 export { defaultPolicyDocument, immediateSkip } from './defaults.js';
 export {
+  backoffSeconds,
   evaluate,
+  evaluateRules,
   freshCycle,
+  latestHint,
   type CandidateCycle,
   type PolicyDecision,
   type PolicyFailure,
@@ -22,3 +25,12 @@ export {
 export { dynamicProfileSchema, policyDocumentSchema } from './policy-schemas.js';
 export { classSchedule, previewSchedule, retryDelaySeconds, type ClassSchedule } from './schedule.js';
 export { validateDynamicProfile, validatePolicyDocument, type Validated } from './validate-policy.js';
+export {
+  holdLimitSeconds,
+  nothingConfigured,
+  rulesOfClassPolicy,
+  rulesOfPolicy,
+  type Backoff,
+  type ClassRules,
+  type RecoveryRules,
+} from './recovery-rules.js';

@@ -1,6 +1,4 @@
 export {
-  intentOutcomes,
-  type IntentOutcome,
   type RouteFence,
   type ScheduledRoute,
   type Store,

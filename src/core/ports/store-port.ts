@@ -2,7 +2,7 @@ import type { Circuit } from '../circuit/circuit.js';
 import type { PlanErrorRecord } from '../plan/error-record.js';
 import type { DynamicProfile } from '../policy/policy-document.js';
 import type { Route, RouteState } from '../route/route.js';
-import type { AttemptRecord, DispatchIntent } from '../route/route-effect.js';
+import type { AttemptRecord, DispatchIntent, IntentOutcome } from '../route/route-effect.js';
 import type { ReplayEvidence } from '../safety/replay-evidence.js';
 
 /**
@@ -17,13 +17,19 @@ export interface Store {
   transact<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
 
   readRoute(id: string): Promise<Route | null>;
+  /**
+   * The latest version of a dynamic profile, validated on the way in; null when none is stored. A stored document
+   * that no longer validates throws `ConfigurationError` (code `invalid_configuration`, POL-20).
+   */
   readProfile(id: string): Promise<DynamicProfile | null>;
   /** The earliest stored deadline of a waiting route, or null. */
   earliestDeadline(): Promise<number | null>;
-  /** Waiting routes whose deadline is at or before `nowMs`, earliest first. */
+  /** Waiting routes whose deadline is at or before `nowMs`, earliest first (then by route id). */
   dueRoutes(nowMs: number, limit: number): Promise<readonly ScheduledRoute[]>;
   /** Every waiting route (reconciliation re-arms these). */
   scheduledRoutes(): Promise<readonly ScheduledRoute[]>;
+  /** Routes that wait for an attempt (`active`, `retrying`, `switching`): reconciliation looks for orphans there. */
+  awaitingRoutes(): Promise<readonly { readonly id: string; readonly generation: number }[]>;
   /** Dispatch intents that were neither acknowledged nor resolved (reconciliation stops these routes). */
   unresolvedIntents(): Promise<readonly DispatchIntent[]>;
   listIntents(routeId: string): Promise<readonly StoredIntent[]>;
@@ -42,10 +48,6 @@ export interface ScheduledRoute {
 export interface StoredAttempt extends AttemptRecord {
   readonly seq: number;
 }
-
-/** How a dispatch intent ended: delivered, stopped as ambiguous, or overtaken by a later transition. */
-export const intentOutcomes = ['acknowledged', 'ambiguous', 'superseded'] as const;
-export type IntentOutcome = (typeof intentOutcomes)[number];
 
 export interface StoredIntent extends DispatchIntent {
   readonly outcome: IntentOutcome | null;
@@ -72,6 +74,7 @@ export interface StoreTransaction {
   /** Records how an unresolved intent ended; false when it was already resolved or does not exist. */
   resolveIntent(id: string, outcome: IntentOutcome, atMs: number): Promise<boolean>;
   saveProfile(profile: DynamicProfile, atMs: number): Promise<void>;
+  /** As `Store.readProfile`, inside the transaction. */
   readProfile(id: string): Promise<DynamicProfile | null>;
   readCircuits(keys: readonly string[]): Promise<ReadonlyMap<string, Circuit>>;
   /** Writes a circuit only if its stored version is `expectedVersion` (0 for a new circuit). */

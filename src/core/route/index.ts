@@ -1,8 +1,19 @@
+export { decide } from './decide.js';
+export { decideStart, type StartDecision, type StartInput } from './decide-start.js';
 export {
+  candidatesOf,
+  routeDecisions,
+  type Decision,
+  type ProfileView,
+  type RouteDecision,
+  type RouteWorld,
+} from './decision.js';
+export {
+  interactiveRecoveryRules,
   interactiveRetryDefaults,
   manualRecoveryActions,
-  transientRetryDelayFor,
 } from './interactive-retry.js';
+export { replayKeyOf } from './route-moves.js';
 export {
   actionReasons,
   callerKinds,
@@ -10,8 +21,10 @@ export {
   dispatchKinds,
   freshUsage,
   newRoute,
+  orphanedAttempt,
   routeModes,
   routeStates,
+  runningAttempt,
   type ActionReason,
   type CallerKind,
   type CandidateUsage,
@@ -23,12 +36,19 @@ export {
   type RouteMode,
   type RouteState,
 } from './route.js';
-export type { AttemptRecord, DispatchIntent, RouteEffect } from './route-effect.js';
+export {
+  intentOutcomes,
+  type AttemptRecord,
+  type DispatchIntent,
+  type IntentOutcome,
+  type NoticeOperation,
+  type RouteEffect,
+} from './route-effect.js';
 export {
   manualActions,
   refusalReasons,
+  type FailureFacts,
   type ManualAction,
   type RefusalReason,
   type RouteEvent,
 } from './route-event.js';
-export { transition, type Transition, type TransitionContext } from './transition.js';

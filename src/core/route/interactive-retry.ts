@@ -1,5 +1,4 @@
-import type { Classification } from '../classify/classification.js';
-import { parseIsoDateTime } from '../time/iso-time.js';
+import type { RecoveryRules } from '../policy/recovery-rules.js';
 
 /**
  * The concrete-profile interactive retry entry (REQUIREMENTS CUR-36 decision): one orchestrator-owned budget,
@@ -12,21 +11,30 @@ export const interactiveRetryDefaults = {
   hintWindowSeconds: 60,
 } as const;
 
-export const manualRecoveryActions = ['resume', 'start_fresh'] as const;
+/**
+ * The same entry as rules of the one evaluator (CAL-07: product-specific defaults, the same class and timing
+ * metadata): transient failures retry on the table, a hint within the window replacing the delay, then stop;
+ * hard failures are never retried (`not_retriable`). Neither class waits for resets or skips: a concrete
+ * profile has no other candidate.
+ */
+export const interactiveRecoveryRules: RecoveryRules = Object.freeze({
+  transient: Object.freeze({
+    maxRetries: interactiveRetryDefaults.transientMaxAttempts,
+    backoff: Object.freeze({ kind: 'table' as const, seconds: interactiveRetryDefaults.delaysSeconds }),
+    resetWaitMaxSeconds: null,
+    hintReplacesDelayWithinSeconds: interactiveRetryDefaults.hintWindowSeconds,
+    onExhausted: 'stop' as const,
+    stopReason: 'exhausted' as const,
+  }),
+  hard: Object.freeze({
+    maxRetries: 0,
+    backoff: Object.freeze({ kind: 'table' as const, seconds: [] }),
+    resetWaitMaxSeconds: null,
+    hintReplacesDelayWithinSeconds: null,
+    onExhausted: 'stop' as const,
+    stopReason: 'not_retriable' as const,
+  }),
+});
 
-/** Seconds before retry `attempt` (1-based); a validated hint within the window replaces the schedule. */
-export function transientRetryDelayFor(
-  attempt: number,
-  classification: Classification,
-  nowMs: number,
-): number {
-  const delays = interactiveRetryDefaults.delaysSeconds;
-  const scheduled = delays[Math.min(delays.length, Math.max(1, attempt)) - 1]!;
-  const hints = [classification.retry_after, classification.reset_at]
-    .map((t) => (t === null ? null : parseIsoDateTime(t)))
-    .filter(
-      (t): t is number =>
-        t !== null && t > nowMs && t - nowMs <= interactiveRetryDefaults.hintWindowSeconds * 1000,
-    );
-  return hints.length === 0 ? scheduled : Math.ceil((Math.max(...hints) - nowMs) / 1000);
-}
+/** The manual choices an interactive route offers when it stops (CUR-33): the user, never the classifier, picks. */
+export const manualRecoveryActions = ['resume', 'start_fresh'] as const;

@@ -1,36 +1,47 @@
-import type { Classification } from '../classify/classification.js';
 import type { RouteState } from './route.js';
-import type { SafetyVerdict } from '../safety/safety-gate.js';
+import type { Evidence } from '../evidence/evidence.js';
+import type { ReplayEvidence } from '../safety/replay-evidence.js';
 
 export const manualActions = ['retry_now', 'skip_now', 'cancel', 'stop'] as const;
 export type ManualAction = (typeof manualActions)[number];
 
-/** Everything that can move a route. */
+/** A provider failure of an attempt, as its adapter reported it. */
+export interface FailureFacts {
+  /** The generation of the attempt that failed. */
+  readonly generation: number;
+  /** The dispatch intent (invocation) the failure answers, when the caller knows it. */
+  readonly invocationId: string | null;
+  /** The terminal evidence, validated and bounded (`parseEnvelope`). */
+  readonly evidence: Evidence;
+  /** The attempt's replay evidence snapshot; null fails closed (unsafe: missing). */
+  readonly replay: ReplayEvidence | null;
+  /** The agent's own prompt call is still open: it owns its retry, Recourse schedules nothing. */
+  readonly promptOpen: boolean;
+}
+
+/** Everything that can move a route; one decision function per type (`decide`). */
 export type RouteEvent =
+  | ({ readonly type: 'failure' } & FailureFacts)
+  | { readonly type: 'success'; readonly generation: number; readonly invocationId: string | null }
+  /** The durable timer fired for the generation that armed it. */
+  | { readonly type: 'deadline'; readonly generation: number }
+  /** The dispatcher accepted an intent, or could not confirm it (delivery uncertain). */
   | {
-      readonly type: 'failure';
-      readonly classification: Classification;
-      readonly safety: SafetyVerdict;
-      /** The agent's own prompt call is still open: it owns its retry, Recourse schedules nothing. */
-      readonly promptOpen?: boolean;
+      readonly type: 'dispatch_result';
+      readonly intentId: string;
+      readonly result: 'acknowledged' | 'ambiguous';
     }
-  | { readonly type: 'success' }
-  | {
-      readonly type: 'deadline';
-      /** The generation that armed the timer. */
-      readonly generation: number;
-      /** A shared circuit holds the dispatch until then (another route owns the probe). */
-      readonly heldUntilMs?: number;
-    }
-  | { readonly type: 'dispatch_acknowledged'; readonly intentId: string }
-  | { readonly type: 'dispatch_ambiguous'; readonly intentId: string }
   | {
       readonly type: 'action';
       readonly action: ManualAction;
       readonly expectedGeneration: number;
       /** The state the user saw, when known: two actions racing within one generation then commit one outcome. */
       readonly expectedState?: RouteState;
-    };
+    }
+  /** A new user prompt begins on the route (the caller sent it); it becomes the route's current attempt. */
+  | { readonly type: 'prompt'; readonly expectedGeneration?: number }
+  /** Restart reconciliation looks at a route whose attempt was accepted and never answered. */
+  | { readonly type: 'restart' };
 
 export const refusalReasons = [
   'stale_generation',
@@ -41,5 +52,7 @@ export const refusalReasons = [
   'prompt_open',
   'stale_timer',
   'stale_dispatch',
+  /** The route was cancelled or stopped while this attempt ran: its failure is history and schedules nothing. */
+  'route_stopped',
 ] as const;
 export type RefusalReason = (typeof refusalReasons)[number];

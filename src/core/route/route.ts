@@ -20,7 +20,11 @@ export type CallerKind = (typeof callerKinds)[number];
 export const routeModes = ['dynamic', 'interactive'] as const;
 export type RouteMode = (typeof routeModes)[number];
 
-export const dispatchKinds = ['initial', 'retry', 'reset_retry', 'successor', 'manual'] as const;
+/**
+ * What an attempt is: the engine dispatches `initial`, `retry`, `reset_retry`, `successor` and `manual`
+ * attempts; a `prompt` is a new user prompt the caller sent itself and announced (never dispatched by Recourse).
+ */
+export const dispatchKinds = ['initial', 'retry', 'reset_retry', 'successor', 'manual', 'prompt'] as const;
 export type DispatchKind = (typeof dispatchKinds)[number];
 
 /** Why a route needs a person. */
@@ -33,6 +37,7 @@ export const actionReasons = [
   'cancelled',
   'stopped',
   'not_retriable',
+  'invalid_configuration',
 ] as const;
 export type ActionReason = (typeof actionReasons)[number];
 
@@ -49,6 +54,8 @@ export interface FailureSummary {
   readonly model_id: string | null;
   readonly scope: string | null;
   readonly class: string;
+  /** Why an unclassified failure is unclassified (`unknown`, `not_provider`, ...); null otherwise. */
+  readonly reason?: string | null;
   readonly catalogue_version: string;
   readonly classifier_rule: string | null;
   readonly safe_excerpt: string;
@@ -56,12 +63,23 @@ export interface FailureSummary {
   readonly reset_at: string | null;
 }
 
-/** A dispatch intent: written in the same transaction as the transition that asks for it. */
+/**
+ * The route's current attempt: its dispatch intent (written in the same transaction as the transition that asked
+ * for it) and what is known of it since.
+ */
 export interface PendingDispatch {
   readonly intentId: string;
   readonly kind: DispatchKind;
   readonly candidate: string;
+  /** Delivery is proven: the dispatcher acknowledged it, or the provider answered for the attempt. */
   readonly acknowledged: boolean;
+  /** The attempt reported its outcome (a failure or a success): any later report for it is stale. */
+  readonly finished: boolean;
+  /**
+   * A restart found the attempt accepted and unfinished: the process that ran it may be gone. Nothing is inferred
+   * from that (OUT-01), but Stop and Retry now may take the route over; a late report still counts.
+   */
+  readonly orphaned: boolean;
 }
 
 /** The fields every route state shares. */
@@ -81,7 +99,7 @@ export interface RouteCommon {
   readonly excluded: readonly string[];
   readonly usage: CandidateUsage;
   readonly lastFailure: FailureSummary | null;
-  /** The dispatch of the current attempt, if any (the initial, a retry, a successor or a manual one). */
+  /** The current attempt, if any (the initial, a retry, a successor, a manual one or a new prompt). */
   readonly dispatch: PendingDispatch | null;
   readonly updatedAtMs: number;
 }
@@ -143,7 +161,14 @@ export function newRoute(input: {
     excluded: [],
     usage: freshUsage,
     lastFailure: null,
-    dispatch: { intentId: input.intentId, kind: 'initial', candidate: input.candidate, acknowledged: false },
+    dispatch: {
+      intentId: input.intentId,
+      kind: 'initial',
+      candidate: input.candidate,
+      acknowledged: false,
+      finished: false,
+      orphaned: false,
+    },
     updatedAtMs: input.nowMs,
     state: 'active',
   };
@@ -152,4 +177,20 @@ export function newRoute(input: {
 /** The deadline a route waits for, or null. */
 export function deadlineOf(route: Route): number | null {
   return route.state === 'waiting_for_reset' || route.state === 'retry_wait' ? route.deadlineMs : null;
+}
+
+/** The route's attempt while it runs: dispatched (or announced) and not yet answered by a failure or success. */
+export function runningAttempt(route: RouteCommon): PendingDispatch | null {
+  const d = route.dispatch;
+  return d !== null && !d.finished ? d : null;
+}
+
+/**
+ * An attempt a restart found accepted and never answered (see `PendingDispatch.orphaned`), while the route still
+ * waits for it (`active`, `retrying` or `switching`).
+ */
+export function orphanedAttempt(route: Route): PendingDispatch | null {
+  const attempt = runningAttempt(route);
+  const waitsForIt = route.state === 'active' || route.state === 'retrying' || route.state === 'switching';
+  return waitsForIt && attempt !== null && attempt.orphaned ? attempt : null;
 }

@@ -17,3 +17,4 @@ export {
   type SafetyVerdict,
   type UnsafeReason,
 } from './safety-gate.js';
+export { replayEvidenceOf, type ReplayProgress } from './replay-progress.js';

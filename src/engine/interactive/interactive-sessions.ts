@@ -7,18 +7,17 @@ import { EngineInputError } from '../engine-errors.js';
 import { checkSession } from '../engine-input.js';
 import type { EngineEvent } from '../engine-events.js';
 import type { RouteOutcome } from '../route-work.js';
-import {
-  manualRecoveryMessage,
-  retryNotice,
-  safeReason,
-  type ReplayEvidence,
-  type Route,
-  type SessionRef,
-  type Store,
-  type TaskSession,
-  type TaskSessions,
-  type Transcript,
-  type TranscriptMessage,
+import type {
+  NoticeBody,
+  NoticeOperation,
+  ReplayEvidence,
+  Route,
+  SessionRef,
+  Store,
+  TaskSession,
+  TaskSessions,
+  Transcript,
+  TranscriptMessage,
 } from '../../core/index.js';
 
 export interface InteractiveSessionsOptions {
@@ -36,10 +35,16 @@ export type SessionEvent =
   | {
       readonly type: 'notice';
       readonly atMs: number;
+      readonly sessionId: string;
       readonly op: NoticeOp['op'];
       readonly message: TranscriptMessage;
     }
-  | { readonly type: 'recovery_message'; readonly atMs: number; readonly message: TranscriptMessage }
+  | {
+      readonly type: 'recovery_message';
+      readonly atMs: number;
+      readonly sessionId: string;
+      readonly message: TranscriptMessage;
+    }
   | { readonly type: 'cancel'; readonly atMs: number; readonly sessionId: string; readonly active: boolean }
   | {
       readonly type: 'ignored';
@@ -63,26 +68,20 @@ export interface ProviderFailure {
 
 export type ProviderEventResult = RouteOutcome | { readonly outcome: 'ignored'; readonly reason: 'fenced' };
 
-/** Reasons of `action_required` that are the existing manual recovery path (Resume, Start fresh). */
-const manualRecoveryReasons = new Set([
-  'exhausted',
-  'unsafe',
-  'unclassified',
-  'not_retriable',
-  'ambiguous_dispatch',
-]);
+/** States in which a retry loop is live: a wait, or an accepted retry (or switch) in flight (NOT-19). */
+const loopStates: ReadonlySet<string> = new Set(['retry_wait', 'waiting_for_reset', 'retrying', 'switching']);
 
 /**
  * Concrete-profile task sessions and their interactive transient retry notice (REQUIREMENTS NOT-01 to NOT-43).
- * The engine owns the retry, durably; this orchestrator projects that ownership into one transcript message
- * and retires it whenever ownership ends. Every notice operation of a session runs under that session's guard,
- * in event order, and re-reads the route first, so a cancelled or superseded attempt never recreates a retired
- * notice. Notice operations run from engine events after the engine's commit, never inside a store transaction.
+ * The engine owns the retry, durably, and its decisions say what the transcript must show (notice operations);
+ * this orchestrator carries them out, one session at a time under that session's guard, in event order, after
+ * the engine's commit and never inside a store transaction. Before writing a notice it re-reads the route, so a
+ * cancelled or superseded attempt never recreates a retired notice.
  */
 export class InteractiveSessions {
   private readonly guards: SessionGuards;
   private readonly notices: RetryNotices;
-  private readonly sessionsByRoute = new Map<string, SessionRef>();
+  private readonly sessionsByRoute = new Map<string, TaskSession>();
   private readonly listeners = new Listeners<SessionEvent>();
   private readonly pending = new Set<Promise<unknown>>();
   private unsubscribe: (() => void) | null = null;
@@ -98,7 +97,7 @@ export class InteractiveSessions {
     for (const session of await this.options.sessions.list()) {
       this.sessionsByRoute.set(session.routeId, session);
       const route = await this.options.store.readRoute(session.routeId);
-      if (route !== null && inRetry(route)) {
+      if (route !== null && loopStates.has(route.state)) {
         await this.guards.with(session.sessionId, (entry) => Promise.resolve(this.guards.own(entry, true)));
       }
     }
@@ -108,10 +107,15 @@ export class InteractiveSessions {
     return this.listeners.add(listener);
   }
 
-  /** Opens a task session on a concrete profile and dispatches its first prompt. */
-  async open(input: SessionRef & { readonly profileId: string; readonly owner: string }): Promise<Route> {
+  /**
+   * Opens a task session on a concrete profile and dispatches its first prompt. The session's route id is
+   * `session:<session id>` unless `routeId` names one.
+   */
+  async open(
+    input: SessionRef & { readonly profileId: string; readonly owner: string; readonly routeId?: string },
+  ): Promise<Route> {
     checkSession(input);
-    const routeId = `session:${input.sessionId}`;
+    const routeId = input.routeId ?? `session:${input.sessionId}`;
     const session: TaskSession = {
       taskId: input.taskId,
       sessionId: input.sessionId,
@@ -130,6 +134,12 @@ export class InteractiveSessions {
       this.guards.own(entry, false);
       return route;
     });
+  }
+
+  /** A new user prompt begins in the session (the caller sent it): a new attempt with its own identity. */
+  async prompt(ref: SessionRef): Promise<RouteOutcome> {
+    const session = await this.sessionOf(ref);
+    return this.options.engine.beginPrompt({ routeId: session.routeId });
   }
 
   /** A provider failure of the session's current attempt; fenced when it is late and carries no identity. */
@@ -163,45 +173,35 @@ export class InteractiveSessions {
   }
 
   /**
-   * CancelTransientRetry: authorize the pair first; then always retire the notices; with a live retry loop also
-   * disarm it and write the manual recovery message; with none it is an idempotent cleanup.
+   * CancelTransientRetry: authorize the pair first; then always retire the notices; with a live retry loop (a
+   * wait, or an accepted retry in flight) also end it: the engine's decision disarms the timer, retires the
+   * notices and writes the manual recovery message once, and the in-flight attempt's later failure schedules
+   * nothing. With no loop it is an idempotent cleanup.
    */
   async cancel(principal: string, ref: SessionRef): Promise<CancelResult> {
     const session = await this.options.sessions.read(ref.sessionId);
     if (session === null || session.taskId !== ref.taskId || session.owner !== principal) {
       return { outcome: 'refused', reason: 'not_found' };
     }
-    return this.guards.with(ref.sessionId, async (entry) => {
-      this.emitOps(await this.notices.retireAll(ref));
-      const route = await this.options.store.readRoute(session.routeId);
-      let active = false;
-      if (route !== null && (route.state === 'retry_wait' || route.state === 'waiting_for_reset')) {
-        const outcome = await this.options.engine.act({
-          routeId: route.id,
-          action: 'cancel',
-          expectedGeneration: route.generation,
-          expectedState: route.state,
-        });
-        active = outcome.outcome === 'changed';
-        if (active) await this.writeRecovery(ref, 'Retrying was cancelled');
-      }
-      this.guards.retire(entry);
-      this.emit({ type: 'cancel', atMs: this.options.clock.now(), sessionId: ref.sessionId, active });
-      return { outcome: 'cancelled', active };
-    });
+    await this.guards.with(ref.sessionId, async () => this.emitOps(ref, await this.notices.retireAll(ref)));
+    const active = await this.endLoop(session, 'cancel');
+    // The decision's notice work is queued behind this guard: wait for it, then fence late events.
+    await this.guards.with(ref.sessionId, (entry) => Promise.resolve(this.guards.retire(entry)));
+    this.emit({ type: 'cancel', atMs: this.options.clock.now(), sessionId: ref.sessionId, active });
+    return { outcome: 'cancelled', active };
   }
 
-  /** An ordinary session stop: the retry (if waiting) stops and every notice is retired. */
+  /** An ordinary session stop: a live retry loop (waiting or in flight) ends, and every notice is retired. */
   async stop(ref: SessionRef): Promise<void> {
     const session = await this.sessionOf(ref);
-    await this.guards.with(ref.sessionId, (entry) => this.endOwnership(session, entry));
+    await this.stopSession(session);
   }
 
   /** Deleting a task session retires its retry and notices first, then removes the session row. */
   async deleteSession(ref: SessionRef): Promise<void> {
     const session = await this.sessionOf(ref);
-    await this.guards.with(ref.sessionId, async (entry) => {
-      await this.endOwnership(session, entry);
+    await this.stopSession(session);
+    await this.guards.with(ref.sessionId, async () => {
       await this.options.sessions.delete(ref.sessionId);
       this.sessionsByRoute.delete(session.routeId);
     });
@@ -222,7 +222,7 @@ export class InteractiveSessions {
 
   /**
    * Stops following the engine. Retries are durable here (the engine re-arms them after a restart), so shutting
-   * down does not end retry ownership and leaves the notices of live retries in place.
+   * down does not end retry ownership and leaves the notices of live retries in place (NOT-26 decision).
    */
   async close(): Promise<void> {
     this.unsubscribe?.();
@@ -231,17 +231,61 @@ export class InteractiveSessions {
     this.guards.close();
   }
 
+  private async stopSession(session: TaskSession): Promise<void> {
+    await this.guards.with(session.sessionId, async () =>
+      this.emitOps(session, await this.notices.retireAll(session)),
+    );
+    await this.endLoop(session, 'stop');
+    await this.guards.with(session.sessionId, (entry) => Promise.resolve(this.guards.retire(entry)));
+  }
+
+  /**
+   * Ends the session's retry loop through the engine, if one is live; true when this call ended it. A loop that
+   * moves on under us (its wait fired) is read again, a few times, so a Cancel racing the timer still lands.
+   */
+  private async endLoop(session: TaskSession, action: 'cancel' | 'stop'): Promise<boolean> {
+    for (let tries = 0; tries < 3; tries++) {
+      const route = await this.options.store.readRoute(session.routeId);
+      if (route === null || !loopStates.has(route.state)) return false;
+      const outcome = await this.options.engine.act({
+        routeId: route.id,
+        action,
+        expectedGeneration: route.generation,
+        expectedState: route.state,
+      });
+      if (outcome.outcome === 'changed') return true;
+      if (outcome.outcome === 'refused' && outcome.reason !== 'stale_state') return false;
+    }
+    return false;
+  }
+
   private onEngineEvent(event: EngineEvent): void {
-    if (event.type !== 'transition' && event.type !== 'dispatch') return;
-    const routeId = event.type === 'transition' ? event.route.id : event.intent.routeId;
+    let routeId: string;
+    let work: (session: TaskSession, entry: GuardEntry) => Promise<void>;
+    switch (event.type) {
+      case 'notice':
+        routeId = event.operation.routeId;
+        work = (session, entry) => this.carryOut(session, entry, event.operation);
+        break;
+      case 'dispatch':
+        // An accepted prompt with its complete identity (every dispatch has one): owned, and any fence lifted.
+        routeId = event.intent.routeId;
+        work = (_session, entry) => {
+          this.guards.own(entry, event.intent.kind === 'retry' || event.intent.kind === 'reset_retry');
+          return Promise.resolve();
+        };
+        break;
+      case 'prompt':
+        routeId = event.route.id;
+        work = (_session, entry) => Promise.resolve(this.guards.own(entry, false));
+        break;
+      default:
+        return;
+    }
     const session = this.sessionsByRoute.get(routeId);
     if (session === undefined) return;
-    const work = this.guards
-      .with(session.sessionId, (entry) =>
-        event.type === 'transition'
-          ? this.onTransition(session, entry, event)
-          : this.onPrompt(entry, event.intent.kind),
-      )
+    const running = this.guards
+      .with(session.sessionId, (entry) => work(session, entry))
       .catch((error: unknown) => {
         this.options.log?.({
           level: 'warn',
@@ -249,88 +293,54 @@ export class InteractiveSessions {
           sessionId: session.sessionId,
         });
       })
-      .finally(() => this.pending.delete(work));
-    this.pending.add(work);
+      .finally(() => this.pending.delete(running));
+    this.pending.add(running);
   }
 
-  /** An accepted prompt with its complete identity (every dispatch has one): owned, and any fence lifted. */
-  private onPrompt(entry: GuardEntry, kind: string): Promise<void> {
-    this.guards.own(entry, kind === 'retry' || kind === 'reset_retry');
-    return Promise.resolve();
-  }
-
-  private async onTransition(
-    session: SessionRef,
-    entry: GuardEntry,
-    event: Extract<EngineEvent, { type: 'transition' }>,
-  ): Promise<void> {
-    const route = event.route;
-    if (route.state === 'retry_wait') {
-      // Event order is kept by the guard; the route is re-read so a superseded attempt never writes.
-      const current = await this.options.store.readRoute(route.id);
-      if (current?.state !== 'retry_wait' || current.generation !== route.generation) return;
-      if (current.retryOrdinal !== route.retryOrdinal) return;
-      this.guards.own(entry, true);
-      const body = retryNotice({
-        routeId: route.id,
-        code: route.lastFailure?.code ?? null,
-        provider: route.lastFailure?.provider_id ?? null,
-        profileId: route.candidate,
-        attempt: route.retryOrdinal,
-        maxAttempts: route.maxRetries,
-        deadlineMs: route.deadlineMs,
-      });
-      this.emitOps(await this.notices.writeAttempt(session, body, route.dispatch?.intentId ?? null));
-      return;
-    }
-    if (route.state === 'active' && event.decision === 'success') {
-      // A normal successful turn looks for notices only when a retry entry was owned (NOT-34).
-      const hadRetry = entry.retry || event.from === 'retrying';
-      if (hadRetry) {
-        this.emitOps(await this.notices.retireAll(session));
-        this.guards.retire(entry);
-      } else {
-        this.guards.release(entry);
+  /** One notice operation of an engine decision, under the session's guard. */
+  private async carryOut(session: TaskSession, entry: GuardEntry, op: NoticeOperation): Promise<void> {
+    switch (op.op) {
+      case 'write': {
+        // Event order is kept by the guard; the route is re-read so a superseded attempt never writes.
+        const current = await this.options.store.readRoute(op.routeId);
+        if (
+          current?.state !== 'retry_wait' ||
+          current.generation !== op.generation ||
+          current.retryOrdinal !== op.retryOrdinal
+        )
+          return;
+        this.guards.own(entry, true);
+        this.emitOps(session, await this.notices.writeAttempt(session, op.body, op.turnId));
+        return;
       }
-      return;
-    }
-    if (route.state === 'action_required') {
-      // A terminal outcome always looks (NOT-35): the notice may outlive its timer or its process.
-      this.emitOps(await this.notices.retireAll(session));
-      this.guards.retire(entry);
-      if (manualRecoveryReasons.has(route.reason)) {
-        const why =
-          route.reason === 'exhausted'
-            ? 'Retries are exhausted'
-            : `${safeReason(route.lastFailure?.code ?? null)}`;
-        await this.writeRecovery(session, why);
-      }
+      case 'retire':
+        // A normal successful turn looks only when a retry entry is owned (NOT-34); the others always (NOT-35).
+        if (op.lookup === 'always' || entry.retry) {
+          this.emitOps(session, await this.notices.retireAll(session));
+          this.guards.retire(entry);
+        } else {
+          this.guards.release(entry);
+        }
+        return;
+      case 'recovery_message':
+        await this.writeRecovery(session, op.body);
+        return;
     }
   }
 
-  private async endOwnership(session: TaskSession, entry: GuardEntry): Promise<void> {
-    this.emitOps(await this.notices.retireAll(session));
-    const route = await this.options.store.readRoute(session.routeId);
-    if (route !== null && (route.state === 'retry_wait' || route.state === 'waiting_for_reset')) {
-      await this.options.engine.act({
-        routeId: route.id,
-        action: 'stop',
-        expectedGeneration: route.generation,
-        expectedState: route.state,
-      });
-    }
-    this.guards.retire(entry);
-  }
-
-  private async writeRecovery(session: SessionRef, reason: string): Promise<void> {
+  private async writeRecovery(session: SessionRef, body: NoticeBody): Promise<void> {
     try {
-      const body = manualRecoveryMessage(reason);
       const message = await this.options.transcript.create(session, {
         kind: 'recovery',
         turnId: null,
         ...body,
       });
-      this.emit({ type: 'recovery_message', atMs: this.options.clock.now(), message });
+      this.emit({
+        type: 'recovery_message',
+        atMs: this.options.clock.now(),
+        sessionId: session.sessionId,
+        message,
+      });
     } catch (error) {
       this.options.log?.({
         level: 'warn',
@@ -366,16 +376,13 @@ export class InteractiveSessions {
     return route;
   }
 
-  private emitOps(ops: readonly NoticeOp[]): void {
+  private emitOps(session: SessionRef, ops: readonly NoticeOp[]): void {
     const atMs = this.options.clock.now();
-    for (const op of ops) this.emit({ type: 'notice', atMs, op: op.op, message: op.message });
+    for (const op of ops)
+      this.emit({ type: 'notice', atMs, sessionId: session.sessionId, op: op.op, message: op.message });
   }
 
   private emit(event: SessionEvent): void {
     this.listeners.emit(event);
   }
-}
-
-function inRetry(route: Route): boolean {
-  return route.state === 'retry_wait' || route.state === 'waiting_for_reset' || route.state === 'retrying';
 }

@@ -138,6 +138,7 @@ class SqliteStore implements Store {
       .where('deadline_ms', 'is not', null)
       .where('deadline_ms', '<=', nowMs)
       .orderBy('deadline_ms')
+      .orderBy('id')
       .limit(limit)
       .execute();
     return rows.map((r) => ({ id: r.id, generation: r.generation, deadlineMs: r.deadline_ms! }));
@@ -150,6 +151,15 @@ class SqliteStore implements Store {
       .where('deadline_ms', 'is not', null)
       .execute();
     return rows.map((r) => ({ id: r.id, generation: r.generation, deadlineMs: r.deadline_ms! }));
+  }
+
+  async awaitingRoutes(): Promise<readonly { readonly id: string; readonly generation: number }[]> {
+    return this.db
+      .selectFrom('routes')
+      .select(['id', 'generation'])
+      .where('state', 'in', ['active', 'retrying', 'switching'])
+      .orderBy('id')
+      .execute();
   }
 
   async unresolvedIntents(): Promise<readonly DispatchIntent[]> {
@@ -226,10 +236,10 @@ async function readProfile(
 ): Promise<DynamicProfile | null> {
   const row = await db
     .selectFrom('profiles')
-    .select('document')
+    .select(['version', 'document'])
     .where('id', '=', id)
     .orderBy('version', 'desc')
     .limit(1)
     .executeTakeFirst();
-  return row === undefined ? null : profiles.parse(row.document);
+  return row === undefined ? null : profiles.parse(id, row.version, row.document);
 }

@@ -59,6 +59,7 @@ const attemptColumns = [
   'deadline_ms',
   'pending_outcome',
   'safe_excerpt',
+  'note',
   'at_ms',
 ] as const satisfies readonly (keyof AttemptRow)[];
 
@@ -103,7 +104,7 @@ const statements = {
   resolveIntent:
     'UPDATE dispatch_intents SET outcome = @outcome, resolved_at_ms = @at WHERE id = @id AND outcome IS NULL',
   saveProfile: `${insert('profiles', ['id', 'version', 'name', 'document', 'created_at_ms'])} ON CONFLICT (id, version) DO UPDATE SET name = excluded.name, document = excluded.document`,
-  readProfile: 'SELECT document FROM profiles WHERE id = ? ORDER BY version DESC LIMIT 1',
+  readProfile: 'SELECT version, document FROM profiles WHERE id = ? ORDER BY version DESC LIMIT 1',
   readCircuits: (n: number) => `SELECT * FROM circuits WHERE key IN (${Array(n).fill('?').join(', ')})`,
   insertCircuit: `${insert('circuits', circuitColumns)} ON CONFLICT (key) DO NOTHING`,
   updateCircuit: `UPDATE circuits SET ${circuitColumns
@@ -171,6 +172,7 @@ export class SqliteTransaction implements StoreTransaction {
       deadline_ms: a.deadlineMs,
       pending_outcome: a.pendingOutcome,
       safe_excerpt: a.safeExcerpt,
+      note: a.note,
       at_ms: a.atMs,
     } satisfies Omit<AttemptRow, 'seq'>);
     return Promise.resolve();
@@ -207,8 +209,9 @@ export class SqliteTransaction implements StoreTransaction {
   }
 
   readProfile(id: string): Promise<DynamicProfile | null> {
-    const row = this.cache.prepare(statements.readProfile).get(id) as { document: string } | undefined;
-    return Promise.resolve(row === undefined ? null : this.profiles.parse(row.document));
+    const row = this.cache.prepare(statements.readProfile).get(id) as
+      { version: number; document: string } | undefined;
+    return Promise.resolve(row === undefined ? null : this.profiles.parse(id, row.version, row.document));
   }
 
   readCircuits(keys: readonly string[]): Promise<ReadonlyMap<string, Circuit>> {

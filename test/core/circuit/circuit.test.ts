@@ -8,6 +8,7 @@ import {
   circuitsAfterSuccess,
   gateDispatch,
   openCircuit,
+  settleLapsedLease,
   type Circuit,
 } from '../../../src/core/index.js';
 import { evidence, t0 } from '../route/route-fixtures.js';
@@ -49,7 +50,11 @@ describe('shared resource circuits', () => {
   it('[CIR-02] the route whose failure opened the circuit keeps its own policy cadence; others are held until it expires', () => {
     const c = open('r1');
     expect(gateDispatch(c, 'r1', t0 + 5000).verdict).toBe('probe');
-    expect(gateDispatch(c, 'r2', t0 + 5000)).toEqual({ verdict: 'hold', untilMs: t0 + 60_000 });
+    expect(gateDispatch(c, 'r2', t0 + 5000)).toEqual({
+      verdict: 'hold',
+      untilMs: t0 + 60_000,
+      openUntilMs: t0 + 60_000,
+    });
     expect(admitsCandidate(c, t0 + 5000)).toBe(false);
   });
 
@@ -63,13 +68,37 @@ describe('shared resource circuits', () => {
       probeOwner: 'r2',
       probeLeaseUntilMs: after + circuitDefaults.probeLeaseMs,
     });
+    // Only the lease holds the others: the circuit itself expired.
     expect(gateDispatch(first.circuit, 'r3', after)).toEqual({
       verdict: 'hold',
       untilMs: after + circuitDefaults.probeLeaseMs,
+      openUntilMs: null,
     });
     expect(admitsCandidate(first.circuit, after)).toBe(false);
-    // A lease that lapses without an answer lets the next route probe.
+    // A lease that lapses without an answer after the circuit expired lets the next route probe.
     expect(gateDispatch(first.circuit, 'r3', after + circuitDefaults.probeLeaseMs).verdict).toBe('probe');
+  });
+
+  it('[CIR-01][CIR-03] a lease that lapses before open_until admits no probe until then; settling shows it open again', () => {
+    const c = open('r1', t0 + 600_000);
+    const opener = gateDispatch(c, 'r1', t0 + 5000);
+    if (opener.verdict !== 'probe') throw new Error('the opener keeps its cadence');
+    expect(opener.circuit).toMatchObject({ state: 'half_open', openUntilMs: t0 + 600_000 });
+    const lapsed = t0 + 5000 + circuitDefaults.probeLeaseMs;
+    expect(gateDispatch(opener.circuit, 'r2', lapsed)).toEqual({
+      verdict: 'hold',
+      untilMs: t0 + 600_000,
+      openUntilMs: t0 + 600_000,
+    });
+    expect(admitsCandidate(opener.circuit, lapsed)).toBe(false);
+    expect(settleLapsedLease(opener.circuit, lapsed)).toMatchObject({
+      state: 'open',
+      probeOwner: null,
+      openUntilMs: t0 + 600_000,
+      version: opener.circuit.version + 1,
+    });
+    expect(settleLapsedLease(opener.circuit, lapsed - 1)).toBe(opener.circuit);
+    expect(gateDispatch(opener.circuit, 'r2', t0 + 600_000).verdict).toBe('probe');
   });
 
   it('[CIR-03] the probe succeeding closes the circuit; failing reopens it for another minute', () => {

@@ -1,21 +1,14 @@
+import { givenRoutes } from './decision-runner.js';
 import {
   classify,
-  newRoute,
-  transition,
   type ClassPolicy,
   type Classification,
   type PolicyDocument,
-  type ProfileCandidate,
   type Route,
-  type RouteEvent,
-  type SafetyVerdict,
-  type Transition,
-  type TransitionContext,
 } from '../../../src/core/index.js';
 
 export const t0 = Date.parse('2026-06-01T12:00:00Z');
 export const iso = (seconds: number) => new Date(t0 + seconds * 1000).toISOString().replace('.000Z', 'Z');
-export const safe: SafetyVerdict = { safe: true, basis: 'pre_result' };
 
 const cls = (envelope: object): Classification => classify({ observed_at: iso(0), ...envelope }, { now: t0 });
 
@@ -72,67 +65,16 @@ export const doc = (transient: ClassPolicy, hard: ClassPolicy): PolicyDocument =
 
 /** a: transient retries 3 from 5 s then skip; hard waits up to 5 min then stops. b, c: the same. */
 export const standardPolicy = doc(retries(3, 5, 'skip'), waitsUpTo(300, off));
-export const candidates = (
-  policy: PolicyDocument = standardPolicy,
-  ids = ['a', 'b', 'c'],
-): ProfileCandidate[] => ids.map((id) => ({ profile_id: id, enabled: true, policy }));
 
-export function context(nowSeconds: number, overrides: Partial<TransitionContext> = {}): TransitionContext {
-  let n = 0;
-  return {
-    nowMs: t0 + nowSeconds * 1000,
-    candidates: candidates(),
-    eligible: () => true,
-    newIntentId: () => `intent-${nowSeconds}-${++n}`,
-    ...overrides,
-  };
-}
-
-export function failure(classification: Classification, safety: SafetyVerdict = safe): RouteEvent {
-  return { type: 'failure', classification, safety };
-}
-
-export const fresh = (mode: 'dynamic' | 'interactive' = 'dynamic'): Route =>
-  newRoute({
-    id: 'r1',
-    mode,
-    profileId: mode === 'dynamic' ? 'p' : 'a',
-    caller: 'task',
-    candidate: 'a',
-    intentId: 'intent-start',
-    nowMs: t0,
-  });
-
-/** Applies a transition that must change the route, and returns the new route. */
-export function step(route: Route, event: RouteEvent, ctx: TransitionContext): Route {
-  const t = transition(route, event, ctx);
-  if (t.outcome !== 'changed') throw new Error(`expected a change, got ${JSON.stringify(t)}`);
-  return t.route;
-}
-
-export function expectChanged(t: Transition): Extract<Transition, { outcome: 'changed' }> {
-  if (t.outcome !== 'changed') throw new Error(`expected a change, got ${JSON.stringify(t)}`);
-  return t;
-}
-
-/** One route in every state, reached through real transitions. */
+/** One route in every state, reached through real decisions (the decision fixtures' given routes). */
 export function routesInEveryState(): Record<Route['state'], Route> {
-  const active = step(fresh(), { type: 'dispatch_acknowledged', intentId: 'intent-start' }, context(0));
-  const retryWait = step(active, failure(evidence.overloaded), context(1));
-  const waitingForReset = step(active, failure(evidence.quotaResetIn(60, 1)), context(1));
-  const retrying = step(retryWait, { type: 'deadline', generation: 1 }, context(6));
-  const switching = step(
-    retryWait,
-    { type: 'action', action: 'skip_now', expectedGeneration: 1 },
-    context(2),
-  );
-  const actionRequired = step(active, failure(evidence.unknown), context(1));
+  const given = givenRoutes();
   return {
-    active,
-    waiting_for_reset: waitingForReset,
-    retry_wait: retryWait,
-    retrying,
-    switching,
-    action_required: actionRequired,
+    active: given.active!,
+    waiting_for_reset: given.waiting_for_reset!,
+    retry_wait: given.retry_wait!,
+    retrying: given.retrying!,
+    switching: given.switching!,
+    action_required: given.action_required!,
   };
 }

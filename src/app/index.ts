@@ -1,0 +1,1 @@
+export { openRecourse, type Recourse, type RecourseOptions } from './open-recourse.js';

@@ -1,0 +1,379 @@
+import { candidatesOf, changed, refused, type Decision, type RouteWorld } from './decision.js';
+import { interactiveRecoveryRules } from './interactive-retry.js';
+import { runningAttempt, type FailureSummary, type Route, type RouteCommon } from './route.js';
+import type { AttemptRecord, RouteEffect } from './route-effect.js';
+import type { FailureFacts, RefusalReason } from './route-event.js';
+import {
+  actionRequired,
+  base,
+  circuitEffects,
+  finished,
+  proveDelivery,
+  replayKeyOf,
+  retryNoticeWrite,
+  stoppedNotices,
+  successorActive,
+  switchToNext,
+  touched,
+  withWrites,
+} from './route-moves.js';
+import { circuitsAfterFailure } from '../circuit/circuit.js';
+import { descriptorsOf } from '../circuit/route-circuits.js';
+import type { Classification } from '../classify/classification.js';
+import { classifyEvidenceDetailed, type TimingOrigin } from '../classify/detailed-shim.js';
+import { evidenceMessage } from '../evidence/evidence-message.js';
+import { phaseFailsAttempt } from '../evidence/phases.js';
+import { evaluateRules, type PolicyDecision } from '../policy/evaluate.js';
+import type { PolicyDocument } from '../policy/policy-document.js';
+import { rulesOfPolicy, type RecoveryRules } from '../policy/recovery-rules.js';
+import { assessReplaySafety } from '../safety/safety-gate.js';
+import { formatIsoUtc } from '../time/iso-time.js';
+
+/**
+ * A provider failure of the route's attempt, decided whole: classified, correlated to the attempt (EVD-03),
+ * gated for replay safety, evaluated against the candidate's rules (the concrete-profile entry for interactive
+ * routes), with the circuits it opens and the notices it implies.
+ *
+ * Refused, with the failure kept as history: a report or evidence that names another generation, attempt or
+ * phase (`stale_*`, EVL-01), and a failure of an attempt that ran on after the route was cancelled or stopped
+ * (`route_stopped`: it schedules nothing, NOT-41). Refused with nothing kept: the agent's prompt call is still
+ * open (`prompt_open`, CUR-34), or no attempt of the route is running (`not_allowed`).
+ */
+export function decideFailure(route: Route, report: FailureFacts, world: RouteWorld): Decision {
+  const { classification, timingOrigin } = classifyEvidenceDetailed(report.evidence, { now: world.nowMs });
+  const history = (r: RouteCommon, decision: string, extra: Partial<AttemptRecord> = {}): RouteEffect => ({
+    kind: 'record_attempt',
+    attempt: attemptOf(r, classification, timingOrigin, decision, world.nowMs, extra),
+  });
+  const stale = staleness(route, report);
+  if (stale !== null) {
+    const row = history(route, `stale: ${stale.detail}`, { generation: report.generation });
+    return refused(route, stale.reason, stale.detail, [row], classification);
+  }
+  if (report.promptOpen) {
+    return refused(route, 'prompt_open', 'the agent still owns its prompt call', [], classification);
+  }
+  const attempt = runningAttempt(route);
+  if (route.state === 'action_required' && attempt !== null) {
+    return refused(
+      route,
+      'route_stopped',
+      `the route was ${route.reason} while this attempt ran: nothing is scheduled`,
+      [history(route, 'after_stop'), ...proveDelivery(attempt)],
+      classification,
+    );
+  }
+  if (
+    attempt === null ||
+    (route.state !== 'active' && route.state !== 'retrying' && route.state !== 'switching')
+  ) {
+    return refused(
+      route,
+      'not_allowed',
+      `no attempt of the route is running (${route.state})`,
+      [],
+      classification,
+    );
+  }
+  // A successor that answers before its acknowledgement arrived is the route's candidate from now on.
+  const current = route.state === 'switching' ? successorActive(route) : base(route);
+  const safety = assessReplaySafety(report.replay, {
+    current: replayKeyOf(current),
+    failure: classification,
+    failureMessage: evidenceMessage(report.evidence),
+  });
+  if (!safety.safe && safety.reason === 'stale') {
+    const detail = 'the replay evidence belongs to another attempt';
+    return refused(route, 'stale_evidence', detail, [history(route, `stale: ${detail}`)], classification);
+  }
+
+  const candidates = candidatesOf(world);
+  const opened = circuitsAfterFailure(
+    world.circuits,
+    classification,
+    descriptorsOf(candidates, current.candidate),
+    route.id,
+    world.nowMs,
+  );
+  const withFailure: RouteCommon = {
+    ...current,
+    lastFailure: summarize(classification),
+    dispatch: finished(current.dispatch),
+  };
+  const facts: RouteEffect[] = [
+    ...proveDelivery(attempt),
+    ...(report.replay === null
+      ? []
+      : [
+          {
+            kind: 'keep_replay' as const,
+            routeId: route.id,
+            generation: route.generation,
+            snapshot: report.replay,
+          },
+        ]),
+  ];
+  const rules = rulesOf(current, world);
+  if ('invalid' in rules) {
+    const next = actionRequired(withFailure, route, 'invalid_configuration', rules.invalid, world.nowMs);
+    return changed(
+      next,
+      'invalid_configuration',
+      [
+        history(withFailure, 'reject: invalid_configuration'),
+        ...circuitEffects(world, opened),
+        ...facts,
+        ...stoppedNotices(next),
+      ],
+      classification,
+    );
+  }
+  const decision: PolicyDecision =
+    'removed' in rules
+      ? { kind: 'reject', reason: 'unsafe', detail: 'candidate_removed' }
+      : evaluateRules({ classification, safety }, current.usage, rules.rules, world.nowMs);
+  const policy =
+    'removed' in rules || classification.class === 'unclassified'
+      ? null
+      : (rules.policy?.[classification.class] ?? null);
+  const exhaustedOutcome = (cls: 'transient' | 'hard') =>
+    'removed' in rules ? 'stop' : rules.rules[cls].onExhausted;
+  const record = (extra: Partial<AttemptRecord>) =>
+    history(withFailure, decisionText(decision), { policySnapshot: policy, ...extra });
+
+  switch (decision.kind) {
+    case 'reject': {
+      const next = actionRequired(
+        withFailure,
+        route,
+        decision.reason === 'unclassified' ? 'unclassified' : 'unsafe',
+        decision.detail,
+        world.nowMs,
+      );
+      const effects = [record({}), ...circuitEffects(world, opened), ...facts, ...stoppedNotices(next)];
+      return changed(
+        next,
+        `reject_${decision.reason === 'unclassified' ? 'unclassified' : 'unsafe'}`,
+        effects,
+        classification,
+      );
+    }
+    case 'wait_for_reset': {
+      const pendingOutcome = exhaustedOutcome(decision.class);
+      const next: Route = touched(
+        {
+          ...withFailure,
+          state: 'waiting_for_reset',
+          deadlineMs: decision.deadlineMs,
+          failureClass: decision.class,
+          pendingOutcome,
+          usage: {
+            ...current.usage,
+            resetWaitUsed: { ...current.usage.resetWaitUsed, [decision.class]: true },
+          },
+          dispatch: null,
+        },
+        route,
+        world.nowMs,
+      );
+      return changed(
+        next,
+        'wait_for_reset',
+        [
+          record({ deadlineMs: decision.deadlineMs, pendingOutcome }),
+          ...circuitEffects(world, opened),
+          ...facts,
+          { kind: 'arm_timer', routeId: route.id, generation: next.generation, dueAtMs: decision.deadlineMs },
+        ],
+        classification,
+      );
+    }
+    case 'retry': {
+      const pendingOutcome = exhaustedOutcome(decision.class);
+      const next: Route = touched(
+        {
+          ...withFailure,
+          state: 'retry_wait',
+          deadlineMs: decision.deadlineMs,
+          failureClass: decision.class,
+          retryOrdinal: decision.ordinal,
+          maxRetries: decision.maxRetries,
+          pendingOutcome,
+          usage: {
+            ...current.usage,
+            retriesUsed: { ...current.usage.retriesUsed, [decision.class]: decision.ordinal },
+          },
+          dispatch: null,
+        },
+        route,
+        world.nowMs,
+      );
+      return changed(
+        next,
+        'retry',
+        [
+          record({ retryOrdinal: decision.ordinal, deadlineMs: decision.deadlineMs, pendingOutcome }),
+          ...circuitEffects(world, opened),
+          ...facts,
+          { kind: 'arm_timer', routeId: route.id, generation: next.generation, dueAtMs: decision.deadlineMs },
+          ...retryNoticeWrite(next),
+        ],
+        classification,
+      );
+    }
+    case 'skip': {
+      // The circuit this failure opens counts already when a successor is chosen.
+      const switched = switchToNext(
+        { ...withFailure, excluded: [...current.excluded, current.candidate] },
+        route,
+        world,
+        withWrites(world.circuits, opened),
+      );
+      return changed(
+        switched.route,
+        'skip',
+        [
+          record({ pendingOutcome: 'skip' }),
+          ...circuitEffects(world, [...opened, ...switched.circuitWrites]),
+          ...facts,
+          ...switched.effects,
+        ],
+        classification,
+      );
+    }
+    case 'stop': {
+      const next = actionRequired(withFailure, route, decision.reason, decision.detail, world.nowMs);
+      return changed(
+        next,
+        'stop',
+        [
+          record({ pendingOutcome: 'stop' }),
+          ...circuitEffects(world, opened),
+          ...facts,
+          ...stoppedNotices(next),
+        ],
+        classification,
+      );
+    }
+  }
+}
+
+/**
+ * Whether a report is about the route's current attempt (EVD-03): the generation and invocation the report names,
+ * then the invocation, prompt generation and phase the evidence itself names. Evidence about an attempt that
+ * already answered (a late failure after its success) is stale too: it never starts a new loop.
+ */
+function staleness(route: Route, report: FailureFacts): { reason: RefusalReason; detail: string } | null {
+  const attempt = route.dispatch;
+  const e = report.evidence;
+  if (report.generation !== route.generation) {
+    return {
+      reason: 'stale_generation',
+      detail: `generation ${report.generation} is not the route's current generation ${route.generation}`,
+    };
+  }
+  if (report.invocationId !== null && report.invocationId !== attempt?.intentId) {
+    return { reason: 'stale_invocation', detail: 'the report names an earlier attempt of this generation' };
+  }
+  if (e.invocationId !== null && e.invocationId !== attempt?.intentId) {
+    return {
+      reason: 'stale_evidence',
+      detail: "the evidence names another invocation than the route's attempt",
+    };
+  }
+  if (e.promptGeneration !== null && e.promptGeneration !== route.generation) {
+    return {
+      reason: 'stale_evidence',
+      detail: `the evidence names prompt generation ${e.promptGeneration}, not ${route.generation}`,
+    };
+  }
+  if (e.phase !== null && !phaseFailsAttempt(e.phase)) {
+    return {
+      reason: 'stale_evidence',
+      detail: `evidence of phase ${JSON.stringify(e.phase)} cannot fail an attempt`,
+    };
+  }
+  if (attempt !== null && attempt.finished) {
+    return { reason: 'stale_invocation', detail: 'the attempt already reported its outcome' };
+  }
+  return null;
+}
+
+type RulesOf =
+  | { readonly rules: RecoveryRules; readonly policy: PolicyDocument | null }
+  | { readonly invalid: string }
+  | { readonly removed: true };
+
+/** The rules the failure is evaluated with: the candidate's policy, the built-in entry, or why there are none. */
+function rulesOf(route: RouteCommon, world: RouteWorld): RulesOf {
+  const profile = world.profile;
+  switch (profile.kind) {
+    case 'concrete':
+      return { rules: interactiveRecoveryRules, policy: null };
+    case 'invalid':
+      return { invalid: profile.message };
+    case 'missing':
+      return { invalid: `dynamic profile ${JSON.stringify(route.profileId)} no longer exists` };
+    case 'dynamic': {
+      const candidate = profile.candidates.find((c) => c.profile_id === route.candidate);
+      // The candidate left the profile: nothing authorizes automatic work for it.
+      if (candidate === undefined) return { removed: true };
+      return { rules: rulesOfPolicy(candidate.policy), policy: candidate.policy };
+    }
+  }
+}
+
+function decisionText(d: PolicyDecision): string {
+  return d.kind === 'reject' ? `reject:${d.reason}:${d.detail}` : d.kind;
+}
+
+function attemptOf(
+  route: RouteCommon,
+  c: Classification,
+  origin: TimingOrigin,
+  decision: string,
+  nowMs: number,
+  extra: Partial<AttemptRecord>,
+): AttemptRecord {
+  return {
+    routeId: route.id,
+    candidate: route.candidate,
+    generation: route.generation,
+    code: c.code,
+    failureClass: c.class,
+    catalogueVersion: c.catalogue_version,
+    rule: c.classifier_rule,
+    policySnapshot: null,
+    decision,
+    retryOrdinal: null,
+    deadlineMs: null,
+    pendingOutcome: null,
+    safeExcerpt: c.safe_excerpt,
+    note: originNote(origin),
+    atMs: nowMs,
+    ...extra,
+  };
+}
+
+/** CLS-23: evidence observed far in the future is not the origin of relative hints; the row says so. */
+function originNote(origin: TimingOrigin): string | null {
+  if (!origin.corrected || origin.observedAtMs === null) return null;
+  const ahead = Math.round((origin.observedAtMs - origin.originMs) / 1000);
+  return `observed_at ${formatIsoUtc(origin.observedAtMs)} was ${ahead} s ahead of the engine clock: relative timing hints were counted from ${formatIsoUtc(origin.originMs)}`;
+}
+
+function summarize(c: Classification): FailureSummary {
+  return {
+    code: c.code,
+    provider_id: c.provider_id,
+    model_id: c.model_id,
+    scope: c.scope,
+    class: c.class,
+    reason: c.reason ?? null,
+    catalogue_version: c.catalogue_version,
+    classifier_rule: c.classifier_rule,
+    safe_excerpt: c.safe_excerpt,
+    retry_after: c.retry_after,
+    reset_at: c.reset_at,
+  };
+}
