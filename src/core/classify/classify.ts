@@ -3,7 +3,7 @@ import { fieldKey, statusKey, type CompiledCatalogue } from './compiled-catalogu
 import { matchRule } from './match-rule.js';
 import { resolve, type Resolution, type RuleMatch } from './resolve.js';
 import type { Classification, UnclassifiedReason } from './classification.js';
-import { defaultCatalogue } from '../catalogue/registry.js';
+import { defaultCatalogue } from './default-catalogue.js';
 import {
   longWindowSeconds,
   providerCodeInfo,
