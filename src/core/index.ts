@@ -33,9 +33,13 @@ export {
 export {
   classify,
   classifyEvidence,
+  classifyEvidenceDetailed,
   explainEvidence,
+  futureObservationToleranceMs,
   type ClassifyOptions,
+  type DetailedClassification,
   type Explanation,
+  type TimingOrigin,
 } from './classify/classify.js';
 export { classificationSchema } from './classify/classification-schema.js';
 export { compileCatalogue, type CompiledCatalogue } from './classify/compiled-catalogue.js';
