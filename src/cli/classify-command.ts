@@ -30,7 +30,11 @@ export function registerClassifyCommand(program: Command): void {
     .argument('[file]', 'JSON Lines file of evidence envelopes, or - for standard input', '-')
     .option('--pretty', 'print a human summary instead of JSON Lines')
     .option('--explain', 'add every matching rule to each classification (catalogue work)')
-    .option('--now <iso>', 'the clock to use when evidence has no observed_at (default: now)', parseNow)
+    .option(
+      '--now <iso>',
+      'the clock relative hints count from when evidence has no observed_at, or one over 5 minutes ahead (default: now)',
+      parseNow,
+    )
     .option('--invocation <id>', 'the current invocation id: evidence from another one is stale')
     .option(
       '--generation <n>',

@@ -19,7 +19,7 @@ export {
   type Scope,
   type TransientCode,
 } from './catalogue/codes.js';
-export { catalogueRules, defaultCatalogue } from './catalogue/registry.js';
+export { catalogueRules } from './catalogue/registry.js';
 export { catalogueFingerprint, catalogueVersion } from './catalogue/version.js';
 export { fingerprintRules } from './catalogue/fingerprint.js';
 export type { Confidence, Rule, RuleCondition, RuleTier, TimingExtractor } from './catalogue/rule.js';
@@ -33,12 +33,17 @@ export {
 export {
   classify,
   classifyEvidence,
+  classifyEvidenceDetailed,
   explainEvidence,
+  futureObservationToleranceMs,
   type ClassifyOptions,
+  type DetailedClassification,
   type Explanation,
+  type TimingOrigin,
 } from './classify/classify.js';
 export { classificationSchema } from './classify/classification-schema.js';
 export { compileCatalogue, type CompiledCatalogue } from './classify/compiled-catalogue.js';
+export { defaultCatalogue } from './classify/default-catalogue.js';
 export { formatIsoUtc, parseIsoDateTime } from './time/iso-time.js';
 export * from './projection/index.js';
 export * from './policy/index.js';

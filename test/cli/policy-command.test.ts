@@ -97,7 +97,7 @@ describe('recourse policy validate', () => {
 });
 
 describe('recourse policy preview', () => {
-  it('[UI-08] prints the schedule per class as JSON', () => {
+  it('[EVL-16][UI-05] prints the schedule per class as JSON, each delay doubling the one before', () => {
     const r = runCli(['policy', 'preview', file('preview.json', v1), '--json']);
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({

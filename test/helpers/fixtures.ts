@@ -19,7 +19,7 @@ export interface CatalogueFixture {
   readonly negative_for?: readonly string[];
   /** Rules that must also match (and lose): pins a collision. */
   readonly collides_with?: readonly string[];
-  /** The caller's clock when the evidence has no `observed_at`. */
+  /** The classifier's clock: the timing origin when the evidence has no `observed_at` (or one too far ahead). */
   readonly now?: string;
   readonly source?: string;
   readonly note?: string;

@@ -6,8 +6,6 @@ import { localRules } from './rules/local.js';
 import { networkRules } from './rules/network.js';
 import { providerSignatureRules } from './rules/provider-signatures.js';
 import type { Rule } from './rule.js';
-import { catalogueVersion } from './version.js';
-import { compileCatalogue } from '../classify/compiled-catalogue.js';
 
 /** Every rule of the catalogue, in declaration order (the last tie-breaker of precedence). */
 export const catalogueRules: readonly Rule[] = Object.freeze([
@@ -19,6 +17,3 @@ export const catalogueRules: readonly Rule[] = Object.freeze([
   ...networkRules,
   ...httpStatusRules,
 ]);
-
-/** The shipped catalogue, indexed for classification. */
-export const defaultCatalogue = compileCatalogue(catalogueVersion, catalogueRules);

@@ -3,7 +3,7 @@ import { fieldKey, statusKey, type CompiledCatalogue } from './compiled-catalogu
 import { matchRule } from './match-rule.js';
 import { resolve, type Resolution, type RuleMatch } from './resolve.js';
 import type { Classification, UnclassifiedReason } from './classification.js';
-import { defaultCatalogue } from '../catalogue/registry.js';
+import { defaultCatalogue } from './default-catalogue.js';
 import {
   longWindowSeconds,
   providerCodeInfo,
@@ -19,7 +19,10 @@ import { safeExcerpt, safeIdentifier, type ExcerptAnchor } from '../sanitize/ind
 import { formatIsoUtc } from '../time/iso-time.js';
 
 export interface ClassifyOptions {
-  /** The caller's clock, epoch ms (or a Date). Used when the evidence has no `observed_at`. */
+  /**
+   * The caller's clock, epoch ms (or a Date). The timing origin when the evidence has no `observed_at`, or
+   * one more than `futureObservationToleranceMs` ahead of it.
+   */
   readonly now: number | Date;
   /**
    * The invocation and prompt generation the caller considers current. When given, evidence that does not
@@ -28,9 +31,31 @@ export interface ClassifyOptions {
   readonly current?: { readonly invocationId: string; readonly promptGeneration: number };
 }
 
-/** A classification plus every rule that matched, strongest first: for fixtures, collisions and `--explain`. */
-export interface Explanation {
+/**
+ * How far ahead of the classifier's `now` an `observed_at` may lie and still be the origin of relative timing
+ * hints: 5 minutes (300,000 ms) of clock skew. Beyond it the evidence's clock is not trusted and relative hints
+ * (and `occurred_at`) count from `now` (REQUIREMENTS CLS-23, Decision).
+ */
+export const futureObservationToleranceMs = 300_000;
+
+/** Where a classification counted its relative timing hints and its `occurred_at` from. */
+export interface TimingOrigin {
+  /** The evidence's `observed_at`, epoch ms, or null when it had none. */
+  readonly observedAtMs: number | null;
+  /** The origin used, epoch ms: `observed_at` when trusted, else the caller's `now`. */
+  readonly originMs: number;
+  /** True when `observed_at` was ignored because it lay more than the tolerance ahead of `now`. */
+  readonly corrected: boolean;
+}
+
+/** A classification and the timing origin it was computed from (the origin is not part of the wire format). */
+export interface DetailedClassification {
   readonly classification: Classification;
+  readonly timingOrigin: TimingOrigin;
+}
+
+/** A classification plus every rule that matched, strongest first: for fixtures, collisions and `--explain`. */
+export interface Explanation extends DetailedClassification {
   readonly matches: ReadonlyArray<{
     readonly rule: string;
     readonly code: CatalogueCode;
@@ -55,7 +80,20 @@ export function classifyEvidence(
   options: ClassifyOptions,
   catalogue: CompiledCatalogue = defaultCatalogue,
 ): Classification {
-  return run(evidence, options, catalogue, false).classification;
+  return classifyEvidenceDetailed(evidence, options, catalogue).classification;
+}
+
+/**
+ * Like `classifyEvidence` (same work), and says which timing origin it used, so a caller can record that an
+ * `observed_at` from the future was corrected.
+ */
+export function classifyEvidenceDetailed(
+  evidence: Evidence,
+  options: ClassifyOptions,
+  catalogue: CompiledCatalogue = defaultCatalogue,
+): DetailedClassification {
+  const { classification, timingOrigin } = run(evidence, options, catalogue, false);
+  return { classification, timingOrigin };
 }
 
 /** Like `classifyEvidence`, and lists every matching rule (evaluates the whole candidate set). */
@@ -73,13 +111,24 @@ function nowMs(options: ClassifyOptions): number {
   return Number.isFinite(ms) ? ms : 0;
 }
 
+/**
+ * `observed_at` is the origin unless it lies more than the tolerance ahead of `now`: a clock that far ahead
+ * would stretch every relative hint by its error. A past `observed_at` is kept (evidence may arrive late).
+ */
+function timingOriginOf(observedAtMs: number | null, now: number): TimingOrigin {
+  if (observedAtMs === null) return { observedAtMs, originMs: now, corrected: false };
+  const corrected = observedAtMs - now > futureObservationToleranceMs;
+  return { observedAtMs, originMs: corrected ? now : observedAtMs, corrected };
+}
+
 function run(
   evidence: Evidence,
   options: ClassifyOptions,
   catalogue: CompiledCatalogue,
   explain: boolean,
 ): Explanation {
-  const referenceMs = evidence.observedAtMs ?? nowMs(options);
+  const timingOrigin = timingOriginOf(evidence.observedAtMs, nowMs(options));
+  const referenceMs = timingOrigin.originMs;
   const facts = factsOf(evidence);
   const base = {
     catalogue_version: catalogue.version,
@@ -94,12 +143,17 @@ function run(
     (evidence.invocationId !== current.invocationId || evidence.promptGeneration !== current.promptGeneration)
   ) {
     const excerpt = safeExcerpt(facts.raw, defaultAnchor(evidence));
-    return { classification: unclassified(base, 'stale', null, null, 'low', excerpt), matches: [] };
+    return {
+      classification: unclassified(base, 'stale', null, null, 'low', excerpt),
+      timingOrigin,
+      matches: [],
+    };
   }
   const matches = findMatches(facts, catalogue, explain);
   const resolution = resolve(matches);
   return {
     classification: build(resolution, evidence, facts, base, referenceMs),
+    timingOrigin,
     matches: matches.map((m) => ({
       rule: m.compiled.rule.id,
       code: m.compiled.rule.code,

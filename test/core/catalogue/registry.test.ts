@@ -98,7 +98,7 @@ describe('[CLS-03][CLS-04] the rule catalogue', () => {
     expect(rank('cursor.retriable_stream_reset.v1')).toBeLessThan(rank('transport.stream_lost.v1'));
   });
 
-  it('[CLS-02][CLS-22] pins the rule set to its catalogue version', () => {
+  it('[CLS-02][DAT-02] pins the rule set to its catalogue version', () => {
     expect(
       fingerprintRules(catalogueRules),
       `the rules changed: bump catalogueVersion (now ${catalogueVersion}) and set catalogueFingerprint in src/core/catalogue/version.ts`,

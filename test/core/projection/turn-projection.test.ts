@@ -231,7 +231,7 @@ describe('Cursor normal-completion failure projection', () => {
     expect(c).toMatchObject({ class: 'unclassified', reason: 'unknown' });
   });
 
-  it('[CUR-24] ignores malformed updates', () => {
+  it('[CUR-04] ignores malformed updates: only a normalized assistant chunk can match', () => {
     expect(run([null, 'text', { content: 'x' }, { sessionUpdate: 5 }]).outcome).toEqual({
       outcome: 'complete',
     });

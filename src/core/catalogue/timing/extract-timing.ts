@@ -16,7 +16,7 @@ export interface TimingInput {
   readonly headers: HeaderList;
   /** The lower-cased classification window. */
   readonly text: string;
-  /** `observed_at` of the evidence, else the caller's now: relative hints are measured from it. */
+  /** The timing origin (a trusted `observed_at`, else the caller's now): relative hints are measured from it. */
   readonly referenceMs: number;
 }
 
