@@ -14,7 +14,7 @@ import { hardCodes, transientCodes } from '../../src/core/index.js';
  *   list is a copy that can drift: callers act on the class.
  * - Retry schedules (a literal table of delays that double, or an exponential `2 ** n`) appear only in policy
  *   (class policies and their schedule) and in the one concrete-profile delay function of CUR-36
- *   (`transientRetryDelayFor`, wherever it lives), besides the catalogue's own timing extractors.
+ *   (`interactiveRetryDefaults`, wherever it lives), besides the catalogue's own timing extractors.
  */
 
 const codeOwners = /^src\/core\/(catalogue|classify|policy|notice|plan)\//;
@@ -66,7 +66,7 @@ const sources = tsFilesUnder(['src']);
 
 /** The one concrete-profile delay function (CUR-36): the file that declares it owns its delay table. */
 const concreteProfileOwners = sources.filter((f) =>
-  /export\s+(?:function\s+transientRetryDelayFor\b|const\s+transientRetryDelayFor\b)/.test(readRepoFile(f)),
+  /export\s+const\s+interactiveRetryDefaults\b/.test(readRepoFile(f)),
 );
 
 describe('callers keep no copies of provider tables or retry schedules', () => {

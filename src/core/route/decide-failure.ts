@@ -20,7 +20,7 @@ import {
 import { circuitsAfterFailure } from '../circuit/circuit.js';
 import { descriptorsOf } from '../circuit/route-circuits.js';
 import type { Classification } from '../classify/classification.js';
-import { classifyEvidenceDetailed, type TimingOrigin } from '../classify/detailed-shim.js';
+import { classifyEvidenceDetailed, type TimingOrigin } from '../classify/classify.js';
 import { evidenceMessage } from '../evidence/evidence-message.js';
 import { phaseFailsAttempt } from '../evidence/phases.js';
 import { evaluateRules, type PolicyDecision } from '../policy/evaluate.js';

@@ -160,6 +160,7 @@ describe('agent_transport_lost and the Cursor fingerprint', () => {
       expect(evaluate({ classification: failure, safety }, spent, policy, now)).toEqual({
         kind: 'skip',
         class: 'transient',
+        detail: 'transient recovery exhausted after 2 of 2 retries',
       });
     }
   });
