@@ -461,7 +461,7 @@ export function fixtureFiles(folder: URL): { file: string; cases: FixtureCase[] 
 export function runCase(c: FixtureCase, given: Record<string, Route>): void {
   const start = given[c.given];
   if (start === undefined) throw new Error(`no given route named ${c.given}`);
-  let route: Route = c.route === undefined ? start : ({ ...start, ...(inMs(c.route) as object) });
+  let route: Route = c.route === undefined ? start : { ...start, ...(inMs(c.route) as object) };
   const steps = c.steps ?? [{ at: c.at ?? 0, event: c.event!, expected: c.expected!, world: c.world }];
   for (const s of steps) {
     const before = structuredClone(route);
