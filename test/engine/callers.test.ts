@@ -52,6 +52,44 @@ describe('every caller goes through the same evaluator', () => {
     }
   });
 
+  it('[CAL-01][CAL-07] a concrete profile and a dynamic profile share the catalogue and the evaluator: the same failure, the same class and timing', async () => {
+    const h = await harness();
+    try {
+      await h.engine.saveProfile(profileDocument(standardPolicy));
+      await h.engine.startRoute({ routeId: 'dynamic-1', profileId: 'p' });
+      await h.engine.startRoute({ routeId: 'concrete-1', profileId: 'a', mode: 'interactive' });
+      await h.engine.idle();
+      const shortHint = {
+        kind: 'http',
+        status: 429,
+        provider: 'openai',
+        headers: { 'retry-after': '7' },
+        body: '{"error":{"type":"rate_limit_exceeded","code":"rate_limit_exceeded","message":"Rate limit reached"}}',
+      };
+      for (const id of ['dynamic-1', 'concrete-1']) await h.fail(id, shortHint);
+      const [dynamic] = await h.store.listAttempts('dynamic-1');
+      const [concrete] = await h.store.listAttempts('concrete-1');
+      const shared = ({ code, failureClass, rule, catalogueVersion }: typeof dynamic & object) => ({
+        code,
+        failureClass,
+        rule,
+        catalogueVersion,
+      });
+      expect(shared(concrete!)).toEqual(shared(dynamic!));
+      // The concrete entry's product default (a hint within 60 s replaces the delay) over the same timing.
+      expect(await h.route('concrete-1')).toMatchObject({
+        state: 'retry_wait',
+        deadlineMs: dynamic!.atMs + 7000,
+      });
+      expect(await h.route('dynamic-1')).toMatchObject({
+        state: 'retry_wait',
+        deadlineMs: dynamic!.atMs + 5000,
+      });
+    } finally {
+      await h.close();
+    }
+  });
+
   it('[CAL-08][CAL-05] each utility call routes under its own invocation id; reusing one is refused', async () => {
     const h = await harness();
     try {

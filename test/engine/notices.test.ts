@@ -3,6 +3,7 @@ import { envelopes } from './harness.js';
 import { noticeHarness, type NoticeHarness } from './notice-harness.js';
 import { isRetryNotice, planNoticeWrite, retryNotice, type TranscriptMessage } from '../../src/core/index.js';
 import { EngineInputError } from '../../src/engine/index.js';
+import { sqliteMigrations } from '../../src/store/sqlite/migrations/index.js';
 import { t0 } from '../core/route/route-fixtures.js';
 
 const s1 = { taskId: 't1', sessionId: 's1' };
@@ -309,6 +310,58 @@ describe('retiring notices', () => {
     }
   });
 
+  it('[NOT-26][NOT-31] an ordinary session stop while the retry is in flight ends the loop: no notice, no retry, no recovery message', async () => {
+    const h = await retrying();
+    try {
+      await h.advance(5);
+      h.clock.set(t0 + 6000);
+      await h.sessions.stop(s1);
+      h.clock.set(t0 + 7000);
+      expect(await h.fail(s1)).toMatchObject({ outcome: 'refused', reason: 'route_stopped' });
+      await h.advance(600);
+      expect(h.dispatcher.kinds()).toEqual(['initial:claude-main:1', 'retry:claude-main:1']);
+      expect(await h.db.transcript.list(s1)).toEqual([]);
+      expect(await h.db.store.readRoute('session:s1')).toMatchObject({
+        state: 'action_required',
+        reason: 'stopped',
+      });
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('[NOT-17][NOT-16] advancing to the next attempt updates the notice in place and runs no retry-ending reset', async () => {
+    const h = await retrying();
+    try {
+      await h.advance(5);
+      const before = h.transcriptEvents.length;
+      h.clock.set(t0 + 6000);
+      await h.fail(s1);
+      const after = h.transcriptEvents.slice(before).map((e) => e.type);
+      expect(after).toEqual(['session.message.updated']);
+      expect(h.events.some((e) => e.type === 'ignored')).toBe(false);
+      // No fence was armed: an event without identity right now is not ignored.
+      h.clock.set(t0 + 6500);
+      expect(await h.fail(s1, envelopes.overloaded, { late: true })).toMatchObject({
+        outcome: 'refused',
+        reason: 'not_allowed',
+      });
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('[NOT-05] a notice is an ordinary transcript message: no table or column of its own', async () => {
+    const h = await retrying();
+    try {
+      const [notice] = await h.db.transcript.list(s1);
+      expect(notice).toMatchObject({ kind: 'status', metadata: { retrying: true } });
+      expect(Object.keys(sqliteMigrations).some((n) => /notice|retry/i.test(n))).toBe(false);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('[NOT-24] deleting a session while its retry waits retires the retry and the notices first, then removes the row', async () => {
     const h = await retrying();
     try {
@@ -364,6 +417,42 @@ describe('Cancel (CancelTransientRetry)', () => {
       expect(h.engine.armedFor()).toBeNull();
       await h.advance(600);
       expect(h.dispatcher.kinds()).toEqual(['initial:claude-main:1']);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('[NOT-19][NOT-41][NOT-14][SCN-14] Cancel while the retry is in flight ends the loop: active, Resume/Start fresh once, the late failure schedules nothing', async () => {
+    const h = await retrying();
+    try {
+      await h.advance(5); // the retry is dispatched and accepted: the loop is active
+      expect(await h.db.store.readRoute('session:s1')).toMatchObject({ state: 'retrying' });
+      h.clock.set(t0 + 6000);
+      expect(await h.sessions.cancel('owner', s1)).toEqual({ outcome: 'cancelled', active: true });
+      h.clock.set(t0 + 7000);
+      expect(await h.fail(s1)).toMatchObject({ outcome: 'refused', reason: 'route_stopped' });
+      await h.advance(600);
+      expect(h.dispatcher.kinds()).toEqual(['initial:claude-main:1', 'retry:claude-main:1']);
+      const transcript = await h.db.transcript.list(s1);
+      expect(transcript.map((m) => [m.kind, m.metadata.actions])).toEqual([
+        ['recovery', ['resume', 'start_fresh']],
+      ]);
+      // Cancelling again is an idempotent cleanup: nothing more is written.
+      expect(await h.sessions.cancel('owner', s1)).toEqual({ outcome: 'cancelled', active: false });
+      expect(await h.db.transcript.list(s1)).toHaveLength(1);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('[NOT-41] the in-flight retry that succeeds after Cancel is still a success', async () => {
+    const h = await retrying();
+    try {
+      await h.advance(5);
+      h.clock.set(t0 + 6000);
+      await h.sessions.cancel('owner', s1);
+      expect(await h.succeed(s1)).toMatchObject({ outcome: 'changed', route: { state: 'active' } });
+      expect(await h.notices(s1)).toBe(0);
     } finally {
       await h.close();
     }

@@ -131,3 +131,103 @@ describe('restart reconciliation', () => {
     }
   });
 });
+
+describe('attempts a restart finds running (orphans)', () => {
+  it('[DUR-06][OUT-01][RTE-18] a crash while a retry runs strands nothing: reported orphaned, then Retry now takes over and the old report is stale', async () => {
+    const h = await started();
+    try {
+      await h.fail('r1', envelopes.overloaded);
+      await h.advance(5); // the retry is dispatched and accepted; the process then dies before the agent reports
+      const retry = h.dispatcher.sent[1]!;
+      const report = await h.restart();
+      expect(report.orphaned).toEqual([
+        { routeId: 'r1', generation: 1, intentId: retry.id, kind: 'retry', candidate: 'a' },
+      ]);
+      expect(report.stopped).toEqual([]);
+      // Nothing is inferred from the silence: the route still waits for its attempt.
+      await h.advance(3600);
+      expect(await h.route('r1')).toMatchObject({ state: 'retrying', dispatch: { orphaned: true } });
+      expect(h.dispatcher.sent).toHaveLength(2);
+      const taken = await h.engine.act({ routeId: 'r1', action: 'retry_now', expectedGeneration: 1 });
+      expect(taken).toMatchObject({
+        outcome: 'changed',
+        route: { state: 'retrying', generation: 2, dispatch: { kind: 'manual' } },
+      });
+      await h.engine.idle();
+      expect(h.dispatcher.kinds()).toEqual(['initial:a:1', 'retry:a:1', 'manual:a:2']);
+      // The orphan answers late: another generation now, so it changes nothing.
+      const late = await h.engine.reportFailure({
+        routeId: 'r1',
+        generation: 1,
+        invocationId: retry.id,
+        evidence: envelopes.overloaded,
+        replay: null,
+      });
+      expect(late).toMatchObject({ outcome: 'refused', reason: 'stale_generation' });
+      expect(await h.route('r1')).toMatchObject({ state: 'retrying', generation: 2 });
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('[DUR-06] Stop takes over an orphan; a report of the orphan that does arrive still counts until then', async () => {
+    const h = await started();
+    try {
+      await h.fail('r1', envelopes.overloaded);
+      await h.advance(5);
+      await h.restart();
+      // The attempt was still running elsewhere and reports: it counts (delivery and outcome are proven).
+      expect(await h.fail('r1', envelopes.overloaded)).toMatchObject({
+        outcome: 'changed',
+        route: { state: 'retry_wait', retryOrdinal: 2 },
+      });
+      await h.advance(20);
+      await h.restart();
+      expect(await h.engine.act({ routeId: 'r1', action: 'stop', expectedGeneration: 1 })).toMatchObject({
+        outcome: 'changed',
+        route: { state: 'action_required', reason: 'stopped' },
+      });
+    } finally {
+      await h.close();
+    }
+  });
+
+  it("[RTE-15][DUR-06] a lost successor acknowledgement does not strand the switch: the successor's success proves delivery, and a restart then stops nothing", async () => {
+    const h = await started({ ...standardPolicy, transient: { ...off, on_exhausted: 'skip' } });
+    try {
+      h.dispatcher.mode = 'lose';
+      await h.fail('r1', envelopes.overloaded);
+      expect(await h.route('r1')).toMatchObject({ state: 'switching', nextCandidate: 'b' });
+      const successor = h.dispatcher.sent.at(-1)!;
+      const success = await h.engine.reportSuccess({
+        routeId: 'r1',
+        generation: 2,
+        invocationId: successor.id,
+      });
+      expect(success).toMatchObject({ outcome: 'changed', route: { state: 'active', candidate: 'b' } });
+      h.dispatcher.mode = 'ack';
+      const report = await h.restart();
+      expect(report.stopped).toEqual([]);
+      expect(await h.route('r1')).toMatchObject({ state: 'active', candidate: 'b' });
+      const intents = await h.store.listIntents('r1');
+      expect(intents.find((i) => i.id === successor.id)).toMatchObject({ outcome: 'acknowledged' });
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('[RTE-15] Cancel and Stop are allowed while switching', async () => {
+    const h = await started({ ...standardPolicy, transient: { ...off, on_exhausted: 'skip' } });
+    try {
+      h.dispatcher.mode = 'lose';
+      await h.fail('r1', envelopes.overloaded);
+      const cancelled = await h.engine.act({ routeId: 'r1', action: 'cancel', expectedGeneration: 2 });
+      expect(cancelled).toMatchObject({
+        outcome: 'changed',
+        route: { state: 'action_required', reason: 'cancelled', candidate: 'b' },
+      });
+    } finally {
+      await h.close();
+    }
+  });
+});

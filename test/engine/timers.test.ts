@@ -34,6 +34,28 @@ describe('durable timers', () => {
     }
   });
 
+  it('[DUR-01][DUR-02] reading a route and its absolute deadline, however often and however late, dispatches nothing: only the engine timer does', async () => {
+    const h = await withRoutes(['r1'], doc(retries(3, 20, 'stop'), off));
+    try {
+      await h.fail('r1', envelopes.overloaded); // due at 20 s
+      const route = await h.route('r1');
+      expect(route).toMatchObject({ state: 'retry_wait', deadlineMs: t0 + 20_000 });
+      // A display counts down on its own clock and reads the route past the deadline: nothing is dispatched.
+      h.clock.set(t0 + 25_000);
+      for (let i = 0; i < 50; i++) {
+        await h.store.readRoute('r1');
+        await h.store.listAttempts('r1');
+        await h.store.countRoutes();
+      }
+      expect(h.dispatcher.kinds()).toEqual(['initial:a:1']);
+      // The engine's own timer, when it runs, dispatches the retry exactly once.
+      await h.advance(25);
+      expect(h.dispatcher.kinds()).toEqual(['initial:a:1', 'retry:a:1']);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('[RTE-09] a timer that fires early acts on nothing and is armed again for the same absolute deadline', async () => {
     const h = await withRoutes(['r1']);
     try {

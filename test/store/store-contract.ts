@@ -119,6 +119,27 @@ export function storeContract(
       });
     });
 
+    it('[CLS-22][DAT-11] an attempt keeps the code, class, rule and catalogue version it was decided with, whatever the catalogue is now', async () => {
+      await withStore(async (store, reopen) => {
+        // A row written under an older catalogue, whose rule the current one no longer has.
+        const old = {
+          ...attempt('r1', 1),
+          catalogueVersion: '2025.01.01-1',
+          rule: 'retired.rule.v1',
+          code: 'model_capacity',
+          note: null,
+        };
+        await store.transact((tx) => tx.appendAttempt(old));
+        const [stored] = await (await reopen()).listAttempts('r1');
+        expect(stored).toMatchObject({
+          catalogueVersion: '2025.01.01-1',
+          rule: 'retired.rule.v1',
+          code: 'model_capacity',
+          failureClass: 'transient',
+        });
+      });
+    });
+
     it('[DUR-10] deadlines are absolute UTC epoch ms: the due query and the earliest deadline read them back', async () => {
       await withStore(async (store) => {
         const s = routesInEveryState();
