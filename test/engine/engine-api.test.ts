@@ -74,7 +74,7 @@ describe('the identity an envelope names (EVD-03)', () => {
       await h.advance(600);
       expect(h.dispatcher.kinds()).toEqual(['initial:a:1']);
       expect(await h.store.listAttempts('r1')).toMatchObject([
-        { decision: expect.stringMatching(/^stale: /) },
+        { decision: expect.stringMatching(/^stale: /) as unknown },
       ]);
     } finally {
       await h.close();
@@ -106,13 +106,13 @@ describe('a stored profile that no longer validates (POL-20)', () => {
       raw.close();
       await expect(h.store.readProfile('p')).rejects.toMatchObject({
         code: 'invalid_configuration',
-        message: expect.stringContaining('/candidates/0/policy/transient/retry/max_retries'),
+        message: expect.stringContaining('/candidates/0/policy/transient/retry/max_retries') as unknown,
       });
       const outcome = await h.fail('r1', envelopes.overloaded);
       expect(outcome.route).toMatchObject({
         state: 'action_required',
         reason: 'invalid_configuration',
-        detail: expect.stringContaining('stored dynamic profile "p" (version 1) is invalid'),
+        detail: expect.stringContaining('stored dynamic profile "p" (version 1) is invalid') as unknown,
       });
       await h.advance(600);
       expect(h.dispatcher.kinds()).toEqual(['initial:a:1']);
