@@ -280,8 +280,8 @@ export class Engine {
     }
   }
 
+  /** Sends a committed intent (its `dispatch` event was told with the commit) and records the answer. */
   private send(intent: DispatchIntent): void {
-    this.emit({ type: 'dispatch', atMs: this.options.clock.now(), intent });
     let sent: Promise<void>;
     try {
       sent = this.options.dispatcher.dispatch(intent);

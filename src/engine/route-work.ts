@@ -65,7 +65,6 @@ export function startWork(input: StartInput, newId: () => string): Work<StartRes
     const started = decideStart(input, world);
     if (started.outcome !== 'started') return started;
     await tx.insertRoute(started.route);
-    await applyEffects(tx, started.route, started.effects, nowMs, after);
     after.events.push({
       type: 'transition',
       atMs: nowMs,
@@ -74,6 +73,7 @@ export function startWork(input: StartInput, newId: () => string): Work<StartRes
       decision: 'start',
       classification: null,
     });
+    await applyEffects(tx, started.route, started.effects, nowMs, after);
     return { outcome: 'started', route: started.route };
   };
 }
@@ -134,9 +134,10 @@ async function commitDecision(
       classification: d.classification,
     };
   }
-  await applyEffects(tx, d.route, d.effects, nowMs, after);
+  // The change is told first, then what it wrote and sent (circuits, dispatches), so each route's lines group.
   const event = changeEvent(before, d, nowMs);
   if (event !== null) after.events.push(event);
+  await applyEffects(tx, d.route, d.effects, nowMs, after);
   return { outcome: 'changed', route: d.route, decision: d.decision, classification: d.classification };
 }
 
@@ -171,6 +172,7 @@ async function applyEffects(
       case 'dispatch':
         await tx.insertIntent(effect.intent);
         after.dispatch.push(effect.intent);
+        after.events.push({ type: 'dispatch', atMs: nowMs, intent: effect.intent });
         break;
       case 'record_prompt':
         await tx.insertIntent(effect.intent);

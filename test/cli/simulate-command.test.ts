@@ -370,3 +370,229 @@ describe('recourse simulate: files, databases and errors', () => {
     expect(r.stdout).toBe(await readFile(join(expected, 'scn-05-credits-stop.jsonl'), 'utf8'));
   });
 });
+
+describe('recourse simulate: the hardening examples (issue 8)', () => {
+  const of = (records: Line[], route: string) => records.filter((r) => r.route === route);
+
+  it('[NOT-19][NOT-41][NOT-14][SCN-14] Cancel while the retry is in flight ends the loop: the late failure schedules nothing and writes no notice', () => {
+    const { records, status } = simulate('cancel-while-retry-in-flight');
+    expect(status).toBe(0);
+    expect(records.find((r) => 'cancel' in r)).toEqual({ at: 6, cancel: { active: true } });
+    expect(records.find((r) => 'refused' in r)).toEqual({
+      at: 7,
+      refused: { action: 'failure', reason: 'route_stopped' },
+    });
+    expect(dispatches(records).map((d) => `${d.at}:${d.kind}`)).toEqual(['0:initial', '5:retry']);
+    expect(
+      records.filter((r) => 'notice' in r).map((r) => `${r.at}:${String((r.notice as { op: string }).op)}`),
+    ).toEqual(['0:create', '6:delete']);
+    const transcript = records.at(-1)!.transcript as { kind: string }[];
+    expect(transcript.map((m) => m.kind)).toEqual(['recovery']);
+  });
+
+  it('[NOT-26][NOT-31] an ordinary stop while the retry is in flight ends the loop: no notice, no retry, no retrying message left', () => {
+    const { records } = simulate('stop-while-retry-in-flight');
+    expect(states(records)).toContain('6:action_required:stopped');
+    expect(dispatches(records).map((d) => d.kind)).toEqual(['initial', 'retry']);
+    expect(records.at(-1)).toEqual({ transcript: [] });
+  });
+
+  it('[CIR-02][CIR-05][EVL-11] a circuit open ten days: the other route evaluates its next candidate at its first deadline', () => {
+    const { records } = simulate('circuit-outlasts-policy');
+    expect(records.find((r) => r.route === 'r1' && 'circuit' in r)).toEqual({
+      at: 0,
+      route: 'r1',
+      circuit: { key: 'provider:anthropic', state: 'open', open_until: 864000, probe_owner: null },
+    });
+    expect(states(of(records, 'r2'))).toEqual([
+      '0:active:start',
+      '0:retry_wait:retry',
+      '5:switching:circuit_skip',
+      '5:active:successor_active',
+    ]);
+    expect(dispatches(of(records, 'r2')).at(-1)).toEqual({
+      at: 5,
+      candidate: 'c',
+      generation: 2,
+      kind: 'successor',
+    });
+  });
+
+  it('[CIR-01][CIR-03] a probe lease that lapses without an outcome returns the circuit to open: no other probe before open_until', () => {
+    const { records } = simulate('lapsed-probe-lease');
+    const circuits = records
+      .filter((r) => 'circuit' in r)
+      .map((r) => ({ at: r.at, route: r.route, ...(r.circuit as object) }));
+    expect(circuits).toContainEqual({
+      at: 5,
+      route: 'r1',
+      key: 'provider:anthropic',
+      state: 'half_open',
+      open_until: 600,
+      probe_owner: 'r1',
+    });
+    expect(circuits).toContainEqual({
+      at: 35,
+      route: 'r2',
+      key: 'provider:anthropic',
+      state: 'open',
+      open_until: 600,
+      probe_owner: null,
+    });
+    expect(dispatches(of(records, 'r2')).map((d) => `${d.at}:${d.kind}`)).toEqual(['0:initial', '600:retry']);
+  });
+
+  it('[CIR-04][CIR-05] many routes behind one expired circuit: exactly one probe; its success releases the rest, each once', () => {
+    const { records } = simulate('one-probe-for-many');
+    const retries = dispatches(records).filter((d) => d.kind === 'retry');
+    const at61 = records.filter((r) => r.at === 61 && 'dispatch' in r).map((r) => r.route);
+    expect(at61).toEqual(['r2']);
+    expect(
+      new Set(
+        records
+          .filter((r) => 'dispatch' in r && (r.dispatch as { kind: string }).kind === 'retry')
+          .map((r) => r.route),
+      ),
+    ).toEqual(new Set(['r1', 'r2', 'r3', 'r4', 'r5']));
+    expect(retries).toHaveLength(5);
+    // Every line of a scenario with routes names its route.
+    expect(
+      records
+        .filter((r) => !('transcript' in r) && !('restart' in r))
+        .every((r) => typeof r.route === 'string'),
+    ).toBe(true);
+  });
+
+  it('[DUR-06][OUT-01] a retry that never reports, a restart, then Retry now: reported orphaned, taken over on a new generation', () => {
+    const { records } = simulate('orphaned-retry-after-restart');
+    expect(records.find((r) => 'restart' in r)).toEqual({
+      at: 10,
+      restart: { rearmed: 0, stopped: 0, superseded: 0, orphaned: 1 },
+    });
+    expect(dispatches(records).map((d) => `${d.at}:${d.kind}:${d.generation}`)).toEqual([
+      '0:initial:1',
+      '5:retry:1',
+      '11:manual:2',
+      '22:retry:2',
+    ]);
+  });
+
+  it('[RTE-15][DUR-06] the successor acknowledgement is lost, its success proves delivery; a restart stops nothing', () => {
+    const { records } = simulate('successor-ack-lost');
+    expect(states(records)).toContain('3:active:success');
+    expect(records.find((r) => 'restart' in r)).toEqual({
+      at: 10,
+      restart: { rearmed: 0, stopped: 0, superseded: 0, orphaned: 0 },
+    });
+  });
+
+  it('[EVD-03][EVL-01] evidence naming another attempt, or a phase that cannot fail one, authorizes nothing', () => {
+    const { records } = simulate('stale-evidence-identity');
+    expect(records.filter((r) => 'refused' in r)).toEqual([
+      { at: 0, refused: { action: 'failure', reason: 'stale_evidence' } },
+      { at: 1, refused: { action: 'failure', reason: 'stale_evidence' } },
+    ]);
+    expect(states(records)).toContain('2:retry_wait:retry');
+  });
+
+  it('[CLS-23] evidence observed five days ahead: its Retry-After counts from the engine clock', () => {
+    const { records } = simulate('observed-in-the-future');
+    expect(states(records)).toContain('0:waiting_for_reset:wait_for_reset');
+    expect(records.find((r) => r.state === 'waiting_for_reset')).toMatchObject({ deadline_at: 20 });
+  });
+});
+
+describe('recourse simulate: scenarios with several routes', () => {
+  const write = async (scenario: object) => {
+    const folder = await mkdtemp(join(tmpdir(), 'recourse-simulate-routes-'));
+    folders.push(folder);
+    const file = join(folder, 'routes.json');
+    await writeFile(file, JSON.stringify(scenario));
+    return file;
+  };
+  const profile = { name: 'p', candidates: [{ profile_id: 'a' }, { profile_id: 'b' }] };
+
+  it('reports every problem of routes and steps with its JSON pointer, and runs nothing', async () => {
+    const file = await write({
+      start: '2026-06-01T12:00:00Z',
+      profile,
+      routes: [
+        { id: 'r1', profile },
+        { id: 'r1', profile: { ...profile, candidates: [{ profile_id: 'z' }] } },
+        { id: 'bad id!', profile, color: 'red' },
+        {
+          id: 'r4',
+          mode: 'interactive',
+          session: { task_id: 't', session_id: 's' },
+          profile: { profile_id: 'a' },
+        },
+      ],
+      steps: [
+        { at: 0, event: 'failure', evidence: { kind: 'stderr', text: 'x' } },
+        { at: 1, event: 'failure', route: 'nope', evidence: { kind: 'stderr', text: 'x' } },
+        { at: 2, event: 'restart', route: 'r1' },
+        { at: 3, event: 'cancel', route: 'r1' },
+        { at: 4, event: 'cancel', route: 'r4' },
+      ],
+    });
+    const r = runCli(['simulate', file]);
+    expect(r.status).toBe(1);
+    const paths = (JSON.parse(r.stdout) as { errors: { path: string }[] }).errors.map((e) => e.path);
+    expect(paths).toEqual([
+      '/profile',
+      '/routes/1/id',
+      '/routes/1/profile/name',
+      '/routes/2/color',
+      '/routes/2/id',
+      '/steps/0/route',
+      '/steps/1/route',
+      '/steps/2/route',
+      '/steps/3/event',
+    ]);
+  });
+
+  it('an empty routes list, or routes that are not a list, is a field error', async () => {
+    for (const routes of [[], {}, 'r1']) {
+      const file = await write({ start: '2026-06-01T12:00:00Z', routes, steps: [] });
+      const r = runCli(['simulate', file]);
+      expect(r.status).toBe(1);
+      expect(JSON.parse(r.stdout)).toMatchObject({ errors: [{ path: '/routes' }] });
+    }
+  });
+
+  it('[CAL-06][SCN-10] a dynamic route and an interactive session in one scenario: lines name their route, transcripts come last', async () => {
+    const file = await write({
+      start: '2026-06-01T12:00:00Z',
+      routes: [
+        { id: 'kanban', profile },
+        { id: 'chat', mode: 'interactive', profile: { profile_id: 'a' } },
+      ],
+      steps: [
+        {
+          at: 0,
+          route: 'kanban',
+          event: 'failure',
+          evidence: { kind: 'stderr', text: 'weird gibberish' },
+          progress: {},
+        },
+        {
+          at: 0,
+          route: 'chat',
+          event: 'failure',
+          evidence: { kind: 'http', status: 529, provider: 'anthropic', body: 'Overloaded' },
+          progress: {},
+        },
+        { at: 6, route: 'chat', event: 'success' },
+      ],
+    });
+    const r = runCli(['simulate', file]);
+    expect(r.status).toBe(0);
+    const records = r.lines.map((l) => JSON.parse(l) as Line);
+    expect(states(of2(records, 'kanban'))).toEqual(['0:active:start', '0:action_required:unclassified']);
+    expect(records.at(-1)).toMatchObject({ route: 'chat', transcript: [] });
+  });
+});
+
+function of2(records: Line[], route: string) {
+  return records.filter((r) => r.route === route);
+}

@@ -114,7 +114,7 @@ export function readRoutes(value: unknown, issues: FieldIssue[]): ScenarioRoute[
           message: `another route defines profile ${describe(target.profile.id)} differently; give this one another name`,
         });
       }
-      profiles.set(target.profile.id, text);
+      if (known === undefined) profiles.set(target.profile.id, text);
     }
     if (typeof id === 'string' && idShape.test(id)) ids.add(id);
     if (typeof id === 'string' && target !== null && caller !== null) routes.push({ id, caller, target });
