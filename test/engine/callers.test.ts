@@ -90,6 +90,24 @@ describe('every caller goes through the same evaluator', () => {
     }
   });
 
+  it('[CAL-10][CAL-11] an Office session wakes the route only through the same events: its policy is never modified', async () => {
+    const h = await harness();
+    try {
+      const saved = await h.engine.saveProfile(profileDocument(standardPolicy));
+      await h.engine.startRoute({ routeId: 'office-1', profileId: 'p', caller: 'office' });
+      await h.engine.idle();
+      await h.fail('office-1', envelopes.overloaded);
+      // A scheduler waking the session early reads the route and acts like anyone else; it has no policy input.
+      const woken = await h.engine.act({ routeId: 'office-1', action: 'retry_now', expectedGeneration: 1 });
+      expect(woken).toMatchObject({ outcome: 'changed', route: { state: 'retrying' } });
+      await h.advance(60);
+      expect(await h.store.readProfile('p')).toEqual(saved);
+      expect(await h.route('office-1')).toMatchObject({ caller: 'office', state: 'retrying' });
+    } finally {
+      await h.close();
+    }
+  });
+
   it('[CAL-08][CAL-05] each utility call routes under its own invocation id; reusing one is refused', async () => {
     const h = await harness();
     try {

@@ -71,6 +71,18 @@ describe('route decisions: every (state, trigger) pair the table does not allow 
     }
   });
 
+  it('[RTE-01] the route state machine has exactly the six states of the seed', () => {
+    expect([...routeStates]).toEqual([
+      'active',
+      'waiting_for_reset',
+      'retry_wait',
+      'retrying',
+      'switching',
+      'action_required',
+    ]);
+    expect(Object.keys(states).sort()).toEqual([...routeStates].sort());
+  });
+
   it('[RTE-16] the generation advances only when a new candidate attempt begins', () => {
     const { active, retry_wait, waiting_for_reset, retrying, action_required, switching } = states;
     expect(
