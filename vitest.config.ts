@@ -5,6 +5,8 @@ const crash = 'test/robustness/**/*.test.ts';
 
 export default defineConfig({
   test: {
+    // Set on the root config, it runs once before every project's files (projects do not inherit it).
+    globalSetup: ['test/setup/build-dist.ts'],
     testTimeout: 60_000,
     projects: [
       {
