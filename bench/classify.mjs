@@ -1,7 +1,5 @@
 // Classification throughput and per-evidence latency, over the labelled corpus and over a synthetic
 // catalogue ten times larger. Prints figures; it is a benchmark, not a test (npm run bench:classify).
-import { existsSync, readdirSync } from 'node:fs';
-import { resolve } from 'node:path';
 import {
   catalogueRules,
   classifyEvidence,
@@ -9,20 +7,13 @@ import {
   defaultCatalogue,
   parseEnvelope,
 } from '../dist/index.js';
+import { corpusFiles, readCorpus, replayNow, toEnvelope } from '../test/helpers/corpus.mjs';
 
-const root = new URL('..', import.meta.url).pathname;
-const shared = [process.env.RECOURSE_SHARED_DIR, resolve(root, '../shared'), '/work/shared'].find(
-  (d) => d && existsSync(resolve(d, 'corpus')),
-);
-if (!shared) throw new Error('shared folder with corpus/ not found: set RECOURSE_SHARED_DIR');
-const { readJsonl, toEnvelope } = await import(resolve(shared, 'tools/corpus.mjs'));
-
-const evidence = readdirSync(resolve(shared, 'corpus'))
-  .filter((f) => f.endsWith('.jsonl'))
-  .flatMap((f) => readJsonl(resolve(shared, 'corpus', f)))
-  .map((item) => parseEnvelope(toEnvelope(item)))
-  .filter((p) => p.ok)
-  .map((p) => p.evidence);
+/** Each record's evidence, with the clock it is replayed at (the instant it was observed, as the tests do). */
+const evidence = corpusFiles.flatMap(readCorpus).flatMap((record) => {
+  const parsed = parseEnvelope(toEnvelope(record));
+  return parsed.ok ? [{ evidence: parsed.evidence, options: { now: replayNow(record) } }] : [];
+});
 
 /**
  * Ten times the rules: each real rule plus nine variants shaped like it (same kinds, statuses, tiers and
@@ -48,8 +39,7 @@ function syntheticRules(factor) {
 }
 
 function measure(catalogue, label) {
-  const now = Date.parse('2026-06-01T12:00:00Z');
-  for (let i = 0; i < 20; i++) for (const e of evidence) classifyEvidence(e, { now }, catalogue); // warm up
+  for (let i = 0; i < 20; i++) for (const e of evidence) classifyEvidence(e.evidence, e.options, catalogue); // warm up
   const rounds = 200;
   const samples = new Float64Array(rounds * evidence.length);
   let k = 0;
@@ -57,7 +47,7 @@ function measure(catalogue, label) {
   for (let r = 0; r < rounds; r++) {
     for (const e of evidence) {
       const t = process.hrtime.bigint();
-      classifyEvidence(e, { now }, catalogue);
+      classifyEvidence(e.evidence, e.options, catalogue);
       samples[k++] = Number(process.hrtime.bigint() - t) / 1000;
     }
   }
@@ -74,7 +64,7 @@ function measure(catalogue, label) {
 }
 
 console.log(
-  `corpus: ${evidence.length} evidence envelopes from ${shared}/corpus; one core, timings include the call only`,
+  `corpus: ${evidence.length} evidence envelopes from corpus/; one core, timings include the call only`,
 );
 const base = measure(defaultCatalogue, 'shipped catalogue');
 const big = measure(

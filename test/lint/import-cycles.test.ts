@@ -2,7 +2,6 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error: a plain .mjs script of the lint, without declarations.
 import { findImportCycles } from '../../scripts/import-cycles.mjs';
 
 const find = findImportCycles as (folder: string) => string[][];

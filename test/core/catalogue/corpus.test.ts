@@ -1,49 +1,55 @@
-import { readdirSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sharedDir } from '../../helpers/shared-dir.js';
+import { loadFixtures } from '../../helpers/fixtures.js';
+import { corpusFiles, readCorpus, replayNow, scoreRecord, toEnvelope } from '../../helpers/corpus.mjs';
 import { classify } from '../../../src/core/index.js';
 
-interface CorpusItem {
-  readonly id: string;
-  readonly code: string;
-  readonly provider: string;
-  readonly body: string;
-}
-interface CorpusTools {
-  readJsonl(path: string): CorpusItem[];
-  toEnvelope(item: CorpusItem): unknown;
-  scoreOne(item: CorpusItem, out: unknown): { ok: boolean; unsafe: boolean };
-}
-
-const shared = sharedDir();
-// The corpus README's mapping and scoring, used exactly as every measurement uses them.
-const tools = (await import(resolve(shared, 'tools/corpus.mjs'))) as CorpusTools;
-const files = readdirSync(resolve(shared, 'corpus')).filter((f) => f.endsWith('.jsonl'));
-const now = Date.parse('2026-06-01T12:00:00Z');
-
 describe('[CLS-01][CLS-16][CLS-20] labelled corpus replay', () => {
-  it.each(files)('%s: at least 98%% code accuracy and no unsafe prediction', (file) => {
-    const items = tools.readJsonl(resolve(shared, 'corpus', file));
-    expect(items.length).toBeGreaterThan(10);
+  it('finds both corpus files in the repository', () => {
+    expect(corpusFiles).toEqual(['provider-errors.dev.jsonl', 'seed-system-examples.jsonl']);
+  });
+
+  it.each(corpusFiles)('%s: at least 98%% code accuracy and no unsafe prediction', (file) => {
+    const records = readCorpus(file);
+    expect(records.length).toBeGreaterThan(10);
     const misses: string[] = [];
     const unsafe: string[] = [];
-    for (const item of items) {
-      const out = classify(tools.toEnvelope(item), { now });
-      const score = tools.scoreOne(item, out);
-      if (!score.ok)
-        misses.push(`${item.id}: want ${item.code}, got ${out.code}/${out.class} (${out.classifier_rule})`);
-      if (score.unsafe) unsafe.push(`${item.id}: ${out.code}/${out.class}`);
+    for (const record of records) {
+      // Replayed at the instant it was observed: relative hints are measured from there.
+      const out = classify(toEnvelope(record), { now: replayNow(record) });
+      const score = scoreRecord(record, out);
+      if (!score.right)
+        misses.push(
+          `${record.id}: want ${record.code}, got ${out.code}/${out.class} (${out.classifier_rule})`,
+        );
+      if (score.unsafe) unsafe.push(`${record.id}: ${out.code}/${out.class}`);
     }
-    const accuracy = (items.length - misses.length) / items.length;
-    expect(unsafe, 'not_provider/unclassified items classified transient or hard').toEqual([]);
+    const accuracy = (records.length - misses.length) / records.length;
+    expect(unsafe, 'not_provider/unclassified records classified transient or hard').toEqual([]);
     expect(accuracy, misses.join('\n')).toBeGreaterThanOrEqual(0.98);
   });
 });
 
+describe('[CLS-01][CLS-23] labelled timing hints', () => {
+  it('gives at least 90% of the labelled delays and resets within tolerance', () => {
+    const misses: string[] = [];
+    let scored = 0;
+    for (const record of corpusFiles.flatMap(readCorpus)) {
+      const out = classify(toEnvelope(record), { now: replayNow(record) });
+      const timing = scoreRecord(record, out).timing;
+      if (timing === null) continue;
+      scored++;
+      if (!timing)
+        misses.push(
+          `${record.id}: want ${record.retry_after_seconds ?? record.reset_at}, got ${out.retry_after}/${out.reset_at}`,
+        );
+    }
+    expect(scored).toBeGreaterThan(10);
+    expect((scored - misses.length) / scored, misses.join('\n')).toBeGreaterThanOrEqual(0.9);
+  });
+});
+
 describe('[CLS-03] every provider and agent family of the corpus has fixtures', () => {
-  it('gives each family at least one fixture classified transient or hard', async () => {
-    const { loadFixtures } = await import('../../helpers/fixtures.js');
+  it('gives each family at least one fixture classified transient or hard', () => {
     const classified = new Set<string>();
     for (const f of loadFixtures()) {
       const e = f.evidence as { provider?: string; agent?: string };
@@ -52,9 +58,9 @@ describe('[CLS-03] every provider and agent family of the corpus has fixtures', 
         if (e.agent) classified.add(e.agent);
       }
     }
-    const families = new Set<string>();
-    for (const file of files)
-      for (const item of tools.readJsonl(resolve(shared, 'corpus', file))) families.add(item.provider);
+    const families = new Set(
+      corpusFiles.flatMap((file) => readCorpus(file).map((record) => record.provider)),
+    );
     const missing = [...families].filter((family) => !classified.has(family)).sort();
     expect(missing).toEqual([]);
   });

@@ -1,18 +1,9 @@
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { corpusFiles, readCorpus, toEnvelope } from '../../helpers/corpus.mjs';
 import { loadFixtures } from '../../helpers/fixtures.js';
-import { sharedDir } from '../../helpers/shared-dir.js';
 import { defaultCatalogue, parseEnvelope } from '../../../src/core/index.js';
 import { factsOf, forEachToken } from '../../../src/core/classify/facts.js';
 import { matchRule } from '../../../src/core/classify/match-rule.js';
-
-interface CorpusTools {
-  readJsonl(path: string): unknown[];
-  toEnvelope(item: unknown): unknown;
-}
-
-const shared = sharedDir();
-const tools = (await import(resolve(shared, 'tools/corpus.mjs'))) as CorpusTools;
 
 /**
  * A rule's keywords are its index key: the rule is only ever tried when one of them is a token of the text.
@@ -23,9 +14,7 @@ describe('[CLS-04] keyword audit', () => {
   it('every text pattern that matches a known evidence text has one of its keywords in that text', () => {
     const envelopes = [
       ...loadFixtures().map((f) => f.evidence),
-      ...['provider-errors.dev.jsonl', 'seed-system-examples.jsonl'].flatMap((file) =>
-        tools.readJsonl(resolve(shared, 'corpus', file)).map((item) => tools.toEnvelope(item)),
-      ),
+      ...corpusFiles.flatMap((file) => readCorpus(file).map(toEnvelope)),
     ];
     const gaps: string[] = [];
     for (const envelope of envelopes) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { secretSamples } from './secrets.js';
+import { secretSamples } from './secrets.mjs';
 import { excerptMaxBytes, redactSecrets, safeExcerpt, safeIdentifier } from '../../../src/core/index.js';
 
 describe('[DAT-09][CLS-21] sanitization', () => {

@@ -1,23 +1,34 @@
+// @ts-check
+// Plain JavaScript, type-checked by tsc: the hostile-input generator that plants these samples is shared with a
+// benchmark that runs on Node without a TypeScript loader.
+
 /**
  * Credential and account-identifier samples used by the sanitizer tests and the property test: shaped like the
  * real thing, generated here, never real. `value` is what must not survive; `text` is how it appears.
+ * @typedef {object} SecretSample
+ * @property {string} kind
+ * @property {string} value
+ * @property {string} text
+ * @property {boolean} selfEvident recognizable on its own (a prefixed key, a JWT, an e-mail), not only by the
+ *   words around it
  */
-export interface SecretSample {
-  readonly kind: string;
-  readonly value: string;
-  readonly text: string;
-  /** Recognizable on its own (a prefixed key, a JWT, an e-mail), not only by the words around it. */
-  readonly selfEvident: boolean;
-}
 
-export function secretSamples(seed = 'Q7x'): SecretSample[] {
-  const r = (n: number, alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789') =>
+/**
+ * @param {string} [seed]
+ * @returns {SecretSample[]}
+ */
+export function secretSamples(seed = 'Q7x') {
+  const r = (
+    /** @type {number} */ n,
+    alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789',
+  ) =>
     Array.from(
       { length: n },
       (_, i) => alphabet[(i * 7 + seed.charCodeAt(i % seed.length)) % alphabet.length],
     ).join('');
   const jwt = `eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI${r(20)}.${r(30)}`;
-  const samples: Array<Omit<SecretSample, 'selfEvident'>> = [
+  /** @type {Array<Omit<SecretSample, 'selfEvident'>>} */
+  const samples = [
     { kind: 'anthropic key', value: `sk-ant-api03-${r(40)}`, text: '' },
     { kind: 'openai project key', value: `sk-proj-${r(48)}`, text: '' },
     { kind: 'openai legacy key', value: `sk-${r(48)}`, text: '' },
@@ -66,7 +77,11 @@ export function secretSamples(seed = 'Q7x'): SecretSample[] {
   return samples.map((s) => ({ ...s, text: present(s), selfEvident: !contextual.has(s.kind) }));
 }
 
-function present(s: Omit<SecretSample, 'selfEvident'>): string {
+/**
+ * @param {Omit<SecretSample, 'selfEvident'>} s
+ * @returns {string}
+ */
+function present(s) {
   switch (s.kind) {
     case 'aws secret key':
       return `aws_secret_access_key = ${s.value}`;
