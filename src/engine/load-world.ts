@@ -2,18 +2,26 @@ import {
   ConfigurationError,
   routeCircuitKeys,
   type ProfileView,
+  type RouteEvent,
   type RouteMode,
   type RouteWorld,
   type StoreTransaction,
 } from '../core/index.js';
 
-/** What a decision about a route consults: its profile as stored now, and every circuit its candidates touch. */
+/**
+ * What a decision about a route consults: its profile as stored now, and every circuit its candidates touch.
+ * A dispatcher's answer and a restart's look at an attempt consult neither, so neither is read for them.
+ */
 export async function loadWorld(
   tx: StoreTransaction,
   route: { readonly mode: RouteMode; readonly profileId: string; readonly candidate: string },
+  event: RouteEvent['type'] | 'start',
   nowMs: number,
   newIntentId: () => string,
 ): Promise<RouteWorld> {
+  if (event === 'dispatch_result' || event === 'restart') {
+    return { nowMs, profile: { kind: 'not_loaded' }, circuits: new Map(), newIntentId };
+  }
   const profile = await profileView(tx, route.mode, route.profileId);
   const candidates = profile.kind === 'dynamic' ? profile.candidates : [];
   const circuits = await tx.readCircuits(routeCircuitKeys(candidates, route.candidate));

@@ -42,7 +42,7 @@ export function routeWork(routeId: string, event: RouteEvent, newId: () => strin
   return async (tx, nowMs, after) => {
     const route = await tx.readRoute(routeId);
     if (route === null) return { outcome: 'not_found', routeId };
-    const world = await loadWorld(tx, route, nowMs, newId);
+    const world = await loadWorld(tx, route, event.type, nowMs, newId);
     const decision = decide(route, event, world);
     return commitDecision(tx, route, decision, triggerOf(event), nowMs, after);
   };
@@ -61,7 +61,7 @@ export function startWork(input: StartInput, newId: () => string): Work<StartRes
   return async (tx, nowMs, after) => {
     const existing = await tx.readRoute(input.routeId);
     if (existing !== null) return { outcome: 'exists', route: existing };
-    const world = await loadWorld(tx, { ...input, candidate: input.profileId }, nowMs, newId);
+    const world = await loadWorld(tx, { ...input, candidate: input.profileId }, 'start', nowMs, newId);
     const started = decideStart(input, world);
     if (started.outcome !== 'started') return started;
     await tx.insertRoute(started.route);

@@ -313,6 +313,7 @@ function rulesOf(route: RouteCommon, world: RouteWorld): RulesOf {
     case 'invalid':
       return { invalid: profile.message };
     case 'missing':
+    case 'not_loaded':
       return { invalid: `dynamic profile ${JSON.stringify(route.profileId)} no longer exists` };
     case 'dynamic': {
       const candidate = profile.candidates.find((c) => c.profile_id === route.candidate);

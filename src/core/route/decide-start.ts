@@ -24,7 +24,7 @@ export function decideStart(input: StartInput, world: RouteWorld): StartDecision
   let candidate = input.profileId;
   if (input.mode === 'dynamic') {
     const profile = world.profile;
-    if (profile.kind === 'missing' || profile.kind === 'concrete')
+    if (profile.kind !== 'dynamic' && profile.kind !== 'invalid')
       return {
         outcome: 'no_profile',
         message: `dynamic profile ${JSON.stringify(input.profileId)} does not exist`,

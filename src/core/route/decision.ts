@@ -39,7 +39,9 @@ export type ProfileView =
   | { readonly kind: 'concrete' }
   | { readonly kind: 'missing' }
   /** A stored profile that no longer parses (POL-20): it never authorizes work. */
-  | { readonly kind: 'invalid'; readonly message: string };
+  | { readonly kind: 'invalid'; readonly message: string }
+  /** Not read: the event's decision consults no profile (a dispatcher's answer, a restart's look at an attempt). */
+  | { readonly kind: 'not_loaded' };
 
 /** Everything a decision may consult besides the route and the event: no I/O, no clock, no randomness of its own. */
 export interface RouteWorld {
