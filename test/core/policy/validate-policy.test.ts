@@ -283,3 +283,17 @@ describe('[POL-01][API-01] dynamic profiles', () => {
     ]);
   });
 });
+
+describe('messages never carry terminal controls', () => {
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  const rawControl = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+  it('a bad key or value with bidi isolates, overrides and ESC is echoed without any of them raw', () => {
+    const key = 'x\u2066\u202e\u001b[31m\u0007\u061c';
+    const issues = issuesOf({ version: 1, transient: skip, hard: { ...skip, on_exhausted: key }, [key]: 1 });
+    expect(issues.map((i) => i.path)).toEqual([`/${key}`, '/hard/on_exhausted']);
+    for (const { message } of issues) {
+      expect(message).not.toMatch(rawControl);
+      expect(message).toContain('"x\\u2066[31m\\u061c"');
+    }
+  });
+});

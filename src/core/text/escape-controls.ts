@@ -1,0 +1,21 @@
+/**
+ * Characters a terminal acts on rather than shows: C0 controls (ESC, CR, BEL, NUL, ...), DEL, C1 controls, the
+ * Unicode bidi controls (marks U+061C, U+200E, U+200F; embeddings and overrides U+202A-U+202E; isolates
+ * U+2066-U+2069), the line and paragraph separators, and lone surrogates.
+ */
+const terminalUnsafe =
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+function hex(unit: number, width: number): string {
+  return unit.toString(16).padStart(width, '0');
+}
+
+/**
+ * JSON text (from `JSON.stringify`) with the terminal-unsafe characters it leaves raw (DEL, C1, bidi controls,
+ * separators) written as `\uXXXX` escapes: the same JSON value, safe to print. Outside strings JSON text holds
+ * none of them, so this never changes the structure.
+ */
+export function escapeControlsInJson(json: string): string {
+  return json.replace(terminalUnsafe, (c) => `\\u${hex(c.charCodeAt(0), 4)}`);
+}
