@@ -83,6 +83,28 @@ describe('recourse policy validate', () => {
     ).toBe('stop');
   });
 
+  it('[POL-10][POL-11] exits 1 for a profile whose candidates are all disabled, with its other errors', () => {
+    const profile = {
+      id: 'p',
+      name: 'P',
+      version: 0,
+      candidates: [
+        { profile_id: 'a', enabled: false },
+        { profile_id: 'b', enabled: false },
+      ],
+    };
+    const r = runCli(['policy', 'validate', file('all-disabled.json', profile)]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual({
+      errors: [
+        { path: '/version', message: 'version must be a positive integer (got 0)' },
+        { path: '/candidates', message: 'at least one candidate must be enabled (all 2 are disabled)' },
+      ],
+    });
+    expect(runCli(['policy', 'preview', file('all-disabled.json', profile)]).status).toBe(1);
+  });
+
   it('exits 2 for unreadable or malformed input, with a message', () => {
     const missing = runCli(['policy', 'validate', join(dir, 'nope.json')]);
     expect(missing.status).toBe(2);
@@ -110,8 +132,15 @@ describe('recourse policy preview', () => {
     expect(runCli(['policy', 'preview', file('preview2.json', v1)]).stdout).toBe(
       'transient  retry after 5 s, 10 s, 20 s; no reset waiting; then skip\nhard       no retry; wait for a trusted reset up to 5 min (once per cycle); then stop\n',
     );
-    const profile = { id: 'p', name: 'P', version: 1, candidates: [{ profile_id: 'a', enabled: false }] };
-    expect(runCli(['policy', 'preview', file('profile.json', profile)]).stdout).toContain('a (disabled)');
+    const profile = {
+      id: 'p',
+      name: 'P',
+      version: 1,
+      candidates: [{ profile_id: 'a', enabled: false }, { profile_id: 'b' }],
+    };
+    const r = runCli(['policy', 'preview', file('profile.json', profile)]);
+    expect(r.stdout).toContain('a (disabled)\n');
+    expect(r.stdout).toContain('b\n');
   });
 
   it('exits 1 with the errors for an invalid document', () => {

@@ -352,6 +352,34 @@ describe('recourse simulate: files, databases and errors', () => {
     );
   });
 
+  it('[POL-10][POL-11] a profile whose candidates are all disabled is invalid: exit 1 with its field errors, nothing runs', async () => {
+    const folder = await temp();
+    const file = join(folder, 'all-disabled.json');
+    const scenario = JSON.parse(await readFile(join(scenarios, 'scn-05-credits-stop.json'), 'utf8')) as {
+      profile: { candidates: Array<Record<string, unknown>> };
+      until?: unknown;
+    };
+    for (const candidate of scenario.profile.candidates) candidate.enabled = false;
+    await writeFile(file, JSON.stringify({ ...scenario, until: -1 }));
+    const db = join(folder, 'sim.db');
+    const r = runCli(['simulate', file, '--db', db]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe('');
+    const errors = (JSON.parse(r.stdout) as { errors: { path: string; message: string }[] }).errors;
+    expect(errors.map((e) => e.path)).toEqual(['/profile/candidates', '/until']);
+    expect(errors[0]!.message).toMatch(/^at least one candidate must be enabled/);
+    await expect(stat(db)).rejects.toThrow();
+    await writeFile(file, JSON.stringify(scenario));
+    expect(runCli(['simulate', file])).toMatchObject({ status: 1, stderr: '' });
+    const { profile, ...rest } = scenario;
+    await writeFile(file, JSON.stringify({ ...rest, routes: [{ id: 'r1', profile }] }));
+    const routes = runCli(['simulate', file]);
+    expect(routes.status).toBe(1);
+    expect((JSON.parse(routes.stdout) as { errors: { path: string }[] }).errors.map((e) => e.path)).toContain(
+      '/routes/0/profile/candidates',
+    );
+  });
+
   it('unreadable or malformed input exits 2 with a message', async () => {
     const folder = await temp();
     const file = join(folder, 'broken.json');

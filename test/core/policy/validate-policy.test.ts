@@ -272,6 +272,42 @@ describe('[POL-01][API-01] dynamic profiles', () => {
       '/candidates/1/policy/transient/retry/max_retries',
     ]);
   });
+  it('[POL-11] a profile whose candidates are all disabled is a field error at /candidates, reported with the rest', () => {
+    const r = validateDynamicProfile({
+      ...profile,
+      name: '',
+      candidates: [
+        { profile_id: 'a', enabled: false },
+        { profile_id: 'b', enabled: false, policy: retrying(99) },
+      ],
+    });
+    expect(r.ok ? [] : r.issues).toEqual([
+      { path: '/name', message: 'name must be a non-empty string of at most 200 characters (got "")' },
+      {
+        path: '/candidates/1/policy/transient/retry/max_retries',
+        message: expect.stringContaining('from 1 to 10') as string,
+      },
+      { path: '/candidates', message: 'at least one candidate must be enabled (all 2 are disabled)' },
+    ]);
+    const nested = validateDynamicProfile(
+      { ...profile, candidates: [{ profile_id: 'a', enabled: false }] },
+      '/profile',
+    );
+    expect(nested.ok ? [] : nested.issues.map((i) => i.path)).toEqual(['/profile/candidates']);
+    expect(
+      dynamicProfileSchema.safeParse({ ...profile, candidates: [{ profile_id: 'a', enabled: false }] })
+        .success,
+    ).toBe(false);
+  });
+  it('[POL-11] one enabled candidate is enough; an absent enabled counts as enabled; a bad one is reported alone', () => {
+    const disabled = { profile_id: 'a', enabled: false };
+    expect(validateDynamicProfile({ ...profile, candidates: [disabled, { profile_id: 'b' }] }).ok).toBe(true);
+    const bad = validateDynamicProfile({
+      ...profile,
+      candidates: [disabled, { profile_id: 'b', enabled: 'no' }],
+    });
+    expect(bad.ok ? [] : bad.issues.map((i) => i.path)).toEqual(['/candidates/1/enabled']);
+  });
   it('rejects a profile without candidates, with too many, or with bad fields', () => {
     const r = validateDynamicProfile({ id: '', name: ' ', version: 0, candidates: [], colour: 'blue' });
     expect(r.ok ? [] : r.issues.map((i) => i.path)).toEqual([
