@@ -96,10 +96,36 @@ describe('recourse classify', () => {
   it('exits 2 with a message when the file cannot be read, and rejects a bad --now', () => {
     const missing = runCli(['classify', '/nonexistent/evidence.jsonl']);
     expect(missing.status).toBe(2);
-    expect(missing.stderr).toContain('cannot read /nonexistent/evidence.jsonl');
+    expect(missing.stderr).toBe('recourse classify: /nonexistent/evidence.jsonl does not exist\n');
     const badNow = runCli(['classify', '--now', 'tomorrow'], '');
     expect(badNow.status).not.toBe(0);
     expect(badNow.stderr).toContain('ISO-8601');
+  });
+
+  it('reports a line over 16 MiB as an invalid line without reading it, and goes on; exit 2', () => {
+    const huge = JSON.stringify({ kind: 'stderr', text: `529 overloaded ${'a'.repeat(16 * 1024 * 1024)}` });
+    const r = runCli(['classify', '-'], `${huge}\n${JSON.stringify(overloaded)}\n`);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe('');
+    expect(r.lines).toHaveLength(2);
+    expect(JSON.parse(r.lines[0]!)).toEqual({
+      error: {
+        line: 1,
+        path: '',
+        message: `line of ${huge.length} bytes is longer than 16777216; it was not read`,
+      },
+    });
+    expect(JSON.parse(r.lines[1]!)).toMatchObject({ code: 'provider_overloaded' });
+  });
+
+  it('reads a long line under the bound, CRLF line ends, and a last line without a newline', () => {
+    const long = { kind: 'stderr', text: `API Error: 529 Overloaded ${'x'.repeat(3_000_000)}` };
+    const r = runCli(['classify', '-'], `${JSON.stringify(long)}\r\n${JSON.stringify(overloaded)}`);
+    expect(r.status).toBe(0);
+    expect(r.lines.map((l) => (JSON.parse(l) as { code: string }).code)).toEqual([
+      'provider_overloaded',
+      'provider_overloaded',
+    ]);
   });
 
   it('classifies the shipped example file cleanly', () => {

@@ -108,7 +108,7 @@ describe('recourse policy validate', () => {
   it('exits 2 for unreadable or malformed input, with a message', () => {
     const missing = runCli(['policy', 'validate', join(dir, 'nope.json')]);
     expect(missing.status).toBe(2);
-    expect(missing.stderr).toContain('cannot read');
+    expect(missing.stderr).toBe(`recourse policy: ${join(dir, 'nope.json')} does not exist\n`);
     const malformed = runCli(['policy', 'validate', file('bad-json.json', '{"version": 1,')]);
     expect(malformed.status).toBe(2);
     expect(malformed.stderr).toContain('malformed JSON');

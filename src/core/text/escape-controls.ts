@@ -7,8 +7,22 @@ const terminalUnsafe =
   // eslint-disable-next-line no-control-regex -- finding control characters is the point
   /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
+const named: Readonly<Record<string, string>> = { '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
 function hex(unit: number, width: number): string {
   return unit.toString(16).padStart(width, '0');
+}
+
+/**
+ * Text for a terminal line: every terminal-unsafe character is shown escaped (`\t`, `\n`, `\r`, `\x1b` up to
+ * U+00FF, `\u202e` above), so input can neither move the cursor, recolour, reorder nor split the line.
+ * Everything else is unchanged.
+ */
+export function escapeControlCharacters(text: string): string {
+  return text.replace(terminalUnsafe, (c) => {
+    const unit = c.charCodeAt(0);
+    return named[c] ?? (unit <= 0xff ? `\\x${hex(unit, 2)}` : `\\u${hex(unit, 4)}`);
+  });
 }
 
 /**
