@@ -9,6 +9,7 @@ import {
   parseIsoDateTime,
   type ClassifyOptions,
 } from '../core/index.js';
+import { escapeControlsInJson } from '../core/text/escape-controls.js';
 
 interface ClassifyFlags {
   readonly pretty?: boolean;
@@ -93,7 +94,10 @@ async function runClassify(file: string, flags: ClassifyFlags): Promise<number> 
         : tooLong(entry.line, entry.bytes);
     if ('error' in result) tally.invalid++;
     else tally.byClass.set(result.class, (tally.byClass.get(result.class) ?? 0) + 1);
-    await writeOut(out, flags.pretty ? renderPretty(entry.line, result) : `${JSON.stringify(result)}\n`);
+    await writeOut(
+      out,
+      flags.pretty ? renderPretty(entry.line, result) : `${escapeControlsInJson(JSON.stringify(result))}\n`,
+    );
   }
   if (flags.pretty) await writeOut(out, renderSummary(tally));
   return tally.invalid === 0 ? 0 : 2;

@@ -6,6 +6,7 @@ import { readJsonFile } from './read-json-file.js';
 import { readScenario } from './simulate/scenario.js';
 import { runSimulation } from './simulate/run-simulation.js';
 import { openSqliteStore } from '../store/index.js';
+import { escapeControlCharacters, escapeControlsInJson } from '../core/text/escape-controls.js';
 
 /**
  * `recourse simulate SCENARIO.json [--db FILE]`: runs a scripted scenario through the real engine and a real
@@ -32,7 +33,7 @@ async function simulate(file: string, db: string | undefined): Promise<number> {
   }
   const checked = readScenario(read.value);
   if (!checked.ok) {
-    process.stdout.write(`${JSON.stringify({ errors: checked.issues })}\n`);
+    process.stdout.write(`${escapeControlsInJson(JSON.stringify({ errors: checked.issues }))}\n`);
     return 1;
   }
   const folder = db === undefined ? await mkdtemp(join(tmpdir(), 'recourse-simulate-')) : null;
@@ -40,7 +41,7 @@ async function simulate(file: string, db: string | undefined): Promise<number> {
   try {
     if (db !== undefined && (await holdsRoutes(dbFile))) {
       process.stderr.write(
-        `recourse simulate: ${dbFile} already holds routes; give a new or empty database\n`,
+        `recourse simulate: ${escapeControlCharacters(dbFile)} already holds routes; give a new or empty database\n`,
       );
       return 2;
     }
@@ -49,7 +50,7 @@ async function simulate(file: string, db: string | undefined): Promise<number> {
     );
     return 0;
   } catch (error) {
-    process.stderr.write(`recourse simulate: ${(error as Error).message}\n`);
+    process.stderr.write(`recourse simulate: ${escapeControlCharacters((error as Error).message)}\n`);
     return 2;
   } finally {
     if (folder !== null) await rm(folder, { recursive: true, force: true });

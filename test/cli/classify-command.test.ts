@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from './run-cli.js';
+import { rawControls, runCli } from './run-cli.js';
 import { classificationSchema, classify } from '../../src/core/index.js';
 
 const overloaded = {
@@ -126,6 +126,48 @@ describe('recourse classify', () => {
       'provider_overloaded',
       'provider_overloaded',
     ]);
+  });
+
+  it('never passes control characters or bidi controls from input to the terminal, in JSON or --pretty', () => {
+    // ESC sequences (clear screen, OSC title with BEL), CR, NUL, a C1 CSI, DEL, bidi overrides and isolates.
+    const evil = '\u001b[2J\u001b]0;pwned\u0007\r\u0000\u009b31m\u007f\u202e\u2066\u2069\u061c';
+    const input = jsonl(
+      { kind: 'stderr', text: `API Error: 529 Overloaded ${evil} done` },
+      { kind: 'http', status: 529, [`x${evil}`]: 1 },
+      { kind: 'http', status: `5${evil}` },
+      `{"kind": "http", ${evil}`,
+    );
+    for (const args of [
+      ['classify', '-'],
+      ['classify', '-', '--pretty'],
+      ['classify', '-', '--explain'],
+    ]) {
+      const r = runCli(args, input);
+      expect(r.status).toBe(2);
+      expect(rawControls(r.stdout)).toEqual([]);
+      expect(rawControls(r.stderr)).toEqual([]);
+    }
+    const json = runCli(['classify', '-'], input);
+    expect(json.lines).toHaveLength(4);
+    expect(JSON.parse(json.lines[1]!)).toEqual({
+      error: { line: 2, path: `/x${evil}`, message: expect.stringContaining('unknown field') as string },
+    });
+    const pretty = runCli(['classify', '-', '--pretty'], input).stdout.split('\n');
+    // The envelope's line and its excerpt, three invalid lines, a blank line, the summary, the final newline.
+    expect(pretty).toHaveLength(8);
+    expect(pretty.find((l) => l.includes('unknown field'))).toContain(
+      '/x\\x1b[2J\\x1b]0;pwned\\x07\\r\\x00\\x9b31m\\x7f\\u202e\\u2066\\u2069\\u061c',
+    );
+  });
+
+  it('escapes what commander echoes from the command line in its errors', () => {
+    const badNow = runCli(['classify', '--now', '\u001b[2J\u202etomorrow\r'], '');
+    expect(badNow.status).not.toBe(0);
+    expect(rawControls(badNow.stderr)).toEqual([]);
+    expect(badNow.stderr).toContain("'\\x1b[2J\\u202etomorrow\\r' is invalid");
+    const unknown = runCli(['\u001b]0;title\u0007', '--\u202e'], '');
+    expect(unknown.status).not.toBe(0);
+    expect(rawControls(unknown.stderr)).toEqual([]);
   });
 
   it('classifies the shipped example file cleanly', () => {

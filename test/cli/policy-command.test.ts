@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from './run-cli.js';
+import { rawControls, runCli } from './run-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'recourse-policy-'));
 const file = (name: string, content: unknown) => {
@@ -115,6 +115,31 @@ describe('recourse policy validate', () => {
     const huge = runCli(['policy', 'validate', file('huge.json', `{"x":"${'a'.repeat(1_100_000)}"}`)]);
     expect(huge.status).toBe(2);
     expect(huge.stderr).toContain('at most 1048576');
+  });
+});
+
+describe('recourse policy: nothing from the input reaches the terminal raw', () => {
+  const evil = '\u001b[2J\r\u0007\u202e\u2066\u009b';
+  it('escapes bidi and C1 characters in the normalized profile and in field errors (JSON stays equal)', () => {
+    const profile = { id: 'p', name: `P${evil}`, version: 1, candidates: [{ profile_id: 'a' }] };
+    const ok = runCli(['policy', 'validate', file('evil-name.json', profile)]);
+    expect(ok.status).toBe(0);
+    expect(rawControls(ok.stdout)).toEqual([]);
+    expect((JSON.parse(ok.stdout) as { name: string }).name).toBe(`P${evil}`);
+    const bad = runCli(['policy', 'validate', file('evil-key.json', { ...v1, [`k${evil}`]: evil })]);
+    expect(bad.status).toBe(1);
+    expect(rawControls(bad.stdout)).toEqual([]);
+    expect((JSON.parse(bad.stdout) as { errors: Array<{ path: string }> }).errors[0]!.path).toBe(`/k${evil}`);
+  });
+
+  it('escapes a file name and the parser quoting malformed input in the error line', () => {
+    const r = runCli(['policy', 'validate', file(`bad${evil}.json`, `{"version": ${evil}`)]);
+    expect(r.status).toBe(2);
+    expect(rawControls(r.stderr)).toEqual([]);
+    expect(r.stderr.split('\n')).toHaveLength(2);
+    expect(r.stderr).toMatch(
+      /^recourse policy: malformed JSON in .*bad\\x1b\[2J\\r\\x07\\u202e\\u2066\\x9b\.json: /,
+    );
   });
 });
 

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from './run-cli.js';
+import { rawControls, runCli } from './run-cli.js';
 
 const scenarios = new URL('../../examples/scenarios/', import.meta.url).pathname;
 const expected = new URL('./simulate-expected/', import.meta.url).pathname;
@@ -378,6 +378,21 @@ describe('recourse simulate: files, databases and errors', () => {
     expect((JSON.parse(routes.stdout) as { errors: { path: string }[] }).errors.map((e) => e.path)).toContain(
       '/routes/0/profile/candidates',
     );
+  });
+
+  it('field errors echo keys and values from the scenario escaped: no control or bidi character reaches the terminal', async () => {
+    const folder = await temp();
+    const file = join(folder, 'evil.json');
+    const evil = '\u001b[2J\r\u202e\u2066\u009b';
+    const scenario = JSON.parse(
+      await readFile(join(scenarios, 'scn-05-credits-stop.json'), 'utf8'),
+    ) as object;
+    await writeFile(file, JSON.stringify({ ...scenario, [`x${evil}`]: 1, start: `y${evil}` }));
+    const r = runCli(['simulate', file]);
+    expect(r.status).toBe(1);
+    expect(rawControls(r.stdout)).toEqual([]);
+    const errors = (JSON.parse(r.stdout) as { errors: { path: string }[] }).errors;
+    expect(errors.map((e) => e.path)).toEqual(expect.arrayContaining([`/x${evil}`, '/start']));
   });
 
   it('unreadable or malformed input exits 2 with a message', async () => {

@@ -25,11 +25,14 @@ export function escapeControlCharacters(text: string): string {
   });
 }
 
+/** What `JSON.stringify` leaves raw of the set above: it escapes C0 controls and lone surrogates itself. */
+const rawInJson = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
 /**
- * JSON text (from `JSON.stringify`) with the terminal-unsafe characters it leaves raw (DEL, C1, bidi controls,
- * separators) written as `\uXXXX` escapes: the same JSON value, safe to print. Outside strings JSON text holds
- * none of them, so this never changes the structure.
+ * JSON text (from `JSON.stringify`, indented or not) with the terminal-unsafe characters it leaves raw (DEL, C1,
+ * bidi controls, separators) written as `\uXXXX` escapes: the same JSON value, safe to print. They can only
+ * occur inside strings, so the structure never changes.
  */
 export function escapeControlsInJson(json: string): string {
-  return json.replace(terminalUnsafe, (c) => `\\u${hex(c.charCodeAt(0), 4)}`);
+  return json.replace(rawInJson, (c) => `\\u${hex(c.charCodeAt(0), 4)}`);
 }
