@@ -57,7 +57,7 @@ describe.each(commands)('recourse $name FILE', ({ command, prefix }) => {
     'refuses %s: one escaped line on stderr, nothing on stdout, exit 2',
     (_, path, message) => {
       // A FIFO must not hang the process: a short timeout turns a hang into a failure (status null).
-      const r = runCli([...command, path], '', 10_000);
+      const r = runCli([...command, path], '', { timeoutMs: 10_000 });
       expect(r).toMatchObject({ status: 2, stdout: '', stderr: `${prefix}${message}\n` });
       expect(rawControls(r.stderr)).toEqual([]);
     },

@@ -10,8 +10,14 @@ const result = (r: SpawnSyncReturns<string>) => ({
 });
 
 /** Runs the built `recourse` CLI (the test run's global setup builds dist/ first) with optional standard input. */
-export function runCli(args: string[], input?: string, timeoutMs = 60_000) {
-  return result(spawnSync(process.execPath, [cli, ...args], { input, encoding: 'utf8', timeout: timeoutMs }));
+export function runCli(
+  args: string[],
+  input?: string,
+  { timeoutMs = 60_000, cwd }: { readonly timeoutMs?: number; readonly cwd?: string } = {},
+) {
+  return result(
+    spawnSync(process.execPath, [cli, ...args], { input, cwd, encoding: 'utf8', timeout: timeoutMs }),
+  );
 }
 
 /**

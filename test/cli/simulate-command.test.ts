@@ -1,4 +1,5 @@
-import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -313,6 +314,68 @@ describe('recourse simulate: files, databases and errors', () => {
     const again = simulate('restart-rearms-a-wait', '--db', db);
     expect(again.status).toBe(2);
     expect(again.stderr).toContain('already holds routes');
+  });
+
+  it('refuses a --db path that cannot hold the database: one line, exit 2, nothing created or changed', async () => {
+    const folder = await temp();
+    const dir = join(folder, 'dir');
+    await mkdir(dir);
+    const link = join(folder, 'link');
+    await symlink(dir, link);
+    const notes = join(folder, 'notes.txt');
+    await writeFile(notes, 'hello\n');
+    const fifo = join(folder, 'fifo');
+    expect(spawnSync('sh', ['-c', 'exec mkfifo "$0"', fifo]).status).toBe(0);
+    const cases: Array<[string, string]> = [
+      [dir, `--db ${dir} is a directory`],
+      [link, `--db ${link} is a directory`],
+      [notes, `--db ${notes} is not an SQLite database`],
+      [
+        join(folder, 'no', 'such', 'sim.db'),
+        `--db ${join(folder, 'no', 'such', 'sim.db')} cannot be created: folder ${join(folder, 'no', 'such')} does not exist`,
+      ],
+      [join(notes, 'sim.db'), `--db ${join(notes, 'sim.db')} cannot be created: ${notes} is not a folder`],
+      [fifo, `--db ${fifo} is not a regular file`],
+      ['/proc/self/mem', '--db /proc/self/mem cannot be read: EIO: i/o error, read'],
+      [
+        join(folder, 'no\u001b[2J\u202e', 'sim.db'),
+        `--db ${join(folder, 'no\\x1b[2J\\u202e', 'sim.db')} cannot be created: folder ${join(folder, 'no\\x1b[2J\\u202e')} does not exist`,
+      ],
+      ['', '--db needs a file name'],
+    ];
+    for (const [db, message] of cases) {
+      const r = runCli(['simulate', join(scenarios, 'scn-05-credits-stop.json'), '--db', db], '', {
+        timeoutMs: 10_000,
+        cwd: folder,
+      });
+      expect({ db, ...r }).toMatchObject({
+        db,
+        status: 2,
+        stdout: '',
+        stderr: `recourse simulate: ${message}\n`,
+      });
+    }
+    expect((await readdir(folder)).sort()).toEqual(['dir', 'fifo', 'link', 'notes.txt']);
+    expect(await readdir(dir)).toEqual([]);
+    expect(await readFile(notes, 'utf8')).toBe('hello\n');
+  });
+
+  it('--db takes an empty file as a new database, and a file named :memory: is a file, not memory', async () => {
+    const folder = await temp();
+    const empty = join(folder, 'empty.db');
+    await writeFile(empty, '');
+    expect(simulate('restart-rearms-a-wait', '--db', empty)).toMatchObject({ status: 0, stderr: '' });
+    expect((await stat(empty)).size).toBeGreaterThan(0);
+    const memory = runCli(
+      ['simulate', join(scenarios, 'restart-rearms-a-wait.json'), '--db', ':memory:'],
+      '',
+      {
+        cwd: folder,
+      },
+    );
+    expect(memory).toMatchObject({ status: 0, stderr: '' });
+    expect(memory.stdout).toBe(await readFile(join(expected, 'restart-rearms-a-wait.jsonl'), 'utf8'));
+    expect((await stat(join(folder, ':memory:'))).size).toBeGreaterThan(0);
   });
 
   it('an invalid scenario exits 1 with every problem addressed by a JSON pointer, and runs nothing', async () => {
