@@ -47,6 +47,7 @@ export async function openInput(file: string): Promise<Input> {
     // A directory redirected to standard input (`< folder`) reads as empty in Node: say what it is instead.
     return stdinIsDirectory() ? refused(`${name} is a directory`) : { ok: true, stream: process.stdin, name };
   }
+  if (file === '') return refused('the file name is empty (use - for standard input)');
   const kind = await inspectPath(file);
   if (kind !== 'file') return refused(refusal(name, kind));
   try {

@@ -79,6 +79,8 @@ async function checkDatabasePath(db: string): Promise<string | null> {
   const name = `--db ${nameOf(db)}`;
   const kind = await inspectPath(db);
   if (kind === 'missing') {
+    // resolve() would drop the slash and create a file where the user named a folder.
+    if (db.endsWith('/')) return `${name} cannot be created: a file name cannot end with /`;
     const folder = dirname(resolve(db));
     const parent = await inspectPath(folder);
     if (parent === 'directory') return null;

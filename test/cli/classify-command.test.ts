@@ -170,6 +170,27 @@ describe('recourse classify', () => {
     expect(rawControls(unknown.stderr)).toEqual([]);
   });
 
+  it('answers invalid UTF-8, NUL bytes and a million nested brackets with an error line each, and goes on', () => {
+    const input = Buffer.concat([
+      Buffer.from([0xff, 0xfe, 0x7b, 0x0a]), // not UTF-8
+      Buffer.from('{"kind":"stderr","text":"a\u0000b"}\u0000\n'),
+      Buffer.from(`${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}\n`),
+      Buffer.from(
+        `{"kind":"acp_error","error":{"code":-32603,"message":"x","data":${'['.repeat(100_000)}${']'.repeat(100_000)}}}\n`,
+      ),
+    ]);
+    const r = runCli(['classify', '-'], input);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe('');
+    expect(r.lines.map((l) => Object.keys(JSON.parse(l) as object)[0])).toEqual([
+      'error',
+      'error',
+      'error',
+      'code',
+    ]);
+    expect(rawControls(r.stdout)).toEqual([]);
+  });
+
   it('classifies the shipped example file cleanly', () => {
     const r = runCli(['classify', new URL('../../examples/evidence.jsonl', import.meta.url).pathname]);
     expect(r.status).toBe(0);

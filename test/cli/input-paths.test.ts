@@ -21,6 +21,9 @@ const dangling = join(dir, 'dangling');
 symlinkSync(join(dir, 'nowhere'), dangling);
 const plain = join(dir, 'plain.json');
 writeFileSync(plain, '{}');
+const loop = join(dir, 'loop');
+symlinkSync(loop, loop);
+const longName = join(dir, 'x'.repeat(5000));
 const empty = join(dir, 'empty');
 writeFileSync(empty, '');
 const newlines = join(dir, 'newlines');
@@ -50,6 +53,13 @@ const refusals: Array<[string, string, string]> = [
     '/proc/self/mem cannot be read: EIO: i/o error, read',
   ],
   ['a directory named with controls and bidi overrides', hostile, `${hostileShown} is a directory`],
+  [
+    'a symbolic link to itself',
+    loop,
+    `${loop} cannot be read: ELOOP: too many symbolic links encountered, stat`,
+  ],
+  ['a name too long', longName, `${longName} cannot be read: ENAMETOOLONG: name too long, stat`],
+  ['an empty file name', '', 'the file name is empty (use - for standard input)'],
 ];
 
 describe.each(commands)('recourse $name FILE', ({ command, prefix }) => {

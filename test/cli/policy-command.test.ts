@@ -118,6 +118,19 @@ describe('recourse policy validate', () => {
   });
 });
 
+describe('recourse policy: hostile input', () => {
+  it('refuses standard input over 1 MiB without reading on, and answers deep nesting with a field error', () => {
+    expect(runCli(['policy', 'validate', '-'], ' '.repeat(2_000_000))).toMatchObject({
+      status: 2,
+      stdout: '',
+      stderr: 'recourse policy: standard input is too large: at most 1048576 bytes are read\n',
+    });
+    const deep = runCli(['policy', 'validate', '-'], `${'['.repeat(200_000)}${']'.repeat(200_000)}`);
+    expect(deep).toMatchObject({ status: 1, stderr: '' });
+    expect(JSON.parse(deep.stdout)).toMatchObject({ errors: [{ path: '' }] });
+  });
+});
+
 describe('recourse policy: nothing from the input reaches the terminal raw', () => {
   const evil = '\u001b[2J\r\u0007\u202e\u2066\u009b';
   it('escapes bidi and C1 characters in the normalized profile and in field errors (JSON stays equal)', () => {

@@ -12,7 +12,7 @@ const result = (r: SpawnSyncReturns<string>) => ({
 /** Runs the built `recourse` CLI (the test run's global setup builds dist/ first) with optional standard input. */
 export function runCli(
   args: string[],
-  input?: string,
+  input?: string | Buffer,
   { timeoutMs = 60_000, cwd }: { readonly timeoutMs?: number; readonly cwd?: string } = {},
 ) {
   return result(

@@ -342,6 +342,10 @@ describe('recourse simulate: files, databases and errors', () => {
         `--db ${join(folder, 'no\\x1b[2J\\u202e', 'sim.db')} cannot be created: folder ${join(folder, 'no\\x1b[2J\\u202e')} does not exist`,
       ],
       ['', '--db needs a file name'],
+      [
+        `${join(folder, 'new')}/`,
+        `--db ${join(folder, 'new')}/ cannot be created: a file name cannot end with /`,
+      ],
     ];
     for (const [db, message] of cases) {
       const r = runCli(['simulate', join(scenarios, 'scn-05-credits-stop.json'), '--db', db], '', {
