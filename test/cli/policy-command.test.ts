@@ -1,10 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { rawControls, runCli } from './run-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'recourse-policy-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const file = (name: string, content: unknown) => {
   const path = join(dir, name);
   writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
