@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { numberedLines, openInput, writeOut } from './read-lines.js';
+import { maxLineBytes, numberedLines, openInput, writeOut } from './read-lines.js';
 import { renderPretty, renderSummary, type Tally } from './pretty-classification.js';
 import {
   classifyEvidence,
@@ -9,6 +9,7 @@ import {
   parseIsoDateTime,
   type ClassifyOptions,
 } from '../core/index.js';
+import { escapeControlsInJson } from '../core/text/escape-controls.js';
 
 interface ClassifyFlags {
   readonly pretty?: boolean;
@@ -20,8 +21,10 @@ interface ClassifyFlags {
 
 /**
  * `recourse classify [FILE|-]`: one evidence envelope per line in, one classification per line out, same
- * order. A line that is not a valid envelope prints `{"error":{"line","path","message"}}` in its place and the
- * run goes on. Exit 0 when every line was valid, 2 otherwise (also when FILE cannot be read).
+ * order. A line that is not a valid envelope (or is over 16 MiB: not read) prints
+ * `{"error":{"line","path","message"}}` in its place and the run goes on. Exit 0 when every line was valid, 2
+ * otherwise, and 2 with one line on stderr when FILE is missing, a directory, not a regular file (a FIFO: use `-`)
+ * or cannot be read.
  */
 export function registerClassifyCommand(program: Command): void {
   program
@@ -65,11 +68,9 @@ async function runClassify(file: string, flags: ClassifyFlags): Promise<number> 
     process.stderr.write('recourse classify: --invocation and --generation go together\n');
     return 2;
   }
-  let input;
-  try {
-    input = await openInput(file);
-  } catch (error) {
-    process.stderr.write(`recourse classify: cannot read ${file}: ${(error as Error).message}\n`);
+  const input = await openInput(file);
+  if (!input.ok) {
+    process.stderr.write(`recourse classify: ${input.message}\n`);
     return 2;
   }
   const options: ClassifyOptions = {
@@ -80,16 +81,36 @@ async function runClassify(file: string, flags: ClassifyFlags): Promise<number> 
   };
   const tally: Tally = { total: 0, invalid: 0, byClass: new Map() };
   const out = process.stdout;
-  for await (const { line, text } of numberedLines(input)) {
-    if (text.trim() === '') continue;
+  for await (const entry of numberedLines(input.stream)) {
+    if (entry.kind === 'unreadable') {
+      process.stderr.write(`recourse classify: ${input.name} cannot be read: ${entry.reason}\n`);
+      return 2;
+    }
+    if (entry.kind === 'line' && entry.text.trim() === '') continue;
     tally.total++;
-    const result = classifyLine(line, text, options, flags.explain === true);
+    const result =
+      entry.kind === 'line'
+        ? classifyLine(entry.line, entry.text, options, flags.explain === true)
+        : tooLong(entry.line, entry.bytes);
     if ('error' in result) tally.invalid++;
     else tally.byClass.set(result.class, (tally.byClass.get(result.class) ?? 0) + 1);
-    await writeOut(out, flags.pretty ? renderPretty(line, result) : `${JSON.stringify(result)}\n`);
+    await writeOut(
+      out,
+      flags.pretty ? renderPretty(entry.line, result) : `${escapeControlsInJson(JSON.stringify(result))}\n`,
+    );
   }
   if (flags.pretty) await writeOut(out, renderSummary(tally));
   return tally.invalid === 0 ? 0 : 2;
+}
+
+function tooLong(line: number, bytes: number): LineResult {
+  return {
+    error: {
+      line,
+      path: '',
+      message: `line of ${bytes} bytes is longer than ${maxLineBytes}; it was not read`,
+    },
+  };
 }
 
 type LineResult =

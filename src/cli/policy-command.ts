@@ -10,6 +10,7 @@ import {
   type FieldIssue,
   type PolicyDocument,
 } from '../core/index.js';
+import { escapeControlsInJson } from '../core/text/escape-controls.js';
 
 type Normalized =
   | { readonly kind: 'policy'; readonly document: PolicyDocument }
@@ -32,7 +33,7 @@ export function registerPolicyCommand(program: Command): void {
     .action(async (file: string) => {
       process.exitCode = await run(file, (normalized) => {
         const value = normalized.kind === 'policy' ? normalized.document : normalized.profile;
-        process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+        process.stdout.write(`${escapeControlsInJson(JSON.stringify(value, null, 2))}\n`);
       });
     });
   policy
@@ -72,7 +73,8 @@ async function run(file: string, onValid: (normalized: Normalized) => void): Pro
   const isProfile = isPlainObjectValue(read.value) && 'candidates' in read.value;
   const result = isProfile ? validateDynamicProfile(read.value) : validatePolicyDocument(read.value);
   if (!result.ok) {
-    process.stdout.write(`${JSON.stringify({ errors: result.issues satisfies readonly FieldIssue[] })}\n`);
+    const errors = result.issues satisfies readonly FieldIssue[];
+    process.stdout.write(`${escapeControlsInJson(JSON.stringify({ errors }))}\n`);
     return 1;
   }
   onValid(

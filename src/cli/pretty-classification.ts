@@ -1,4 +1,5 @@
 import type { Classification } from '../core/index.js';
+import { escapeControlCharacters, escapeControlsInJson } from '../core/text/escape-controls.js';
 
 export interface Tally {
   total: number;
@@ -8,11 +9,15 @@ export interface Tally {
 
 type LineResult = { readonly error: { readonly path: string; readonly message: string } } | Classification;
 
-/** One human line per envelope: line number, class, code, confidence, rule, timing and the safe excerpt. */
+/**
+ * One human line per envelope: line number, class, code, confidence, rule, timing, then the safe excerpt as a
+ * JSON string. Whatever came from the input (an error's path and message, the excerpt) is printed with its
+ * control and bidi characters escaped, so it cannot act on the terminal.
+ */
 export function renderPretty(line: number, result: LineResult): string {
   const n = String(line).padStart(4);
   if ('error' in result)
-    return `${n}  invalid       ${result.error.path || '(line)'}: ${result.error.message}\n`;
+    return `${n}  invalid       ${escapeControlCharacters(`${result.error.path || '(line)'}: ${result.error.message}`)}\n`;
   const what = result.class === 'unclassified' ? `unclassified (${result.reason})` : result.class;
   const code = result.code ?? '-';
   const timing = [
@@ -23,10 +28,10 @@ export function renderPretty(line: number, result: LineResult): string {
     .join(', ');
   const excerpt =
     result.safe_excerpt.length > 100 ? `${result.safe_excerpt.slice(0, 100)}…` : result.safe_excerpt;
-  return (
+  const head =
     `${n}  ${what.padEnd(28)} ${code.padEnd(24)} ${result.confidence.padEnd(6)} ${result.classifier_rule ?? '-'}` +
-    `${timing ? `  [${timing}]` : ''}\n      ${JSON.stringify(excerpt)}\n`
-  );
+    `${timing ? `  [${timing}]` : ''}`;
+  return `${escapeControlCharacters(head)}\n      ${escapeControlsInJson(JSON.stringify(excerpt))}\n`;
 }
 
 export function renderSummary(tally: Tally): string {

@@ -2,13 +2,18 @@ import { Command } from 'commander';
 import { registerClassifyCommand } from './classify-command.js';
 import { registerPolicyCommand } from './policy-command.js';
 import { registerSimulateCommand } from './simulate-command.js';
+import { escapeControlCharacters } from '../core/text/escape-controls.js';
 
 /** The `recourse` command line. */
 export function buildProgram(): Command {
   const program = new Command('recourse')
     .description('Recovers AI coding agents from provider failures.')
     .version('0.1.0')
-    .showHelpAfterError();
+    .showHelpAfterError()
+    // Commander quotes the arguments it refuses: escape them, and keep each error on one line.
+    .configureOutput({
+      outputError: (message, write) => write(`${escapeControlCharacters(message.replace(/\n$/, ''))}\n`),
+    });
   registerClassifyCommand(program);
   registerPolicyCommand(program);
   registerSimulateCommand(program);

@@ -1,46 +1,46 @@
-import { readFile, stat } from 'node:fs/promises';
+import { openInput, reasonOf } from './read-lines.js';
+import { escapeControlCharacters } from '../core/text/escape-controls.js';
 
-/** Policy and scenario files are small; a larger file is refused before it is read. */
+/** Policy and scenario files are small; reading stops past this many bytes. */
 const maxJsonBytes = 1024 * 1024;
 
 export type JsonFileResult =
   { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
 
-/** Reads and parses one JSON file (or standard input for `-`), reporting unreadable or malformed input in words. */
+/**
+ * Reads and parses one JSON file (or standard input for `-`). A path that is missing, a directory or not a
+ * regular file, a read error, an empty, oversized or malformed input are each one line in words, naming the
+ * input with its control characters escaped.
+ */
 export async function readJsonFile(file: string): Promise<JsonFileResult> {
-  let text: string;
-  try {
-    if (file === '-') {
-      text = await readStdin();
-    } else {
-      const info = await stat(file);
-      if (!info.isFile()) return { ok: false, message: `${file} is not a file` };
-      if (info.size > maxJsonBytes)
-        return { ok: false, message: `${file} is ${info.size} bytes; at most ${maxJsonBytes} are read` };
-      text = await readFile(file, 'utf8');
-    }
-  } catch (error) {
-    return { ok: false, message: `cannot read ${file}: ${(error as Error).message}` };
-  }
-  if (text.length > maxJsonBytes) return { ok: false, message: `input is larger than ${maxJsonBytes} bytes` };
-  try {
-    return { ok: true, value: JSON.parse(text.replace(/^\uFEFF/, '')) as unknown };
-  } catch (error) {
-    return {
-      ok: false,
-      message: `malformed JSON in ${file === '-' ? 'standard input' : file}: ${(error as Error).message}`,
-    };
-  }
-}
-
-async function readStdin(): Promise<string> {
+  const input = await openInput(file);
+  if (!input.ok) return input;
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of process.stdin) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > maxJsonBytes) throw new Error(`standard input is larger than ${maxJsonBytes} bytes`);
-    chunks.push(buffer);
+  try {
+    for await (const chunk of input.stream) {
+      const buffer = chunk as Buffer;
+      size += buffer.length;
+      if (size > maxJsonBytes) {
+        input.stream.destroy();
+        return { ok: false, message: `${input.name} is too large: at most ${maxJsonBytes} bytes are read` };
+      }
+      chunks.push(buffer);
+    }
+  } catch (error) {
+    return { ok: false, message: `${input.name} cannot be read: ${reasonOf(error)}` };
   }
-  return Buffer.concat(chunks).toString('utf8');
+  const text = Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '');
+  if (text.trim() === '') return { ok: false, message: `${input.name} is empty` };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (error) {
+    // The parser quotes the input near the error: escaped like the rest of the line.
+    return {
+      ok: false,
+      message: `malformed JSON in ${input.name}: ${escapeControlCharacters((error as Error).message)}`,
+    };
+  }
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from './run-cli.js';
+import { rawControls, runCli } from './run-cli.js';
 import { classificationSchema, classify } from '../../src/core/index.js';
 
 const overloaded = {
@@ -96,10 +96,99 @@ describe('recourse classify', () => {
   it('exits 2 with a message when the file cannot be read, and rejects a bad --now', () => {
     const missing = runCli(['classify', '/nonexistent/evidence.jsonl']);
     expect(missing.status).toBe(2);
-    expect(missing.stderr).toContain('cannot read /nonexistent/evidence.jsonl');
+    expect(missing.stderr).toBe('recourse classify: /nonexistent/evidence.jsonl does not exist\n');
     const badNow = runCli(['classify', '--now', 'tomorrow'], '');
     expect(badNow.status).not.toBe(0);
     expect(badNow.stderr).toContain('ISO-8601');
+  });
+
+  it('reports a line over 16 MiB as an invalid line without reading it, and goes on; exit 2', () => {
+    const huge = JSON.stringify({ kind: 'stderr', text: `529 overloaded ${'a'.repeat(16 * 1024 * 1024)}` });
+    const r = runCli(['classify', '-'], `${huge}\n${JSON.stringify(overloaded)}\n`);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe('');
+    expect(r.lines).toHaveLength(2);
+    expect(JSON.parse(r.lines[0]!)).toEqual({
+      error: {
+        line: 1,
+        path: '',
+        message: `line of ${huge.length} bytes is longer than 16777216; it was not read`,
+      },
+    });
+    expect(JSON.parse(r.lines[1]!)).toMatchObject({ code: 'provider_overloaded' });
+  });
+
+  it('reads a long line under the bound, CRLF line ends, and a last line without a newline', () => {
+    const long = { kind: 'stderr', text: `API Error: 529 Overloaded ${'x'.repeat(3_000_000)}` };
+    const r = runCli(['classify', '-'], `${JSON.stringify(long)}\r\n${JSON.stringify(overloaded)}`);
+    expect(r.status).toBe(0);
+    expect(r.lines.map((l) => (JSON.parse(l) as { code: string }).code)).toEqual([
+      'provider_overloaded',
+      'provider_overloaded',
+    ]);
+  });
+
+  it('never passes control characters or bidi controls from input to the terminal, in JSON or --pretty', () => {
+    // ESC sequences (clear screen, OSC title with BEL), CR, NUL, a C1 CSI, DEL, bidi overrides and isolates.
+    const evil = '\u001b[2J\u001b]0;pwned\u0007\r\u0000\u009b31m\u007f\u202e\u2066\u2069\u061c';
+    const input = jsonl(
+      { kind: 'stderr', text: `API Error: 529 Overloaded ${evil} done` },
+      { kind: 'http', status: 529, [`x${evil}`]: 1 },
+      { kind: 'http', status: `5${evil}` },
+      `{"kind": "http", ${evil}`,
+    );
+    for (const args of [
+      ['classify', '-'],
+      ['classify', '-', '--pretty'],
+      ['classify', '-', '--explain'],
+    ]) {
+      const r = runCli(args, input);
+      expect(r.status).toBe(2);
+      expect(rawControls(r.stdout)).toEqual([]);
+      expect(rawControls(r.stderr)).toEqual([]);
+    }
+    const json = runCli(['classify', '-'], input);
+    expect(json.lines).toHaveLength(4);
+    expect(JSON.parse(json.lines[1]!)).toEqual({
+      error: { line: 2, path: `/x${evil}`, message: expect.stringContaining('unknown field') as string },
+    });
+    const pretty = runCli(['classify', '-', '--pretty'], input).stdout.split('\n');
+    // The envelope's line and its excerpt, three invalid lines, a blank line, the summary, the final newline.
+    expect(pretty).toHaveLength(8);
+    expect(pretty.find((l) => l.includes('unknown field'))).toContain(
+      '/x\\x1b[2J\\x1b]0;pwned\\x07\\r\\x00\\x9b31m\\x7f\\u202e\\u2066\\u2069\\u061c',
+    );
+  });
+
+  it('escapes what commander echoes from the command line in its errors', () => {
+    const badNow = runCli(['classify', '--now', '\u001b[2J\u202etomorrow\r'], '');
+    expect(badNow.status).not.toBe(0);
+    expect(rawControls(badNow.stderr)).toEqual([]);
+    expect(badNow.stderr).toContain("'\\x1b[2J\\u202etomorrow\\r' is invalid");
+    const unknown = runCli(['\u001b]0;title\u0007', '--\u202e'], '');
+    expect(unknown.status).not.toBe(0);
+    expect(rawControls(unknown.stderr)).toEqual([]);
+  });
+
+  it('answers invalid UTF-8, NUL bytes and a million nested brackets with an error line each, and goes on', () => {
+    const input = Buffer.concat([
+      Buffer.from([0xff, 0xfe, 0x7b, 0x0a]), // not UTF-8
+      Buffer.from('{"kind":"stderr","text":"a\u0000b"}\u0000\n'),
+      Buffer.from(`${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}\n`),
+      Buffer.from(
+        `{"kind":"acp_error","error":{"code":-32603,"message":"x","data":${'['.repeat(100_000)}${']'.repeat(100_000)}}}\n`,
+      ),
+    ]);
+    const r = runCli(['classify', '-'], input);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe('');
+    expect(r.lines.map((l) => Object.keys(JSON.parse(l) as object)[0])).toEqual([
+      'error',
+      'error',
+      'error',
+      'code',
+    ]);
+    expect(rawControls(r.stdout)).toEqual([]);
   });
 
   it('classifies the shipped example file cleanly', () => {

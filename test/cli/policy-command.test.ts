@@ -1,10 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { runCli } from './run-cli.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { rawControls, runCli } from './run-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'recourse-policy-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const file = (name: string, content: unknown) => {
   const path = join(dir, name);
   writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
@@ -83,16 +84,76 @@ describe('recourse policy validate', () => {
     ).toBe('stop');
   });
 
+  it('[POL-10][POL-11] exits 1 for a profile whose candidates are all disabled, with its other errors', () => {
+    const profile = {
+      id: 'p',
+      name: 'P',
+      version: 0,
+      candidates: [
+        { profile_id: 'a', enabled: false },
+        { profile_id: 'b', enabled: false },
+      ],
+    };
+    const r = runCli(['policy', 'validate', file('all-disabled.json', profile)]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual({
+      errors: [
+        { path: '/version', message: 'version must be a positive integer (got 0)' },
+        { path: '/candidates', message: 'at least one candidate must be enabled (all 2 are disabled)' },
+      ],
+    });
+    expect(runCli(['policy', 'preview', file('all-disabled.json', profile)]).status).toBe(1);
+  });
+
   it('exits 2 for unreadable or malformed input, with a message', () => {
     const missing = runCli(['policy', 'validate', join(dir, 'nope.json')]);
     expect(missing.status).toBe(2);
-    expect(missing.stderr).toContain('cannot read');
+    expect(missing.stderr).toBe(`recourse policy: ${join(dir, 'nope.json')} does not exist\n`);
     const malformed = runCli(['policy', 'validate', file('bad-json.json', '{"version": 1,')]);
     expect(malformed.status).toBe(2);
     expect(malformed.stderr).toContain('malformed JSON');
     const huge = runCli(['policy', 'validate', file('huge.json', `{"x":"${'a'.repeat(1_100_000)}"}`)]);
     expect(huge.status).toBe(2);
     expect(huge.stderr).toContain('at most 1048576');
+  });
+});
+
+describe('recourse policy: hostile input', () => {
+  it('refuses standard input over 1 MiB without reading on, and answers deep nesting with a field error', () => {
+    expect(runCli(['policy', 'validate', '-'], ' '.repeat(2_000_000))).toMatchObject({
+      status: 2,
+      stdout: '',
+      stderr: 'recourse policy: standard input is too large: at most 1048576 bytes are read\n',
+    });
+    const deep = runCli(['policy', 'validate', '-'], `${'['.repeat(200_000)}${']'.repeat(200_000)}`);
+    expect(deep).toMatchObject({ status: 1, stderr: '' });
+    expect(JSON.parse(deep.stdout)).toMatchObject({ errors: [{ path: '' }] });
+  });
+});
+
+describe('recourse policy: nothing from the input reaches the terminal raw', () => {
+  const evil = '\u001b[2J\r\u0007\u202e\u2066\u009b';
+  it('escapes bidi and C1 characters in the normalized profile and in field errors (JSON stays equal)', () => {
+    const profile = { id: 'p', name: `P${evil}`, version: 1, candidates: [{ profile_id: 'a' }] };
+    const ok = runCli(['policy', 'validate', file('evil-name.json', profile)]);
+    expect(ok.status).toBe(0);
+    expect(rawControls(ok.stdout)).toEqual([]);
+    expect((JSON.parse(ok.stdout) as { name: string }).name).toBe(`P${evil}`);
+    const bad = runCli(['policy', 'validate', file('evil-key.json', { ...v1, [`k${evil}`]: evil })]);
+    expect(bad.status).toBe(1);
+    expect(rawControls(bad.stdout)).toEqual([]);
+    expect((JSON.parse(bad.stdout) as { errors: Array<{ path: string }> }).errors[0]!.path).toBe(`/k${evil}`);
+  });
+
+  it('escapes a file name and the parser quoting malformed input in the error line', () => {
+    const r = runCli(['policy', 'validate', file(`bad${evil}.json`, `{"version": ${evil}`)]);
+    expect(r.status).toBe(2);
+    expect(rawControls(r.stderr)).toEqual([]);
+    expect(r.stderr.split('\n')).toHaveLength(2);
+    expect(r.stderr).toMatch(
+      /^recourse policy: malformed JSON in .*bad\\x1b\[2J\\r\\x07\\u202e\\u2066\\x9b\.json: /,
+    );
   });
 });
 
@@ -110,8 +171,15 @@ describe('recourse policy preview', () => {
     expect(runCli(['policy', 'preview', file('preview2.json', v1)]).stdout).toBe(
       'transient  retry after 5 s, 10 s, 20 s; no reset waiting; then skip\nhard       no retry; wait for a trusted reset up to 5 min (once per cycle); then stop\n',
     );
-    const profile = { id: 'p', name: 'P', version: 1, candidates: [{ profile_id: 'a', enabled: false }] };
-    expect(runCli(['policy', 'preview', file('profile.json', profile)]).stdout).toContain('a (disabled)');
+    const profile = {
+      id: 'p',
+      name: 'P',
+      version: 1,
+      candidates: [{ profile_id: 'a', enabled: false }, { profile_id: 'b' }],
+    };
+    const r = runCli(['policy', 'preview', file('profile.json', profile)]);
+    expect(r.stdout).toContain('a (disabled)\n');
+    expect(r.stdout).toContain('b\n');
   });
 
   it('exits 1 with the errors for an invalid document', () => {

@@ -1,14 +1,48 @@
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 
 const cli = new URL('../../dist/cli/main.js', import.meta.url).pathname;
 
+const result = (r: SpawnSyncReturns<string>) => ({
+  status: r.status,
+  stdout: r.stdout,
+  stderr: r.stderr,
+  lines: r.stdout.split('\n').filter((l) => l !== ''),
+});
+
 /** Runs the built `recourse` CLI (the test run's global setup builds dist/ first) with optional standard input. */
-export function runCli(args: string[], input?: string) {
-  const r = spawnSync(process.execPath, [cli, ...args], { input, encoding: 'utf8', timeout: 60_000 });
-  return {
-    status: r.status,
-    stdout: r.stdout,
-    stderr: r.stderr,
-    lines: r.stdout.split('\n').filter((l) => l !== ''),
-  };
+export function runCli(
+  args: string[],
+  input?: string | Buffer,
+  { timeoutMs = 60_000, cwd }: { readonly timeoutMs?: number; readonly cwd?: string } = {},
+) {
+  return result(
+    spawnSync(process.execPath, [cli, ...args], { input, cwd, encoding: 'utf8', timeout: timeoutMs }),
+  );
+}
+
+/**
+ * Runs the CLI with standard input closed (`<&-`) or redirected from a path (a directory, say): cases spawn
+ * cannot express. Paths and arguments reach `sh` as positional parameters, never parsed by it.
+ */
+export function runCliWithStdin(stdin: 'closed' | { readonly from: string }, args: string[]) {
+  const script =
+    stdin === 'closed'
+      ? 'node=$1; shift; exec "$node" "$@" <&-'
+      : 'stdin=$1; node=$2; shift 2; exec "$node" "$@" < "$stdin"';
+  const prefix = stdin === 'closed' ? [] : [stdin.from];
+  return result(
+    spawnSync('sh', ['-c', script, 'sh', ...prefix, process.execPath, cli, ...args], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    }),
+  );
+}
+
+const unsafe =
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** Terminal-unsafe characters that reached the output raw: controls (but tab and newline), bidi controls, separators. */
+export function rawControls(text: string): string[] {
+  return text.match(unsafe) ?? [];
 }

@@ -1,8 +1,9 @@
-import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from './run-cli.js';
+import { rawControls, runCli } from './run-cli.js';
 
 const scenarios = new URL('../../examples/scenarios/', import.meta.url).pathname;
 const expected = new URL('./simulate-expected/', import.meta.url).pathname;
@@ -315,6 +316,72 @@ describe('recourse simulate: files, databases and errors', () => {
     expect(again.stderr).toContain('already holds routes');
   });
 
+  it('refuses a --db path that cannot hold the database: one line, exit 2, nothing created or changed', async () => {
+    const folder = await temp();
+    const dir = join(folder, 'dir');
+    await mkdir(dir);
+    const link = join(folder, 'link');
+    await symlink(dir, link);
+    const notes = join(folder, 'notes.txt');
+    await writeFile(notes, 'hello\n');
+    const fifo = join(folder, 'fifo');
+    expect(spawnSync('sh', ['-c', 'exec mkfifo "$0"', fifo]).status).toBe(0);
+    const cases: Array<[string, string]> = [
+      [dir, `--db ${dir} is a directory`],
+      [link, `--db ${link} is a directory`],
+      [notes, `--db ${notes} is not an SQLite database`],
+      [
+        join(folder, 'no', 'such', 'sim.db'),
+        `--db ${join(folder, 'no', 'such', 'sim.db')} cannot be created: folder ${join(folder, 'no', 'such')} does not exist`,
+      ],
+      [join(notes, 'sim.db'), `--db ${join(notes, 'sim.db')} cannot be created: ${notes} is not a folder`],
+      [fifo, `--db ${fifo} is not a regular file`],
+      ['/proc/self/mem', '--db /proc/self/mem cannot be read: EIO: i/o error, read'],
+      [
+        join(folder, 'no\u001b[2J\u202e', 'sim.db'),
+        `--db ${join(folder, 'no\\x1b[2J\\u202e', 'sim.db')} cannot be created: folder ${join(folder, 'no\\x1b[2J\\u202e')} does not exist`,
+      ],
+      ['', '--db needs a file name'],
+      [
+        `${join(folder, 'new')}/`,
+        `--db ${join(folder, 'new')}/ cannot be created: a file name cannot end with /`,
+      ],
+    ];
+    for (const [db, message] of cases) {
+      const r = runCli(['simulate', join(scenarios, 'scn-05-credits-stop.json'), '--db', db], '', {
+        timeoutMs: 10_000,
+        cwd: folder,
+      });
+      expect({ db, ...r }).toMatchObject({
+        db,
+        status: 2,
+        stdout: '',
+        stderr: `recourse simulate: ${message}\n`,
+      });
+    }
+    expect((await readdir(folder)).sort()).toEqual(['dir', 'fifo', 'link', 'notes.txt']);
+    expect(await readdir(dir)).toEqual([]);
+    expect(await readFile(notes, 'utf8')).toBe('hello\n');
+  });
+
+  it('--db takes an empty file as a new database, and a file named :memory: is a file, not memory', async () => {
+    const folder = await temp();
+    const empty = join(folder, 'empty.db');
+    await writeFile(empty, '');
+    expect(simulate('restart-rearms-a-wait', '--db', empty)).toMatchObject({ status: 0, stderr: '' });
+    expect((await stat(empty)).size).toBeGreaterThan(0);
+    const memory = runCli(
+      ['simulate', join(scenarios, 'restart-rearms-a-wait.json'), '--db', ':memory:'],
+      '',
+      {
+        cwd: folder,
+      },
+    );
+    expect(memory).toMatchObject({ status: 0, stderr: '' });
+    expect(memory.stdout).toBe(await readFile(join(expected, 'restart-rearms-a-wait.jsonl'), 'utf8'));
+    expect((await stat(join(folder, ':memory:'))).size).toBeGreaterThan(0);
+  });
+
   it('an invalid scenario exits 1 with every problem addressed by a JSON pointer, and runs nothing', async () => {
     const folder = await temp();
     const file = join(folder, 'bad.json');
@@ -350,6 +417,49 @@ describe('recourse simulate: files, databases and errors', () => {
         '/until',
       ]),
     );
+  });
+
+  it('[POL-10][POL-11] a profile whose candidates are all disabled is invalid: exit 1 with its field errors, nothing runs', async () => {
+    const folder = await temp();
+    const file = join(folder, 'all-disabled.json');
+    const scenario = JSON.parse(await readFile(join(scenarios, 'scn-05-credits-stop.json'), 'utf8')) as {
+      profile: { candidates: Array<Record<string, unknown>> };
+      until?: unknown;
+    };
+    for (const candidate of scenario.profile.candidates) candidate.enabled = false;
+    await writeFile(file, JSON.stringify({ ...scenario, until: -1 }));
+    const db = join(folder, 'sim.db');
+    const r = runCli(['simulate', file, '--db', db]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe('');
+    const errors = (JSON.parse(r.stdout) as { errors: { path: string; message: string }[] }).errors;
+    expect(errors.map((e) => e.path)).toEqual(['/profile/candidates', '/until']);
+    expect(errors[0]!.message).toMatch(/^at least one candidate must be enabled/);
+    await expect(stat(db)).rejects.toThrow();
+    await writeFile(file, JSON.stringify(scenario));
+    expect(runCli(['simulate', file])).toMatchObject({ status: 1, stderr: '' });
+    const { profile, ...rest } = scenario;
+    await writeFile(file, JSON.stringify({ ...rest, routes: [{ id: 'r1', profile }] }));
+    const routes = runCli(['simulate', file]);
+    expect(routes.status).toBe(1);
+    expect((JSON.parse(routes.stdout) as { errors: { path: string }[] }).errors.map((e) => e.path)).toContain(
+      '/routes/0/profile/candidates',
+    );
+  });
+
+  it('field errors echo keys and values from the scenario escaped: no control or bidi character reaches the terminal', async () => {
+    const folder = await temp();
+    const file = join(folder, 'evil.json');
+    const evil = '\u001b[2J\r\u202e\u2066\u009b';
+    const scenario = JSON.parse(
+      await readFile(join(scenarios, 'scn-05-credits-stop.json'), 'utf8'),
+    ) as object;
+    await writeFile(file, JSON.stringify({ ...scenario, [`x${evil}`]: 1, start: `y${evil}` }));
+    const r = runCli(['simulate', file]);
+    expect(r.status).toBe(1);
+    expect(rawControls(r.stdout)).toEqual([]);
+    const errors = (JSON.parse(r.stdout) as { errors: { path: string }[] }).errors;
+    expect(errors.map((e) => e.path)).toEqual(expect.arrayContaining([`/x${evil}`, '/start']));
   });
 
   it('unreadable or malformed input exits 2 with a message', async () => {

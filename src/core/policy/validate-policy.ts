@@ -75,7 +75,10 @@ function readPolicyDocument(value: unknown, path: string, issues: FieldIssue[]):
 const idShape = /^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,127}$/;
 const maxCandidates = 32;
 
-/** Validates a dynamic profile; each candidate's policy may be version 1 or legacy, or absent (the default). */
+/**
+ * Validates a dynamic profile; each candidate's policy may be version 1 or legacy, or absent (the default).
+ * At least one candidate must be enabled (`enabled` defaults to true).
+ */
 export function validateDynamicProfile(value: unknown, path = ''): Validated<DynamicProfile> {
   const issues: FieldIssue[] = [];
   if (!isPlainObject(value)) {
@@ -188,5 +191,13 @@ function readCandidates(value: unknown, path: string, issues: FieldIssue[]): Pro
       out.push({ profile_id: profileId, enabled, policy, ...descriptors });
     }
   });
+  // A route starts on the first enabled candidate: a profile with none could never start one, so it is refused
+  // here, with its other problems, rather than when a route is started.
+  if (value.every((candidate: unknown) => isPlainObject(candidate) && candidate.enabled === false)) {
+    issues.push({
+      path,
+      message: `at least one candidate must be enabled (all ${value.length} are disabled)`,
+    });
+  }
   return out;
 }

@@ -1,4 +1,5 @@
 import { redactSecrets } from '../sanitize/redact-secrets.js';
+import { escapeControlsInJson } from '../text/escape-controls.js';
 import { stripControlCharacters } from '../text/whitespace.js';
 
 /** One validation problem, addressed by a JSON pointer into the input (`/candidates/1/policy/hard/on_exhausted`). */
@@ -12,7 +13,11 @@ export function pointer(base: string, segment: string | number): string {
   return `${base}/${String(segment).replace(/~/g, '~0').replace(/\//g, '~1')}`;
 }
 
-/** A short, safe rendering of a bad value for a message: redacted, without controls, at most 40 characters. */
+/**
+ * A short, safe rendering of a bad value for a message: redacted, at most 40 characters, as a JSON string.
+ * Controls are removed before redaction (a secret split by one is still found); the bidi controls that removal
+ * keeps (isolates U+2066-U+2069, U+061C) are escaped, so a message never reorders or recolours a terminal.
+ */
 export function describe(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'null';
@@ -21,7 +26,7 @@ export function describe(value: unknown): string {
   if (typeof value === 'string') {
     // Echo bad input only redacted and short: an error message must never carry a credential.
     const shown = redactSecrets(stripControlCharacters(value.length > 200 ? value.slice(0, 200) : value));
-    return JSON.stringify(shown.length > 40 ? `${shown.slice(0, 40)}…` : shown);
+    return escapeControlsInJson(JSON.stringify(shown.length > 40 ? `${shown.slice(0, 40)}…` : shown));
   }
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return typeof value;

@@ -272,6 +272,42 @@ describe('[POL-01][API-01] dynamic profiles', () => {
       '/candidates/1/policy/transient/retry/max_retries',
     ]);
   });
+  it('[POL-11] a profile whose candidates are all disabled is a field error at /candidates, reported with the rest', () => {
+    const r = validateDynamicProfile({
+      ...profile,
+      name: '',
+      candidates: [
+        { profile_id: 'a', enabled: false },
+        { profile_id: 'b', enabled: false, policy: retrying(99) },
+      ],
+    });
+    expect(r.ok ? [] : r.issues).toEqual([
+      { path: '/name', message: 'name must be a non-empty string of at most 200 characters (got "")' },
+      {
+        path: '/candidates/1/policy/transient/retry/max_retries',
+        message: expect.stringContaining('from 1 to 10') as string,
+      },
+      { path: '/candidates', message: 'at least one candidate must be enabled (all 2 are disabled)' },
+    ]);
+    const nested = validateDynamicProfile(
+      { ...profile, candidates: [{ profile_id: 'a', enabled: false }] },
+      '/profile',
+    );
+    expect(nested.ok ? [] : nested.issues.map((i) => i.path)).toEqual(['/profile/candidates']);
+    expect(
+      dynamicProfileSchema.safeParse({ ...profile, candidates: [{ profile_id: 'a', enabled: false }] })
+        .success,
+    ).toBe(false);
+  });
+  it('[POL-11] one enabled candidate is enough; an absent enabled counts as enabled; a bad one is reported alone', () => {
+    const disabled = { profile_id: 'a', enabled: false };
+    expect(validateDynamicProfile({ ...profile, candidates: [disabled, { profile_id: 'b' }] }).ok).toBe(true);
+    const bad = validateDynamicProfile({
+      ...profile,
+      candidates: [disabled, { profile_id: 'b', enabled: 'no' }],
+    });
+    expect(bad.ok ? [] : bad.issues.map((i) => i.path)).toEqual(['/candidates/1/enabled']);
+  });
   it('rejects a profile without candidates, with too many, or with bad fields', () => {
     const r = validateDynamicProfile({ id: '', name: ' ', version: 0, candidates: [], colour: 'blue' });
     expect(r.ok ? [] : r.issues.map((i) => i.path)).toEqual([
@@ -281,5 +317,19 @@ describe('[POL-01][API-01] dynamic profiles', () => {
       '/version',
       '/candidates',
     ]);
+  });
+});
+
+describe('messages never carry terminal controls', () => {
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  const rawControl = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+  it('a bad key or value with bidi isolates, overrides and ESC is echoed without any of them raw', () => {
+    const key = 'x\u2066\u202e\u001b[31m\u0007\u061c';
+    const issues = issuesOf({ version: 1, transient: skip, hard: { ...skip, on_exhausted: key }, [key]: 1 });
+    expect(issues.map((i) => i.path)).toEqual([`/${key}`, '/hard/on_exhausted']);
+    for (const { message } of issues) {
+      expect(message).not.toMatch(rawControl);
+      expect(message).toContain('"x\\u2066[31m\\u061c"');
+    }
   });
 });
