@@ -55,7 +55,7 @@ async function simulate(file: string, db: string | undefined): Promise<number> {
       return 2;
     }
     await runSimulation(checked.scenario, dbFile, (line) =>
-      process.stdout.write(`${JSON.stringify(line)}\n`),
+      process.stdout.write(`${escapeControlsInJson(JSON.stringify(line))}\n`),
     );
     return 0;
   } catch (error) {
