@@ -6,9 +6,9 @@ export function trimUnicode(text: string): string {
   return text.trim();
 }
 
-/** C0/C1 controls, zero-width and bidi marks, line/paragraph separators, and lone surrogates. */
+/** C0/C1 controls, zero-width and bidi marks (embeddings, overrides, isolates), separators, lone surrogates. */
 const invisible = new RegExp(
-  '[\\u0000-\\u001f\\u007f-\\u009f\\u200b-\\u200f\\u202a-\\u202e\\u2028\\u2029\\u2060-\\u2064\\ufeff]' +
+  '[\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u202a-\\u202e\\u2028\\u2029\\u2060-\\u2069\\ufeff]' +
     '|[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?<![\\ud800-\\udbff])[\\udc00-\\udfff]',
   'g',
 );

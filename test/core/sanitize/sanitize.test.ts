@@ -3,6 +3,11 @@ import { secretSamples } from './secrets.mjs';
 import { excerptMaxBytes, redactSecrets, safeExcerpt, safeIdentifier } from '../../../src/core/index.js';
 
 describe('[DAT-09][CLS-21] sanitization', () => {
+  it('[DAT-09] removes bidi isolates and the Arabic letter mark as it removes overrides and controls', () => {
+    const hostile = 'Over\u2066loaded\u2069 \u061cand\u202e \u2067 \u2068 done\u001b[31m';
+    expect(safeExcerpt(hostile)).toBe('Overloaded and done[31m');
+  });
+
   it.each(secretSamples().map((s) => [s.kind, s] as const))('redacts %s', (_kind, sample) => {
     const text = `Upstream said: ${sample.text} (request req_123) and more`;
     const out = redactSecrets(text);
