@@ -17,5 +17,13 @@ export function buildProgram(): Command {
   registerClassifyCommand(program);
   registerPolicyCommand(program);
   registerSimulateCommand(program);
+  // A usage error (an unknown option, a missing argument) exits 2, as input that cannot be used does; exit 1
+  // stays reserved for a document that was read and is invalid. Help and --version exit 0.
+  const everyCommand = (command: Command): Command[] => [command, ...command.commands.flatMap(everyCommand)];
+  for (const command of everyCommand(program)) {
+    command.exitOverride((error) => {
+      process.exit(error.exitCode === 0 ? 0 : 2);
+    });
+  }
   return program;
 }

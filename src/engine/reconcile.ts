@@ -1,7 +1,7 @@
 import type { BatchQueue } from './batch-queue.js';
 import type { ReconciledAttempt, ReconciliationReport } from './reconciliation-report.js';
 import { routeWork } from './route-work.js';
-import type { Store } from '../core/index.js';
+import { orphanedAttempt, type Store } from '../core/index.js';
 
 /**
  * Restart reconciliation (REQUIREMENTS DUR-05, DUR-06). A waiting route's row holds its deadline and no intent
@@ -42,11 +42,13 @@ export async function reconcile(
   const marked = await Promise.all(
     awaiting.map((r) => queue.submit(routeWork(r.id, { type: 'restart' }, newId))),
   );
+  // Every orphan is reported, also one an earlier restart marked already: the latest report is complete.
   const orphaned: ReconciledAttempt[] = [];
   for (const result of marked) {
-    if (result.outcome !== 'changed') continue;
-    const d = result.route.dispatch!;
-    orphaned.push(attemptOf(result.route.id, result.route.generation, d.intentId, d.kind, d.candidate));
+    if (result.outcome === 'not_found') continue;
+    const d = orphanedAttempt(result.route);
+    if (d !== null)
+      orphaned.push(attemptOf(result.route.id, result.route.generation, d.intentId, d.kind, d.candidate));
   }
   const rearmed = await store.scheduledRoutes();
   return { rearmed, stopped, orphaned, superseded, durationMs: elapsed() - started };

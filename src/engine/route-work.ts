@@ -80,8 +80,9 @@ export function startWork(input: StartInput, newId: () => string): Work<StartRes
 
 /**
  * Commits a decision in the caller's transaction: the route update fenced by the generation, state and revision
- * it was decided on, then every write of its effects. A refusal writes only its history. Timers, dispatches and
- * events wait in `after` until the transaction commits.
+ * it was decided on, then every write of its effects. A refusal writes its history, and the route only when the
+ * refused report proved something about the running attempt. Timers, dispatches and events wait in `after` until
+ * the transaction commits.
  */
 async function commitDecision(
   tx: StoreTransaction,
@@ -91,6 +92,28 @@ async function commitDecision(
   nowMs: number,
   after: AfterCommit,
 ): Promise<RouteOutcome> {
+  // A refusal may still record what the report proved about the running attempt (delivered, or answered).
+  const writes = d.outcome === 'changed' || (d.outcome === 'refused' && d.route !== before);
+  if (writes && !(await tx.updateRoute(d.route, fenceOf(before)))) {
+    // Another writer committed first: its outcome stands, and this one is stale.
+    const current = (await tx.readRoute(before.id)) ?? before;
+    const detail = 'another writer changed the route first';
+    after.events.push({
+      type: 'refused',
+      atMs: nowMs,
+      routeId: before.id,
+      trigger,
+      reason: 'stale_generation',
+      detail,
+    });
+    return {
+      outcome: 'refused',
+      route: current,
+      reason: 'stale_generation',
+      detail,
+      classification: d.classification,
+    };
+  }
   if (d.outcome === 'refused') {
     await applyEffects(tx, before, d.effects, nowMs, after);
     after.events.push({
@@ -112,27 +135,6 @@ async function commitDecision(
   if (d.outcome === 'unchanged') {
     await applyEffects(tx, before, d.effects, nowMs, after);
     return { outcome: 'unchanged', route: d.route, classification: d.classification };
-  }
-  const fence = { generation: before.generation, state: before.state, revision: before.revision };
-  if (!(await tx.updateRoute(d.route, fence))) {
-    // Another writer committed first: its outcome stands, and this one is stale.
-    const current = (await tx.readRoute(before.id)) ?? before;
-    const detail = 'another writer changed the route first';
-    after.events.push({
-      type: 'refused',
-      atMs: nowMs,
-      routeId: before.id,
-      trigger,
-      reason: 'stale_generation',
-      detail,
-    });
-    return {
-      outcome: 'refused',
-      route: current,
-      reason: 'stale_generation',
-      detail,
-      classification: d.classification,
-    };
   }
   // The change is told first, then what it wrote and sent (circuits, dispatches), so each route's lines group.
   const event = changeEvent(before, d, nowMs);
@@ -219,6 +221,11 @@ function changeEvent(
     decision: d.decision,
     classification: d.classification,
   };
+}
+
+/** A write is fenced by the generation, state and revision the decision read. */
+function fenceOf(route: Route) {
+  return { generation: route.generation, state: route.state, revision: route.revision };
 }
 
 function triggerOf(event: RouteEvent): string {

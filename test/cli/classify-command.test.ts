@@ -206,3 +206,22 @@ describe('recourse classify', () => {
     expect(r.stdout).not.toContain('ZyXwVuTsRq');
   });
 });
+
+describe('usage errors of every command', () => {
+  it('an unknown option, a missing argument or an unknown command exits 2 with the usage; help and version exit 0', () => {
+    for (const args of [
+      ['classify', '--bogus'],
+      ['simulate'],
+      ['policy', 'validate'],
+      ['policy', 'preview', '--nope', 'x'],
+      ['teleport'],
+    ]) {
+      const r = runCli(args);
+      expect({ args, status: r.status }).toEqual({ args, status: 2 });
+      expect(r.stderr).toMatch(/^error: /);
+    }
+    expect(runCli(['--help']).status).toBe(0);
+    expect(runCli(['policy', 'validate', '--help']).status).toBe(0);
+    expect(runCli(['--version'])).toMatchObject({ status: 0, stdout: '0.1.0\n' });
+  });
+});

@@ -185,4 +185,25 @@ describe('shared resource circuits in the engine', () => {
       await h.close();
     }
   });
+
+  it('[CIR-03][CIR-04] a route started on a candidate whose circuit expired takes its probe lease: later starts move on', async () => {
+    const h = await harness();
+    try {
+      await h.engine.saveProfile(profileDocument(doc(retries(3, 5, 'skip'), off), onAnthropic));
+      await h.engine.startRoute({ routeId: 'r1', profileId: 'p' });
+      await h.engine.idle();
+      await h.fail('r1', envelopes.overloaded); // provider:anthropic open until 60 s
+      await h.engine.act({ routeId: 'r1', action: 'stop', expectedGeneration: 1 });
+      h.clock.set(t0 + 61_000);
+      await h.engine.startRoute({ routeId: 'r2', profileId: 'p' });
+      expect(await h.store.readCircuit('provider:anthropic')).toMatchObject({
+        state: 'half_open',
+        probeOwner: 'r2',
+      });
+      const r3 = await h.engine.startRoute({ routeId: 'r3', profileId: 'p' });
+      expect(r3).toMatchObject({ candidate: 'c' });
+    } finally {
+      await h.close();
+    }
+  });
 });

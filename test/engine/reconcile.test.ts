@@ -230,4 +230,42 @@ describe('attempts a restart finds running (orphans)', () => {
       await h.close();
     }
   });
+
+  it('[DUR-06] every restart reports every orphan, also one an earlier restart marked', async () => {
+    const h = await started();
+    try {
+      const first = await h.restart();
+      expect(first.orphaned.map((o) => `${o.routeId}:${o.kind}`)).toEqual(['r1:initial']);
+      const second = await h.restart();
+      expect(second.orphaned.map((o) => `${o.routeId}:${o.kind}`)).toEqual(['r1:initial']);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('[CUR-34][DUR-06] a failure reported while the prompt call was open proves delivery: a restart reports an orphan, not an ambiguous dispatch', async () => {
+    const h = await started();
+    try {
+      await h.fail('r1', envelopes.overloaded);
+      h.dispatcher.mode = 'lose';
+      await h.advance(5);
+      const r = await h.route('r1');
+      const open = await h.engine.reportFailure({
+        routeId: 'r1',
+        generation: 1,
+        invocationId: r.dispatch!.intentId,
+        evidence: envelopes.overloaded,
+        replay: null,
+        promptOpen: true,
+      });
+      expect(open).toMatchObject({ outcome: 'refused', reason: 'prompt_open' });
+      h.dispatcher.mode = 'ack';
+      const report = await h.restart();
+      expect(report.stopped).toEqual([]);
+      expect(report.orphaned.map((o) => o.kind)).toEqual(['retry']);
+      expect(await h.route('r1')).toMatchObject({ state: 'retrying', dispatch: { acknowledged: true } });
+    } finally {
+      await h.close();
+    }
+  });
 });

@@ -73,6 +73,8 @@ export function recoveryReason(reason: string, detail: string | null, failure: F
       return 'Retrying was cancelled';
     case 'invalid_configuration':
       return "The profile's stored configuration is invalid";
+    case 'circuit_open':
+      return `${cause}: the provider stays unavailable for longer than this session waits`;
     default:
       return cause;
   }

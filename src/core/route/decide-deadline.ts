@@ -12,6 +12,7 @@ import {
   touched,
   withWrites,
 } from './route-moves.js';
+import { circuitDefaults } from '../circuit/circuit.js';
 import { descriptorsOf, gateCandidate } from '../circuit/route-circuits.js';
 import { immediateSkip } from '../policy/defaults.js';
 import {
@@ -27,10 +28,11 @@ import { formatIsoUtc } from '../time/iso-time.js';
  * its attempt (`retry` after `retry_wait`, `reset_retry` after `waiting_for_reset`), unless the candidate's
  * shared circuits hold it (another route probes the resource, or the circuit is open):
  *
- * - held no longer than the route's own rules would wait for a trusted reset that far away: keep waiting,
- *   durably, until the hold ends (`circuit_hold`);
- * - held longer (or the rules never wait for resets): evaluate the next candidates at once, each behind its own
- *   circuits, and with none left take the pending exhausted outcome (`circuit_skip`; CIR-05 decision).
+ * - held by a probe lease, by a circuit open no longer than its minimum (the herd guard), or by one open no longer
+ *   than the route's own rules would wait for a trusted reset that far away: keep waiting, durably, until the
+ *   hold ends (`circuit_hold`);
+ * - held longer: evaluate the next candidates at once, each behind its own circuits, and with none left take the
+ *   pending exhausted outcome: `candidates_exhausted` for skip, `circuit_open` for stop (`circuit_skip`; CIR-05).
  *
  * An early firing (a clock stepped back) changes nothing and arms the timer again; another generation's, or a
  * route that no longer waits, is stale.
@@ -71,7 +73,9 @@ export function decideDeadline(
     const sent = dispatchSameCandidate(route, route, kind, ordinal, world);
     return changed(sent.route, 'deadline', [...circuitEffects(world, gate.writes), ...sent.effects]);
   }
-  const limitMs = holdLimitSeconds(rules) * 1000;
+  // A circuit open no longer than its minimum is the herd guard and holds everyone (CIR-05); one open longer came
+  // from a trusted reset, which the route waits for no longer than its own policy would.
+  const limitMs = Math.max(holdLimitSeconds(rules) * 1000, circuitDefaults.minimumOpenMs);
   if (gate.openUntilMs === null || gate.openUntilMs - world.nowMs <= limitMs) {
     // Another route probes the resource, or the circuit reopens soon enough for this policy: keep waiting.
     const held: Route = touched({ ...route, deadlineMs: gate.untilMs }, route, world.nowMs);
@@ -88,7 +92,7 @@ export function decideDeadline(
     route,
     world,
     withWrites(world.circuits, gate.writes),
-    { reason: outcome === 'stop' ? 'exhausted' : 'candidates_exhausted', detail: why },
+    { reason: outcome === 'stop' ? 'circuit_open' : 'candidates_exhausted', detail: why },
   );
   return changed(switched.route, 'circuit_skip', [
     ...circuitEffects(world, [...gate.writes, ...switched.circuitWrites]),

@@ -47,16 +47,26 @@ export function decideFailure(route: Route, report: FailureFacts, world: RouteWo
   });
   const stale = staleness(route, report);
   if (stale !== null) {
-    const row = history(route, `stale: ${stale.detail}`, { generation: report.generation });
+    // A report of another generation ran on a candidate this route no longer names: it is not guessed.
+    const candidate = report.generation === route.generation ? route.candidate : '-';
+    const row = history(route, `stale: ${stale.detail}`, { generation: report.generation, candidate });
     return refused(route, stale.reason, stale.detail, [row], classification);
   }
-  if (report.promptOpen) {
-    return refused(route, 'prompt_open', 'the agent still owns its prompt call', [], classification);
-  }
   const attempt = runningAttempt(route);
-  if (route.state === 'action_required' && attempt !== null) {
+  if (report.promptOpen) {
+    // Nothing is decided while the agent owns its retry, but its answer proves the attempt reached it.
     return refused(
-      route,
+      delivered(route, world.nowMs),
+      'prompt_open',
+      'the agent still owns its prompt call',
+      proveDelivery(attempt),
+      classification,
+    );
+  }
+  if (route.state === 'action_required' && attempt !== null) {
+    // The attempt answered: it is finished, so a later success or failure of it is stale.
+    return refused(
+      { ...route, dispatch: finished(attempt), revision: route.revision + 1, updatedAtMs: world.nowMs },
       'route_stopped',
       `the route was ${route.reason} while this attempt ran: nothing is scheduled`,
       [history(route, 'after_stop'), ...proveDelivery(attempt)],
@@ -258,6 +268,18 @@ export function decideFailure(route: Route, report: FailureFacts, world: RouteWo
   }
 }
 
+/** The route with its running attempt's delivery proven (a new revision), or the route itself when nothing changes. */
+function delivered(route: Route, nowMs: number): Route {
+  const attempt = runningAttempt(route);
+  if (attempt === null || attempt.acknowledged) return route;
+  return {
+    ...route,
+    dispatch: { ...attempt, acknowledged: true },
+    revision: route.revision + 1,
+    updatedAtMs: nowMs,
+  };
+}
+
 /**
  * Whether a report is about the route's current attempt (EVD-03): the generation and invocation the report names,
  * then the invocation, prompt generation and phase the evidence itself names. Evidence about an attempt that
@@ -287,7 +309,7 @@ function staleness(route: Route, report: FailureFacts): { reason: RefusalReason;
       detail: `the evidence names prompt generation ${e.promptGeneration}, not ${route.generation}`,
     };
   }
-  if (e.phase !== null && !phaseFailsAttempt(e.phase)) {
+  if (e.phase !== null && !phaseFailsAttempt(e.phase.toLowerCase())) {
     return {
       reason: 'stale_evidence',
       detail: `evidence of phase ${JSON.stringify(e.phase)} cannot fail an attempt`,

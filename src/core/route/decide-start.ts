@@ -1,7 +1,8 @@
 import { candidatesOf, type RouteWorld } from './decision.js';
 import { newRoute, type CallerKind, type Route, type RouteMode } from './route.js';
 import type { RouteEffect } from './route-effect.js';
-import { admittedBy } from '../circuit/route-circuits.js';
+import { circuitEffects } from './route-moves.js';
+import { admittedBy, descriptorsOf, gateCandidate } from '../circuit/route-circuits.js';
 
 export interface StartInput {
   readonly routeId: string;
@@ -18,7 +19,7 @@ export type StartDecision =
 /**
  * A new route (generation 1) and its initial dispatch: a dynamic route starts on the first enabled candidate no
  * open circuit refuses (else the first enabled one: a person asked to start); an interactive route on its
- * concrete profile.
+ * concrete profile. A start on a circuit that expired takes its probe lease.
  */
 export function decideStart(input: StartInput, world: RouteWorld): StartDecision {
   let candidate = input.profileId;
@@ -50,5 +51,17 @@ export function decideStart(input: StartInput, world: RouteWorld): StartDecision
     kind: 'initial' as const,
     createdAtMs: world.nowMs,
   };
-  return { outcome: 'started', route, effects: [{ kind: 'dispatch', intent }] };
+  // Starting on an expired circuit makes this route its probe: the lease keeps other starts from a stampede.
+  const gate = gateCandidate(
+    world.circuits,
+    descriptorsOf(candidatesOf(world), candidate),
+    route.id,
+    world.nowMs,
+  );
+  const leases = gate.verdict === 'free' ? gate.writes : [];
+  return {
+    outcome: 'started',
+    route,
+    effects: [...circuitEffects(world, leases), { kind: 'dispatch', intent }],
+  };
 }

@@ -56,8 +56,10 @@ export interface RouteWorld {
 
 /**
  * The whole outcome of one event on one route: the next route and every write and action as data. `refused`
- * changes nothing of the route; its effects are history only (the attempt row of a stale failure, what a
- * provider answer proved about an intent).
+ * does nothing the event asked for: the state, generation, candidate and schedule stay. Its effects are history
+ * only (the attempt row of a stale failure, what a provider answer proved about an intent), and its route differs
+ * from the one decided on only in what the refused report proved about the running attempt (`dispatch`: it was
+ * delivered, or it answered), which the engine then writes fenced like any route.
  */
 export type Decision =
   | {

@@ -206,11 +206,18 @@ export function switchToNext(
       behindCircuits.length > 0
         ? `no eligible candidate: ${behindCircuits.join(', ')} ${behindCircuits.length === 1 ? 'is' : 'are'} behind an open circuit`
         : 'every candidate of this cycle was skipped or is disabled';
+    // A concrete profile has no other candidate to speak of: only the reason it stopped.
+    const full =
+      whenNone === null
+        ? detail
+        : candidates.length === 0
+          ? whenNone.detail
+          : `${whenNone.detail}; ${detail}`;
     const stopped = actionRequired(
       route,
       before,
       whenNone?.reason ?? 'candidates_exhausted',
-      whenNone === null ? detail : `${whenNone.detail}; ${detail}`,
+      full,
       world.nowMs,
     );
     return { route: stopped, effects: stoppedNotices(stopped), circuitWrites: [] };

@@ -38,6 +38,8 @@ export const actionReasons = [
   'stopped',
   'not_retriable',
   'invalid_configuration',
+  /** A shared circuit stays open longer than the policy waits, no other candidate is left, and it ends in stop. */
+  'circuit_open',
 ] as const;
 export type ActionReason = (typeof actionReasons)[number];
 

@@ -15,8 +15,8 @@ export function pointer(base: string, segment: string | number): string {
 
 /**
  * A short, safe rendering of a bad value for a message: redacted, at most 40 characters, as a JSON string.
- * Controls are removed before redaction (a secret split by one is still found); the bidi controls that removal
- * keeps (isolates U+2066-U+2069, U+061C) are escaped, so a message never reorders or recolours a terminal.
+ * Controls and bidi marks are removed before redaction (a secret split by one is still found), and whatever the
+ * JSON rendering would still leave raw is escaped, so a message never reorders or recolours a terminal.
  */
 export function describe(value: unknown): string {
   if (value === undefined) return 'nothing';
