@@ -14,6 +14,7 @@ interface Ready {
   readonly ready: true;
   readonly rearmed: readonly string[];
   readonly stopped: readonly string[];
+  readonly orphaned: readonly string[];
   readonly superseded: number;
 }
 
@@ -66,7 +67,13 @@ async function expectations(dir: string) {
       if (inFlight && route.dispatch?.intentId === intent.id && !route.dispatch.acknowledged)
         ambiguous.push(intent.id);
     }
-    return { scheduled: scheduled.sort(), ambiguous: ambiguous.sort() };
+    // Accepted and never answered: the process that ran them is gone, so the restart must report each one.
+    const orphaned: string[] = [];
+    for (const { id } of await store.awaitingRoutes()) {
+      const d = (await store.readRoute(id))?.dispatch;
+      if (d?.acknowledged === true && !d.finished) orphaned.push(d.intentId);
+    }
+    return { scheduled: scheduled.sort(), ambiguous: ambiguous.sort(), orphaned: orphaned.sort() };
   } finally {
     await store.close();
   }
@@ -95,9 +102,17 @@ async function checkDispatchLog(dir: string): Promise<number> {
 }
 
 describe('crash safety', () => {
-  it(`[DUR-04][DUR-05][DUR-06] killed with SIGKILL at ${kills} random points: no dispatch repeated, no schedule lost, every ambiguous dispatch stopped`, async () => {
+  it(`[DUR-04][DUR-05][DUR-06] killed with SIGKILL at ${kills} random points: no dispatch repeated, no schedule lost, every ambiguous dispatch stopped, every orphan reported`, async () => {
     const dir = await mkdtemp(join(tmpdir(), 'recourse-crash-'));
-    const totals = { kills: 0, verifiedRestarts: 0, rearmed: 0, stopped: 0, superseded: 0, dispatches: 0 };
+    const totals = {
+      kills: 0,
+      verifiedRestarts: 0,
+      rearmed: 0,
+      stopped: 0,
+      orphaned: 0,
+      superseded: 0,
+      dispatches: 0,
+    };
     try {
       // The first run creates the routes; let it get going before the first kill.
       await runWorker(dir, 'run', { afterReadyMs: 1000 });
@@ -113,9 +128,11 @@ describe('crash safety', () => {
           // Reconciliation re-armed exactly the stored schedules and stopped exactly the ambiguous dispatches.
           expect([...ready.rearmed].sort()).toEqual(before.scheduled);
           expect([...ready.stopped].sort()).toEqual(before.ambiguous);
+          expect([...ready.orphaned].sort()).toEqual(before.orphaned);
           totals.verifiedRestarts += 1;
           totals.rearmed += ready.rearmed.length;
           totals.stopped += ready.stopped.length;
+          totals.orphaned += ready.orphaned.length;
           totals.superseded += ready.superseded;
         }
         totals.dispatches = await checkDispatchLog(dir);
@@ -135,6 +152,7 @@ describe('crash safety', () => {
       // Most kills land after reconciliation has reported; the rest hit start-up or reconciliation itself.
       expect(totals.verifiedRestarts).toBeGreaterThan(kills / 2);
       expect(totals.stopped).toBeGreaterThan(0);
+      expect(totals.orphaned).toBeGreaterThan(0);
       expect(totals.rearmed).toBeGreaterThan(0);
     } finally {
       await rm(dir, { recursive: true, force: true });
