@@ -5,28 +5,22 @@
  * `session_load` and `prompt`. Evidence from `cancel` (a cancellation the caller asked for) and `shutdown`
  * (ending the process after the turn) cannot: it is stale for recovery, kept as history only.
  */
-export const lifecyclePhases = [
+/** The phases whose evidence can fail the current attempt, in launch order. */
+const attemptPhases = [
   'launch',
   'initialize',
   'authenticate',
   'session_new',
   'session_load',
   'prompt',
-  'cancel',
-  'shutdown',
 ] as const;
+
+export const lifecyclePhases = [...attemptPhases, 'cancel', 'shutdown'] as const;
 export type LifecyclePhase = (typeof lifecyclePhases)[number];
 
-const attemptPhases: ReadonlySet<string> = new Set([
-  'launch',
-  'initialize',
-  'authenticate',
-  'session_new',
-  'session_load',
-  'prompt',
-]);
+const failsAttempt: ReadonlySet<string> = new Set(attemptPhases);
 
 /** Whether evidence of this phase can fail the current attempt (any phase not listed above cannot). */
 export function phaseFailsAttempt(phase: string): boolean {
-  return attemptPhases.has(phase);
+  return failsAttempt.has(phase);
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { eventOf, fixtureFiles, givenRoutes, runCase, worldAt } from './decision-runner.js';
+import { routesInEveryState } from './route-fixtures.js';
 import { decide, routeStates, type Route } from '../../../src/core/index.js';
 
 const given = givenRoutes();
@@ -13,14 +14,7 @@ for (const { file, cases } of fixtureFiles(new URL('./fixtures/', import.meta.ur
 
 describe('route decisions: every (state, trigger) pair the table does not allow is refused and changes nothing', () => {
   // One route per state; the triggers a person, a timer, the dispatcher or an agent can send it.
-  const states: Record<Route['state'], Route> = {
-    active: given.active!,
-    waiting_for_reset: given.waiting_for_reset!,
-    retry_wait: given.retry_wait!,
-    retrying: given.retrying!,
-    switching: given.switching!,
-    action_required: given.action_required!,
-  };
+  const states = routesInEveryState();
   const triggers = {
     failure: { type: 'failure', evidence: 'overloaded' },
     success: { type: 'success' },
