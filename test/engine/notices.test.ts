@@ -582,6 +582,26 @@ describe('the process-local lifecycle', () => {
     }
   });
 
+  it('[NOT-26] a shutdown does not end a durable retry: after the restart one true notice remains and the retry fires once; a stop or Cancel then retires it', async () => {
+    for (const end of ['stop', 'cancel'] as const) {
+      const h = await retrying();
+      try {
+        await h.restart();
+        expect(await h.notices(s1)).toBe(1);
+        await h.advance(5);
+        expect(h.dispatcher.kinds()).toEqual(['initial:claude-main:1', 'retry:claude-main:1']);
+        expect(await h.notices(s1)).toBe(1);
+        if (end === 'stop') await h.sessions.stop(s1);
+        else expect(await h.sessions.cancel('owner', s1)).toEqual({ outcome: 'cancelled', active: true });
+        expect(await h.notices(s1)).toBe(0);
+        await h.advance(600);
+        expect(h.dispatcher.kinds()).toHaveLength(2);
+      } finally {
+        await h.close();
+      }
+    }
+  });
+
   it('[NOT-04] after a restart the retry is still owned: its success retires the notice', async () => {
     const h = await retrying();
     try {
