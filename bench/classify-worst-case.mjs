@@ -13,7 +13,7 @@
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
-import { classify, parseEnvelope } from '../dist/index.js';
+import { classify, parseEnvelope } from '../dist/core/index.js';
 import { fuzzSettings, hostileInput } from '../test/helpers/hostile-envelopes.mjs';
 
 const budgetMs = 2;

@@ -6,7 +6,7 @@ import {
   compileCatalogue,
   defaultCatalogue,
   parseEnvelope,
-} from '../dist/index.js';
+} from '../dist/core/index.js';
 import { corpusFiles, readCorpus, replayNow, toEnvelope } from '../test/helpers/corpus.mjs';
 
 /** Each record's evidence, with the clock it is replayed at (the instant it was observed, as the tests do). */

@@ -7,14 +7,9 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  Engine,
-  ManualClock,
-  newRoute,
-  openReplayEvidence,
-  openSqliteStore,
-  systemClock,
-} from '../dist/index.js';
+import { newRoute, openReplayEvidence } from '../dist/core/index.js';
+import { Engine, ManualClock, systemClock } from '../dist/engine/index.js';
+import { openSqliteStore } from '../dist/store/index.js';
 
 const t0 = Date.parse('2026-06-01T12:00:00Z');
 const quiet = { dispatch: async () => undefined };

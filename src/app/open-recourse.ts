@@ -1,6 +1,7 @@
 import { systemClock, type Clock } from '../engine/clock.js';
 import type { Dispatcher } from '../engine/dispatcher.js';
 import { Engine } from '../engine/engine.js';
+import { EngineInputError } from '../engine/engine-errors.js';
 import type { EngineListener } from '../engine/engine-events.js';
 import { InteractiveSessions, type SessionEvent } from '../engine/interactive/interactive-sessions.js';
 import type { NoticeLog } from '../engine/interactive/retry-notices.js';
@@ -8,6 +9,7 @@ import type { ReconciliationReport } from '../engine/reconciliation-report.js';
 import type { Store, TaskSessions, Transcript } from '../core/index.js';
 import { openSqliteDatabase } from '../store/sqlite/sqlite-store.js';
 import type { TranscriptClock } from '../store/sqlite/sqlite-transcript.js';
+import { runDispatcher, type RunAttemptFunction } from './run-dispatcher.js';
 
 export interface RecourseOptions {
   /** The SQLite database file, created with its folder; `.recourse/recourse.db` under the working folder by default. */
@@ -16,8 +18,15 @@ export interface RecourseOptions {
   readonly synchronous?: 'FULL' | 'NORMAL';
   /** The engine's only source of time (the wall clock by default). */
   readonly clock?: Clock;
-  /** Sends the attempts the engine decides on (`docs/engine.md`, "Dispatch"). */
-  readonly dispatcher: Dispatcher;
+  /**
+   * Runs each attempt the engine decides on, to its end; its outcome is reported for you (`RunAttempt`,
+   * `docs/embedding.md`). Give `run`, or a lower-level `dispatcher`, not both.
+   */
+  readonly run?: RunAttemptFunction;
+  /** Sends the attempts the engine decides on and reports their outcomes yourself (`docs/engine.md`). */
+  readonly dispatcher?: Dispatcher;
+  /** Where a report that could not be made after a run ends goes (the engine closed meanwhile, say). */
+  readonly onError?: (error: unknown) => void;
   /** Route and intent ids (UUIDv7 by default). */
   readonly newId?: () => string;
   /** Transcript message times and ids (the clock and UUIDv7 by default). */
@@ -40,7 +49,11 @@ export interface Recourse {
   readonly engine: Engine;
   readonly sessions: InteractiveSessions;
   readonly report: ReconciliationReport;
-  /** Stops the timer, waits for queued work, closes the store. Durable retries stay armed for the next start. */
+  /**
+   * Graceful shutdown: stops the timer (durable waits stay stored and are re-armed at the next start), waits for the
+   * work already queued to commit, closes the store. Attempts still running are not waited for: their reports
+   * after this are dropped, and the next start reports them orphaned.
+   */
   close(): Promise<void>;
 }
 
@@ -51,6 +64,14 @@ export interface Recourse {
  * `serve`, an embedding orchestrator) opens Recourse through here.
  */
 export async function openRecourse(options: RecourseOptions): Promise<Recourse> {
+  if ((options.run === undefined) === (options.dispatcher === undefined)) {
+    throw new EngineInputError([
+      {
+        path: '/run',
+        message: 'give either run (a function that runs an attempt) or a dispatcher, exactly one',
+      },
+    ]);
+  }
   const clock = options.clock ?? systemClock();
   const database = openSqliteDatabase({
     ...(options.database === undefined ? {} : { file: options.database }),
@@ -59,13 +80,16 @@ export async function openRecourse(options: RecourseOptions): Promise<Recourse> 
   });
   try {
     await database.store.migrate();
-    const engine = new Engine({
+    // The run dispatcher reports to the engine it is part of: bound once the engine exists.
+    const dispatcher =
+      options.dispatcher ?? runDispatcher(options.run!, () => engine, options.onError ?? (() => undefined));
+    const engine: Engine = new Engine({
       store: database.store,
       clock,
-      dispatcher: options.dispatcher,
+      dispatcher,
       ...(options.newId === undefined ? {} : { newId: options.newId }),
+      ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
     });
-    if (options.onEvent !== undefined) engine.subscribe(options.onEvent);
     const sessions = new InteractiveSessions({
       engine,
       store: database.store,

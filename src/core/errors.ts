@@ -16,6 +16,8 @@ export const errorCodes = [
   'invalid_configuration',
   /** The engine was closed. */
   'closed',
+  /** A wait for a route (`Engine.waitFor`) ran out of time. */
+  'timeout',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 

@@ -48,6 +48,7 @@ export { formatIsoUtc, parseIsoDateTime } from './time/iso-time.js';
 export * from './projection/index.js';
 export * from './policy/index.js';
 export * from './safety/index.js';
+export { payloadMaxBytes, payloadText, type JsonValue } from './validation/json-payload.js';
 export {
   describe as describeValue,
   isPlainObject as isPlainObjectValue,

@@ -1,12 +1,13 @@
 import type { Clock } from './clock.js';
-import type { DispatchIntent, Store, StoreTransaction } from '../core/index.js';
+import type { DispatchIntent, JsonValue, Store, StoreTransaction } from '../core/index.js';
 import type { EngineEvent } from './engine-events.js';
 
 /** What a unit of work asks for once its transaction has committed, and only then. */
 export interface AfterCommit {
   /** Deadlines to arm the timer for (absolute epoch ms). */
   readonly arm: number[];
-  readonly dispatch: DispatchIntent[];
+  /** Intents to send, each with its route's caller payload. */
+  readonly dispatch: { readonly intent: DispatchIntent; readonly payload: JsonValue | null }[];
   readonly events: EngineEvent[];
   /** A wait ended before its deadline: the armed timer may stand for nothing now. */
   waitsEnded: boolean;

@@ -1,4 +1,4 @@
-import { RecourseError, type FieldIssue } from '../core/index.js';
+import { RecourseError, type DynamicProfile, type FieldIssue } from '../core/index.js';
 
 /** Bad input to the engine (code `invalid_input`): nothing was changed. Each issue names the field and why. */
 export class EngineInputError extends RecourseError {
@@ -37,5 +37,20 @@ export class EngineClosedError extends RecourseError {
   constructor() {
     super('closed', 'the engine is closed');
     this.name = 'EngineClosedError';
+  }
+}
+
+/** Code `version_conflict`: the profile changed since the version the caller edited; `current` is the latest. */
+export class VersionConflictError extends RecourseError {
+  constructor(
+    readonly profileId: string,
+    readonly expectedVersion: number,
+    readonly current: DynamicProfile | null,
+  ) {
+    super(
+      'version_conflict',
+      `dynamic profile ${JSON.stringify(profileId)} is at version ${current?.version ?? 0}, not ${expectedVersion}`,
+    );
+    this.name = 'VersionConflictError';
   }
 }

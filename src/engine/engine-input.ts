@@ -7,11 +7,15 @@ import {
   replayEventKinds,
   routeModes,
   routeStates,
+  payloadText,
   type CallerKind,
+  type EvidenceEnvelope,
   type FailureFacts,
   type FieldIssue,
+  type JsonValue,
   type ManualAction,
   type ReplayEvidence,
+  type ReplayProgress,
   type RouteMode,
   type RouteState,
   type StartInput,
@@ -24,6 +28,11 @@ export interface StartRequest {
   readonly profileId: string;
   readonly caller?: CallerKind;
   readonly mode?: RouteMode;
+  /**
+   * The caller's own data for the route (plain JSON, at most 64 KiB): never interpreted, stored with the route and
+   * handed back with every dispatch (the prompt to send again after a restart, say).
+   */
+  readonly payload?: JsonValue;
 }
 
 export interface FailureReport {
@@ -33,9 +42,13 @@ export interface FailureReport {
   /** The dispatch intent id of the attempt that failed (the Dispatcher was given it); recommended: it tells two
    * attempts of one generation (a retry and the attempt it retries) apart. */
   readonly invocationId?: string;
-  /** One evidence envelope (the terminal error). */
-  readonly evidence: unknown;
-  /** The attempt's replay evidence snapshot; absent or null fails closed (unsafe: missing). */
+  /** One evidence envelope (the terminal error): `evidenceOfError` and `evidenceOfResponse` build one. */
+  readonly evidence: EvidenceEnvelope;
+  /**
+   * What the attempt did before it failed, as plain facts (`{assistant_output, tool_activity, thought}`), or the
+   * replay evidence a `ReplayRecorder` snapshot holds. With neither, the failure is unsafe (it fails closed).
+   */
+  readonly progress?: ReplayProgress | null;
   readonly replay?: ReplayEvidence | null;
   /** The agent's own prompt call is still open: it owns its retry and Recourse schedules nothing. */
   readonly promptOpen?: boolean;
@@ -84,8 +97,50 @@ export function checkStart(request: StartRequest, newId: () => string): StartInp
       message: `mode must be one of ${routeModes.join(', ')} (got ${describe(mode)})`,
     });
   }
+  let payload: string | null = null;
+  if (request.payload !== undefined) {
+    const checked = payloadText(request.payload, '/payload');
+    if (checked.ok) payload = checked.text;
+    else issues.push(checked.issue);
+  }
   if (issues.length > 0) throw new EngineInputError(issues);
-  return { routeId, profileId: request.profileId, caller, mode };
+  return {
+    routeId,
+    profileId: request.profileId,
+    caller,
+    mode,
+    // Stored as checked: a copy the caller cannot change afterwards.
+    payload: payload === null ? null : (JSON.parse(payload) as JsonValue),
+  };
+}
+
+/** A checked page request of `Engine.listRoutes`. */
+export function checkListQuery(query: {
+  readonly state?: RouteState;
+  readonly profileId?: string;
+  readonly after?: string;
+  readonly limit?: number;
+}): { state?: RouteState; profileId?: string; after?: string; limit: number } {
+  const issues: FieldIssue[] = [];
+  if (query.state !== undefined && !(routeStates as readonly unknown[]).includes(query.state)) {
+    issues.push({
+      path: '/state',
+      message: `state must be one of ${routeStates.join(', ')} (got ${describe(query.state)})`,
+    });
+  }
+  if (query.profileId !== undefined) checkId(query.profileId, '/profile_id', issues);
+  if (query.after !== undefined) checkId(query.after, '/after', issues);
+  const limit = query.limit ?? 100;
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1000) {
+    issues.push({ path: '/limit', message: `limit must be 1 to 1000 (got ${describe(limit)})` });
+  }
+  if (issues.length > 0) throw new EngineInputError(issues);
+  return {
+    limit,
+    ...(query.state === undefined ? {} : { state: query.state }),
+    ...(query.profileId === undefined ? {} : { profileId: query.profileId }),
+    ...(query.after === undefined ? {} : { after: query.after }),
+  };
 }
 
 /** A checked failure report: the route it is about and the facts the decision reads. */
@@ -105,6 +160,7 @@ export function checkFailure(report: FailureReport): FailureInput {
     });
   }
   if (report.replay !== undefined && report.replay !== null) checkReplay(report.replay, issues);
+  if (report.progress !== undefined && report.progress !== null) checkProgress(report.progress, issues);
   const parsed = parseEnvelope(report.evidence);
   if (!parsed.ok)
     issues.push(...parsed.issues.map((i) => ({ path: `/evidence${i.path}`, message: i.message })));
@@ -115,8 +171,38 @@ export function checkFailure(report: FailureReport): FailureInput {
     invocationId: report.invocationId ?? null,
     evidence: parsed.evidence,
     replay: report.replay ?? null,
+    progress: report.progress ?? null,
     promptOpen: report.promptOpen === true,
   };
+}
+
+const progressKeys = ['assistant_output', 'tool_activity', 'thought', 'assistant_text', 'partial_result'];
+
+/** Plain progress facts: booleans, and the assistant's text (at most 4096 characters) when it matters. */
+function checkProgress(value: unknown, issues: FieldIssue[]): void {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    issues.push({
+      path: '/progress',
+      message: `progress must be an object {${progressKeys.join(', ')}} (got ${describe(value)})`,
+    });
+    return;
+  }
+  for (const [key, v] of Object.entries(value)) {
+    if (!progressKeys.includes(key)) {
+      issues.push({
+        path: `/progress/${key}`,
+        message: `unknown field (fields: ${progressKeys.join(', ')})`,
+      });
+    } else if (key === 'assistant_text') {
+      if (v !== null && (typeof v !== 'string' || v.length > 4096))
+        issues.push({
+          path: '/progress/assistant_text',
+          message: `must be a string of at most 4096 characters (got ${describe(v)})`,
+        });
+    } else if (typeof v !== 'boolean') {
+      issues.push({ path: `/progress/${key}`, message: `must be true or false (got ${describe(v)})` });
+    }
+  }
 }
 
 export function checkSuccess(report: SuccessReport): SuccessReport {

@@ -7,6 +7,7 @@ import {
   ProfileNotFoundError,
   RouteExistsError,
   RouteNotFoundError,
+  VersionConflictError,
 } from './engine-errors.js';
 import type { EngineEvent, EngineListener } from './engine-events.js';
 import { uuidv7 } from '../support/ids.js';
@@ -14,6 +15,7 @@ import { Listeners } from '../support/listeners.js';
 import {
   checkFailure,
   checkAction,
+  checkListQuery,
   checkPrompt,
   checkSuccess,
   checkStart,
@@ -29,11 +31,17 @@ import { routeWork, startWork, type RouteOutcome, type WorkResult } from './rout
 import {
   ConfigurationError,
   RecourseError,
+  routeTurn,
+  snapshotOf,
   validateDynamicProfile,
   type DispatchIntent,
   type DynamicProfile,
+  type DynamicProfileInput,
+  type JsonValue,
   type Route,
   type RouteEvent,
+  type RouteSnapshot,
+  type RouteState,
   type Store,
 } from '../core/index.js';
 
@@ -45,6 +53,25 @@ export interface EngineOptions {
   readonly newId?: () => string;
   /** The most pieces of work committed in one transaction (group commit). */
   readonly maxBatch?: number;
+  /** Subscribed before anything runs, so `Engine.open`'s reconciliation reaches it too. */
+  readonly onEvent?: EngineListener;
+}
+
+export interface SaveProfileOptions {
+  /**
+   * The version the caller edited: saving fails with `VersionConflictError` (code `version_conflict`, carrying the
+   * current document) unless it is still the latest; 0 means the profile must not exist yet.
+   */
+  readonly expectedVersion?: number;
+}
+
+export interface ListRoutesQuery {
+  readonly state?: RouteState;
+  readonly profileId?: string;
+  /** Continue after this route id: the `next` of the previous page. */
+  readonly after?: string;
+  /** 1 to 1,000 (default 100). */
+  readonly limit?: number;
 }
 
 /** Due routes read per query when a timer fires. */
@@ -72,6 +99,7 @@ export class Engine {
 
   constructor(private readonly options: EngineOptions) {
     this.newId = options.newId ?? (() => uuidv7(options.clock.now()));
+    if (options.onEvent !== undefined) this.listeners.add(options.onEvent);
     this.queue = new BatchQueue(options.store, options.clock, options.maxBatch ?? 256, (after) =>
       this.onCommitted(after),
     );
@@ -88,18 +116,34 @@ export class Engine {
     return this.listeners.add(listener);
   }
 
-  /** Stores a dynamic profile as a new version when it differs from the latest one; returns the stored version. */
-  async saveProfile(input: unknown): Promise<DynamicProfile> {
+  /**
+   * Stores a dynamic profile (version 1 or legacy policies in, normalized version 1 out). The store numbers
+   * versions: 1 for a new profile, one more on each change; saving an unchanged document returns the latest
+   * version as it is. With `expectedVersion`, an edit of a version that is no longer the latest is a conflict.
+   */
+  async saveProfile(input: DynamicProfileInput, options: SaveProfileOptions = {}): Promise<DynamicProfile> {
     const checked = validateDynamicProfile(input);
-    if (!checked.ok) throw new EngineInputError(checked.issues);
+    const expected = options.expectedVersion;
+    const issues = checked.ok ? [] : [...checked.issues];
+    if (expected !== undefined && (!Number.isSafeInteger(expected) || expected < 0)) {
+      issues.push({
+        path: '/expected_version',
+        message: `must be 0 or a positive integer (got ${String(expected)})`,
+      });
+    }
+    if (!checked.ok || issues.length > 0) throw new EngineInputError(issues);
     const profile = checked.value;
     return this.submit(async (tx, nowMs) => {
       const latest = await readLatest(tx, profile.id);
+      if (expected !== undefined && (latest?.version ?? 0) !== expected) {
+        throw new VersionConflictError(
+          profile.id,
+          expected,
+          latest !== null && 'candidates' in latest ? latest : null,
+        );
+      }
       if (latest !== null && 'candidates' in latest && sameDocument(latest, profile)) return latest;
-      const stored = {
-        ...profile,
-        version: latest === null ? profile.version : Math.max(profile.version, latest.version + 1),
-      };
+      const stored = { ...profile, version: (latest?.version ?? 0) + 1 };
       await tx.saveProfile(stored, nowMs);
       return stored;
     });
@@ -160,6 +204,98 @@ export class Engine {
       action: input.action,
       expectedGeneration: input.expectedGeneration,
       ...(input.expectedState === undefined ? {} : { expectedState: input.expectedState }),
+    });
+  }
+
+  /** The route as it is now (with where its turn stands), or null. */
+  async route(routeId: string): Promise<RouteSnapshot | null> {
+    const route = await this.options.store.readRoute(routeId);
+    return route === null ? null : snapshotOf(route);
+  }
+
+  /** Routes by state and dynamic profile, in id order, a page at a time (`next` is the cursor of the next page). */
+  async listRoutes(
+    query: ListRoutesQuery = {},
+  ): Promise<{ readonly routes: readonly RouteSnapshot[]; readonly next: string | null }> {
+    const checked = checkListQuery(query);
+    const routes = await this.options.store.listRoutes(checked);
+    const next = routes.length === checked.limit ? routes.at(-1)!.id : null;
+    return { routes: routes.map(snapshotOf), next };
+  }
+
+  /**
+   * Deletes routes that wait for nothing (`action_required`, or `active` after a turn that answered), with their
+   * attempt history, intents and replay snapshots, when they last changed before `beforeMs`. A task session's
+   * route stays (delete the session first). Each is re-read and fenced: one that moved since is kept.
+   */
+  async purgeRoutes(options: { readonly beforeMs: number; readonly limit?: number }): Promise<number> {
+    const limit = options.limit ?? 1000;
+    if (!Number.isFinite(options.beforeMs) || !Number.isSafeInteger(limit) || limit < 1 || limit > 100_000) {
+      throw new EngineInputError([
+        { path: '/before_ms', message: 'beforeMs must be a time (epoch ms) and limit 1 to 100,000' },
+      ]);
+    }
+    const ids = await this.options.store.finishedRoutes(options.beforeMs, limit);
+    const purged = await Promise.all(
+      ids.map((id) =>
+        this.submit(async (tx) => {
+          const route = await tx.readRoute(id);
+          if (route === null || route.updatedAtMs >= options.beforeMs) return false;
+          const waitsForNothing =
+            route.state === 'action_required' ||
+            (route.state === 'active' && routeTurn(route) === 'succeeded');
+          if (!waitsForNothing) return false;
+          return tx.deleteRoute(id, route);
+        }),
+      ),
+    );
+    return purged.filter(Boolean).length;
+  }
+
+  /**
+   * Resolves with the route once `predicate` holds for it (checked now, then after each change), or rejects with
+   * `RecourseError` `timeout` after `timeoutMs` of the engine's clock (never, by default) or `not_found`.
+   */
+  waitFor(
+    routeId: string,
+    predicate: (route: RouteSnapshot) => boolean,
+    options: { readonly timeoutMs?: number } = {},
+  ): Promise<RouteSnapshot> {
+    return new Promise((resolve, reject) => {
+      let done = false;
+      let cancel: CancelTimer | null = null;
+      const finish = (outcome: () => void) => {
+        if (done) return;
+        done = true;
+        unsubscribe();
+        cancel?.();
+        outcome();
+      };
+      const check = (route: Route | null) => {
+        if (done) return;
+        if (route === null) return finish(() => reject(new RouteNotFoundError(routeId)));
+        const snapshot = snapshotOf(route);
+        if (predicate(snapshot)) finish(() => resolve(snapshot));
+      };
+      // Subscribe before the first read: a change in between is seen either way.
+      const unsubscribe = this.subscribe((event) => {
+        const route = routeOfEvent(event);
+        if (route !== null && route.id === routeId) check(route);
+      });
+      if (options.timeoutMs !== undefined) {
+        cancel = this.options.clock.schedule(this.options.clock.now() + options.timeoutMs, () =>
+          finish(() =>
+            reject(
+              new RecourseError('timeout', `route ${JSON.stringify(routeId)} did not get there in time`),
+            ),
+          ),
+        );
+      }
+      this.options.store
+        .readRoute(routeId)
+        .then(check, (error: unknown) =>
+          finish(() => reject(error instanceof Error ? error : new Error(String(error)))),
+        );
     });
   }
 
@@ -254,7 +390,7 @@ export class Engine {
   private onCommitted(after: AfterCommit): void {
     for (const event of after.events) this.emit(event);
     for (const at of after.arm) this.arm(at);
-    for (const intent of after.dispatch) this.send(intent);
+    for (const { intent, payload } of after.dispatch) this.send(intent, payload);
     // A wait that ended early (Cancel, Stop, Skip now, Retry now) may have been the one the timer is armed for.
     if (after.waitsEnded && this.firing === null) {
       const refresh = this.refreshTimer().finally(() => this.refreshing.delete(refresh));
@@ -281,10 +417,10 @@ export class Engine {
   }
 
   /** Sends a committed intent (its `dispatch` event was told with the commit) and records the answer. */
-  private send(intent: DispatchIntent): void {
+  private send(intent: DispatchIntent, payload: JsonValue | null): void {
     let sent: Promise<void>;
     try {
-      sent = this.options.dispatcher.dispatch(intent);
+      sent = this.options.dispatcher.dispatch(intent, payload);
     } catch (error) {
       sent = Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
@@ -335,6 +471,18 @@ async function readLatest(
   } catch (error) {
     if (error instanceof ConfigurationError) return { version: error.version ?? 0 };
     throw error;
+  }
+}
+
+/** The route an event carries, when it carries one. */
+function routeOfEvent(event: EngineEvent): Route | null {
+  switch (event.type) {
+    case 'transition':
+    case 'dispatch_acknowledged':
+    case 'prompt':
+      return event.route;
+    default:
+      return null;
   }
 }
 

@@ -1,13 +1,14 @@
 export { systemClock, type CancelTimer, type Clock, type SystemClockOptions } from './clock.js';
 export { advanceManualClock, ManualClock } from './manual-clock.js';
 export type { Dispatcher } from './dispatcher.js';
-export { Engine, type EngineOptions } from './engine.js';
+export { Engine, type EngineOptions, type ListRoutesQuery, type SaveProfileOptions } from './engine.js';
 export {
   EngineClosedError,
   EngineInputError,
   ProfileNotFoundError,
   RouteExistsError,
   RouteNotFoundError,
+  VersionConflictError,
 } from './engine-errors.js';
 export type { EngineEvent, EngineListener } from './engine-events.js';
 export type {

@@ -173,7 +173,7 @@ async function applyEffects(
         break;
       case 'dispatch':
         await tx.insertIntent(effect.intent);
-        after.dispatch.push(effect.intent);
+        after.dispatch.push({ intent: effect.intent, payload: route.payload });
         after.events.push({ type: 'dispatch', atMs: nowMs, intent: effect.intent });
         break;
       case 'record_prompt':

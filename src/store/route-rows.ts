@@ -1,4 +1,4 @@
-import type { CandidateUsage, FailureSummary, PendingDispatch, Route } from '../core/index.js';
+import type { CandidateUsage, FailureSummary, JsonValue, PendingDispatch, Route } from '../core/index.js';
 import type { RouteRow } from './schema.js';
 
 /** A route as one row: shared fields as columns, state-specific fields in their own nullable columns. */
@@ -26,6 +26,7 @@ export function routeToRow(route: Route, createdAtMs: number): RouteRow {
     reason: null,
     detail: null,
     recovery_actions: null,
+    payload: route.payload === null ? null : JSON.stringify(route.payload),
     created_at_ms: createdAtMs,
     updated_at_ms: route.updatedAtMs,
   };
@@ -76,6 +77,8 @@ export function rowToRoute(row: RouteRow): Route {
     usage: JSON.parse(row.usage) as CandidateUsage,
     lastFailure: row.last_failure === null ? null : (JSON.parse(row.last_failure) as FailureSummary),
     dispatch: row.dispatch === null ? null : dispatchOfJson(row.dispatch),
+    payload:
+      row.payload === null || row.payload === undefined ? null : (JSON.parse(row.payload) as JsonValue),
     updatedAtMs: row.updated_at_ms,
   };
   switch (row.state) {

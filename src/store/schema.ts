@@ -45,6 +45,8 @@ export interface RouteRow {
   reason: string | null;
   detail: string | null;
   recovery_actions: string | null;
+  /** The caller's payload as JSON text (migration 0004). */
+  payload: string | null;
   created_at_ms: number;
   updated_at_ms: number;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { envelopes, harness, profileDocument, replayOf } from './harness.js';
-import type { Route } from '../../src/core/index.js';
+import type { EvidenceEnvelope, Route } from '../../src/core/index.js';
 import {
   EngineInputError,
   ProfileNotFoundError,
@@ -59,7 +59,7 @@ describe('every caller goes through the same evaluator', () => {
       await h.engine.startRoute({ routeId: 'dynamic-1', profileId: 'p' });
       await h.engine.startRoute({ routeId: 'concrete-1', profileId: 'a', mode: 'interactive' });
       await h.engine.idle();
-      const shortHint = {
+      const shortHint: EvidenceEnvelope = {
         kind: 'http',
         status: 429,
         provider: 'openai',
@@ -181,7 +181,11 @@ describe('bad input to the engine gets a field-addressed error and changes nothi
       };
       expect(
         await errorOf(
-          h.engine.reportFailure({ routeId: 'r1', generation: 1, evidence: { kind: 'http', status: 'x' } }),
+          h.engine.reportFailure({
+            routeId: 'r1',
+            generation: 1,
+            evidence: { kind: 'http', status: 'x' } as never,
+          }),
         ),
       ).toEqual([{ path: '/evidence/status', message: expect.stringContaining('status') as string }]);
       expect(

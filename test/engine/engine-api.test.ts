@@ -26,7 +26,9 @@ describe('engine errors carry stable codes', () => {
     expect(await codeOf(h.engine.startRoute({ routeId: 'x', profileId: 'missing' }))).toBe('not_found');
     expect(await codeOf(h.engine.startRoute({ routeId: 'r1', profileId: 'p' }))).toBe('route_exists');
     expect(
-      await codeOf(h.engine.reportFailure({ routeId: 'r1', generation: 0, evidence: { kind: 'http' } })),
+      await codeOf(
+        h.engine.reportFailure({ routeId: 'r1', generation: 0, evidence: { kind: 'http' } as never }),
+      ),
     ).toBe('invalid_input');
     expect(
       await codeOf(
@@ -49,6 +51,7 @@ describe('engine errors carry stable codes', () => {
       'version_conflict',
       'invalid_configuration',
       'closed',
+      'timeout',
     ]);
   });
 });

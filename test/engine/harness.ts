@@ -8,6 +8,7 @@ import {
   replayKeyOf,
   snapshotReplayEvidence,
   type DispatchIntent,
+  type EvidenceEnvelope,
   type ReplayEvent,
   type ReplayEvidence,
   type Route,
@@ -54,21 +55,21 @@ export class RecordingDispatcher implements Dispatcher {
 
 export const envelopes = {
   overloaded: {
-    kind: 'http',
+    kind: 'http' as const,
     status: 529,
     provider: 'anthropic',
     body: '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
   },
-  credits: { kind: 'stderr', agent: 'claude-code', text: 'Credit balance is too low' },
-  unknown: { kind: 'stderr', text: 'weird gibberish' },
-  unavailableRetryAfter: (seconds: number) => ({
+  credits: { kind: 'stderr' as const, agent: 'claude-code', text: 'Credit balance is too low' },
+  unknown: { kind: 'stderr' as const, text: 'weird gibberish' },
+  unavailableRetryAfter: (seconds: number): EvidenceEnvelope => ({
     kind: 'http',
     status: 503,
     provider: 'anthropic',
     headers: { 'retry-after': String(seconds) },
     body: '{"type":"error","error":{"type":"api_error","message":"Service Unavailable"}}',
   }),
-  quotaResetAt: (resetMs: number) => ({
+  quotaResetAt: (resetMs: number): EvidenceEnvelope => ({
     kind: 'http',
     status: 429,
     provider: 'anthropic',
@@ -96,7 +97,11 @@ export interface Harness {
   /** Advances the clock to `seconds` after t0, firing due timers on the way. */
   advance(seconds: number): Promise<void>;
   route(id: string): Promise<Route>;
-  fail(id: string, envelope: object, events?: readonly ReplayEvent[]): ReturnType<Engine['reportFailure']>;
+  fail(
+    id: string,
+    envelope: EvidenceEnvelope,
+    events?: readonly ReplayEvent[],
+  ): ReturnType<Engine['reportFailure']>;
   close(): Promise<void>;
 }
 

@@ -1,5 +1,11 @@
 import { RecordingDispatcher, envelopes, replayOf, tempDatabase } from './harness.js';
-import type { SessionRef, Store, Transcript, TranscriptEvent } from '../../src/core/index.js';
+import type {
+  EvidenceEnvelope,
+  SessionRef,
+  Store,
+  Transcript,
+  TranscriptEvent,
+} from '../../src/core/index.js';
 import {
   advanceManualClock,
   Engine,
@@ -65,7 +71,7 @@ export interface NoticeHarness {
   open(ref: SessionRef, owner?: string): Promise<void>;
   fail(
     ref: SessionRef,
-    envelope?: object,
+    envelope?: EvidenceEnvelope,
     options?: { promptOpen?: boolean; late?: boolean },
   ): ReturnType<InteractiveSessions['reportFailure']>;
   succeed(ref: SessionRef): ReturnType<InteractiveSessions['reportSuccess']>;

@@ -44,7 +44,12 @@ describe('SQLite adapter', () => {
     const { folder } = await freshSqlite();
     const store = openSqliteStore({ file: join(folder, 'nested', '.recourse', 'db.sqlite') });
     try {
-      expect(await store.migrate()).toEqual(['0001-initial', '0002-transcript', '0003-attempt-notes']);
+      expect(await store.migrate()).toEqual([
+        '0001-initial',
+        '0002-transcript',
+        '0003-attempt-notes',
+        '0004-route-payload',
+      ]);
     } finally {
       await store.close();
     }
@@ -52,7 +57,7 @@ describe('SQLite adapter', () => {
 
   it('opens .recourse/recourse.db under the working folder by default', async () => {
     const { folder } = await freshSqlite();
-    const entry = new URL('../../dist/index.js', import.meta.url).href;
+    const entry = new URL('../../dist/store/index.js', import.meta.url).href;
     const script = `const m = await import(${JSON.stringify(entry)}); const s = m.openSqliteStore(); await s.migrate(); await s.close();`;
     execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: folder });
     expect((await stat(join(folder, '.recourse', 'recourse.db'))).isFile()).toBe(true);

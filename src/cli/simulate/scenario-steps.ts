@@ -6,6 +6,7 @@ import {
   manualActions,
   parseEnvelope,
   routeStates,
+  type EvidenceEnvelope,
   type FieldIssue,
   type ManualAction,
   type RouteState,
@@ -31,7 +32,7 @@ export type Step =
       readonly route: string;
       readonly event: 'failure' | 'late_failure';
       /** The evidence envelope, validated (the engine parses it again, as it does for every caller). */
-      readonly evidence: unknown;
+      readonly evidence: EvidenceEnvelope;
       /** Null: no replay evidence at all, which fails closed. */
       readonly progress: Progress | null;
       readonly promptOpen: boolean;
@@ -221,7 +222,14 @@ function readStep(
         });
       }
       return parsed.ok
-        ? { at, route, event, evidence: raw.evidence, progress, promptOpen: promptOpen === true }
+        ? {
+            at,
+            route,
+            event,
+            evidence: raw.evidence as EvidenceEnvelope,
+            progress,
+            promptOpen: promptOpen === true,
+          }
         : null;
     }
     case 'cancel': {

@@ -16,3 +16,4 @@ export { evidenceMessage } from './evidence-message.js';
 export type { EnvelopeIssue } from './field-reader.js';
 export { parseEnvelope, type ParseEnvelopeResult } from './parse-envelope.js';
 export { lifecyclePhases, phaseFailsAttempt, type LifecyclePhase } from './phases.js';
+export { evidenceOfError, headerRecord, type EvidenceHints } from './error-evidence.js';

@@ -34,3 +34,10 @@ export {
   type ClassRules,
   type RecoveryRules,
 } from './recovery-rules.js';
+export type {
+  CandidateInput,
+  ClassPolicyInput,
+  DynamicProfileInput,
+  PolicyDocumentInput,
+} from './policy-input.js';
+export { policyWarnings, profileWarnings } from './policy-warnings.js';

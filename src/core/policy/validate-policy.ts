@@ -107,7 +107,8 @@ export function validateDynamicProfile(value: unknown, path = ''): Validated<Dyn
       message: `name must be a non-empty string of at most 200 characters (got ${describe(name)})`,
     });
   }
-  const version = value.version;
+  // Optional: the store numbers versions itself; a version given must still be a positive integer.
+  const version = value.version ?? 1;
   if (typeof version !== 'number' || !Number.isSafeInteger(version) || version < 1) {
     issues.push({
       path: pointer(path, 'version'),

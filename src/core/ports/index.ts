@@ -1,5 +1,6 @@
 export {
   type RouteFence,
+  type RouteQuery,
   type ScheduledRoute,
   type Store,
   type StoredAttempt,

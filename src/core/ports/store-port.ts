@@ -28,6 +28,13 @@ export interface Store {
   dueRoutes(nowMs: number, limit: number): Promise<readonly ScheduledRoute[]>;
   /** Every waiting route (reconciliation re-arms these). */
   scheduledRoutes(): Promise<readonly ScheduledRoute[]>;
+  /** Routes in id order after the cursor `after`, by state and dynamic profile when given, at most `limit`. */
+  listRoutes(query: RouteQuery): Promise<readonly Route[]>;
+  /**
+   * Routes that wait for nothing (`action_required`, or `active` after a turn that answered), last changed before
+   * `beforeMs`, and no task session's: the candidates of a purge. At most `limit`, oldest first.
+   */
+  finishedRoutes(beforeMs: number, limit: number): Promise<readonly string[]>;
   /** Routes that wait for an attempt (`active`, `retrying`, `switching`): reconciliation looks for orphans there. */
   awaitingRoutes(): Promise<readonly { readonly id: string; readonly generation: number }[]>;
   /** Dispatch intents that were neither acknowledged nor resolved (reconciliation stops these routes). */
@@ -37,6 +44,14 @@ export interface Store {
   readCircuit(key: string): Promise<Circuit | null>;
   listPlanErrors(planId: string): Promise<readonly PlanErrorRecord[]>;
   countRoutes(): Promise<Readonly<Record<RouteState, number>>>;
+}
+
+export interface RouteQuery {
+  readonly state?: RouteState;
+  readonly profileId?: string;
+  /** The last id of the previous page. */
+  readonly after?: string;
+  readonly limit: number;
 }
 
 export interface ScheduledRoute {
@@ -70,6 +85,8 @@ export interface StoreTransaction {
    */
   updateRoute(next: Route, fence: RouteFence): Promise<boolean>;
   appendAttempt(attempt: AttemptRecord): Promise<void>;
+  /** Deletes the route and its history (attempts, intents, replay snapshots) where the fence holds. */
+  deleteRoute(id: string, fence: RouteFence): Promise<boolean>;
   insertIntent(intent: DispatchIntent): Promise<void>;
   /** Records how an unresolved intent ended; false when it was already resolved or does not exist. */
   resolveIntent(id: string, outcome: IntentOutcome, atMs: number): Promise<boolean>;

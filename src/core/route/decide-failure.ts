@@ -25,6 +25,7 @@ import { evidenceMessage } from '../evidence/evidence-message.js';
 import { evaluateRules, type PolicyDecision } from '../policy/evaluate.js';
 import type { PolicyDocument } from '../policy/policy-document.js';
 import { rulesOfPolicy, type RecoveryRules } from '../policy/recovery-rules.js';
+import { replayEvidenceOf } from '../safety/replay-progress.js';
 import { assessReplaySafety } from '../safety/safety-gate.js';
 
 /**
@@ -85,7 +86,13 @@ export function decideFailure(route: Route, report: FailureFacts, world: RouteWo
   }
   // A successor that answers before its acknowledgement arrived is the route's candidate from now on.
   const current = route.state === 'switching' ? successorActive(route) : base(route);
-  const safety = assessReplaySafety(report.replay, {
+  // Plain progress facts are the replay evidence of the attempt the report is about (it passed the checks above).
+  const replay =
+    report.replay ??
+    (report.progress === undefined || report.progress === null
+      ? null
+      : replayEvidenceOf(replayKeyOf(current), report.progress));
+  const safety = assessReplaySafety(replay, {
     current: replayKeyOf(current),
     failure: classification,
     failureMessage: evidenceMessage(report.evidence),
@@ -110,15 +117,10 @@ export function decideFailure(route: Route, report: FailureFacts, world: RouteWo
   };
   const facts: RouteEffect[] = [
     ...proveDelivery(attempt),
-    ...(report.replay === null
+    ...(replay === null
       ? []
       : [
-          {
-            kind: 'keep_replay' as const,
-            routeId: route.id,
-            generation: route.generation,
-            snapshot: report.replay,
-          },
+          { kind: 'keep_replay' as const, routeId: route.id, generation: route.generation, snapshot: replay },
         ]),
   ];
   const rules = rulesOf(current, world);

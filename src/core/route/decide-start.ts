@@ -3,6 +3,7 @@ import { newRoute, type CallerKind, type Route, type RouteMode } from './route.j
 import type { RouteEffect } from './route-effect.js';
 import { circuitEffects } from './route-moves.js';
 import { admittedBy, descriptorsOf, gateCandidate } from '../circuit/route-circuits.js';
+import type { JsonValue } from '../validation/json-payload.js';
 
 export interface StartInput {
   readonly routeId: string;
@@ -10,6 +11,8 @@ export interface StartInput {
   /** The dynamic profile (mode `dynamic`) or the concrete profile (mode `interactive`). */
   readonly profileId: string;
   readonly caller: CallerKind;
+  /** The caller's opaque data, stored with the route. */
+  readonly payload: JsonValue | null;
 }
 
 export type StartDecision =

@@ -52,3 +52,4 @@ export {
   type RefusalReason,
   type RouteEvent,
 } from './route-event.js';
+export { routeTurn, routeTurns, snapshotOf, type RouteSnapshot, type RouteTurn } from './route-turn.js';

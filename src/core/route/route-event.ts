@@ -1,6 +1,7 @@
 import type { RouteState } from './route.js';
 import type { Evidence } from '../evidence/evidence.js';
 import type { ReplayEvidence } from '../safety/replay-evidence.js';
+import type { ReplayProgress } from '../safety/replay-progress.js';
 
 export const manualActions = ['retry_now', 'skip_now', 'cancel', 'stop'] as const;
 export type ManualAction = (typeof manualActions)[number];
@@ -13,8 +14,12 @@ export interface FailureFacts {
   readonly invocationId: string | null;
   /** The terminal evidence, validated and bounded (`parseEnvelope`). */
   readonly evidence: Evidence;
-  /** The attempt's replay evidence snapshot; null fails closed (unsafe: missing). */
+  /**
+   * The attempt's replay evidence snapshot; or, when null, the plain facts of `progress` (keyed to the route's
+   * attempt); with neither, the failure is unsafe (missing evidence fails closed).
+   */
   readonly replay: ReplayEvidence | null;
+  readonly progress?: ReplayProgress | null;
   /** The agent's own prompt call is still open: it owns its retry, Recourse schedules nothing. */
   readonly promptOpen: boolean;
 }

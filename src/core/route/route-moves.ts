@@ -30,6 +30,7 @@ export function base(route: RouteCommon): RouteCommon {
     usage: route.usage,
     lastFailure: route.lastFailure,
     dispatch: route.dispatch,
+    payload: route.payload,
     updatedAtMs: route.updatedAtMs,
   };
 }

@@ -1,5 +1,6 @@
 import type { PolicyClass } from '../catalogue/codes.js';
 import type { ExhaustedOutcome } from '../policy/policy-document.js';
+import type { JsonValue } from '../validation/json-payload.js';
 
 /** The durable state of one logical session on a dynamic profile (or of one interactive concrete-profile session). */
 export const routeStates = [
@@ -103,6 +104,8 @@ export interface RouteCommon {
   readonly lastFailure: FailureSummary | null;
   /** The current attempt, if any (the initial, a retry, a successor, a manual one or a new prompt). */
   readonly dispatch: PendingDispatch | null;
+  /** The caller's opaque data (at most 64 KiB of JSON): never interpreted, handed back with every dispatch. */
+  readonly payload: JsonValue | null;
   readonly updatedAtMs: number;
 }
 
@@ -150,6 +153,7 @@ export function newRoute(input: {
   readonly candidate: string;
   readonly intentId: string;
   readonly nowMs: number;
+  readonly payload?: JsonValue | null;
 }): Route {
   return {
     id: input.id,
@@ -171,6 +175,7 @@ export function newRoute(input: {
       finished: false,
       orphaned: false,
     },
+    payload: input.payload ?? null,
     updatedAtMs: input.nowMs,
     state: 'active',
   };

@@ -8,6 +8,7 @@ import { checkSession } from '../engine-input.js';
 import type { EngineEvent } from '../engine-events.js';
 import type { RouteOutcome } from '../route-work.js';
 import type {
+  EvidenceEnvelope,
   NoticeBody,
   NoticeOperation,
   ReplayEvidence,
@@ -59,7 +60,7 @@ export type CancelResult =
   | { readonly outcome: 'refused'; readonly reason: 'not_found' };
 
 export interface ProviderFailure {
-  readonly evidence: unknown;
+  readonly evidence: EvidenceEnvelope;
   readonly replay?: ReplayEvidence | null;
   readonly promptOpen?: boolean;
   /** The dispatch the failure answers: a complete execution identity. Without it, a retired retry fences it. */

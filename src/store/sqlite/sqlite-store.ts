@@ -11,6 +11,7 @@ import {
   type IntentOutcome,
   type PlanErrorRecord,
   type Route,
+  type RouteQuery,
   type RouteState,
   type ScheduledRoute,
   type Store,
@@ -151,6 +152,41 @@ class SqliteStore implements Store {
       .where('deadline_ms', 'is not', null)
       .execute();
     return rows.map((r) => ({ id: r.id, generation: r.generation, deadlineMs: r.deadline_ms! }));
+  }
+
+  async listRoutes(query: RouteQuery): Promise<readonly Route[]> {
+    let q = this.db.selectFrom('routes').selectAll().orderBy('id').limit(query.limit);
+    if (query.state !== undefined) q = q.where('state', '=', query.state);
+    if (query.profileId !== undefined) q = q.where('profile_id', '=', query.profileId);
+    if (query.after !== undefined) q = q.where('id', '>', query.after);
+    return (await q.execute()).map(rowToRoute);
+  }
+
+  async finishedRoutes(beforeMs: number, limit: number): Promise<readonly string[]> {
+    const rows = await this.db
+      .selectFrom('routes')
+      .select('id')
+      .where('updated_at_ms', '<', beforeMs)
+      .where((eb) =>
+        eb.or([
+          eb('state', '=', 'action_required'),
+          eb.and([eb('state', '=', 'active'), eb(sql`json_extract(dispatch, '$.finished')`, '=', 1)]),
+        ]),
+      )
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('task_sessions')
+              .select('route_id')
+              .whereRef('task_sessions.route_id', '=', 'routes.id'),
+          ),
+        ),
+      )
+      .orderBy('updated_at_ms')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.id);
   }
 
   async awaitingRoutes(): Promise<readonly { readonly id: string; readonly generation: number }[]> {

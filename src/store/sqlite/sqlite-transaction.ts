@@ -41,6 +41,7 @@ const routeColumns = [
   'reason',
   'detail',
   'recovery_actions',
+  'payload',
   'created_at_ms',
   'updated_at_ms',
 ] as const satisfies readonly (keyof RouteRow)[];
@@ -93,13 +94,19 @@ const statements = {
   readRoute: 'SELECT * FROM routes WHERE id = ?',
   insertRoute: insert('routes', routeColumns),
   // The fence: the generation, state and revision the writer read. Zero rows changed means another writer won.
+  // The payload is written once, with the route: it never changes, and may be 64 KiB.
   updateRoute: `UPDATE routes SET ${routeColumns
-    .filter((c) => c !== 'id' && c !== 'created_at_ms')
+    .filter((c) => c !== 'id' && c !== 'created_at_ms' && c !== 'payload')
     .map((c) => `${c} = @${c}`)
     .join(
       ', ',
     )} WHERE id = @id AND generation = @fence_generation AND state = @fence_state AND revision = @fence_revision`,
   appendAttempt: insert('attempts', attemptColumns),
+  deleteRoute:
+    'DELETE FROM routes WHERE id = @id AND generation = @fence_generation AND state = @fence_state AND revision = @fence_revision',
+  deleteAttempts: 'DELETE FROM attempts WHERE route_id = ?',
+  deleteIntents: 'DELETE FROM dispatch_intents WHERE route_id = ?',
+  deleteReplay: 'DELETE FROM replay_snapshots WHERE route_id = ?',
   insertIntent: insert('dispatch_intents', intentColumns),
   resolveIntent:
     'UPDATE dispatch_intents SET outcome = @outcome, resolved_at_ms = @at WHERE id = @id AND outcome IS NULL',
@@ -149,12 +156,26 @@ export class SqliteTransaction implements StoreTransaction {
 
   updateRoute(next: Route, fence: RouteFence): Promise<boolean> {
     const result = this.cache.prepare(statements.updateRoute).run({
-      ...routeToRow(next, next.updatedAtMs),
+      // The update statement leaves the payload as inserted: do not serialize it again.
+      ...routeToRow({ ...next, payload: null }, next.updatedAtMs),
       fence_generation: fence.generation,
       fence_state: fence.state,
       fence_revision: fence.revision,
     });
     return Promise.resolve(result.changes === 1);
+  }
+
+  deleteRoute(id: string, fence: RouteFence): Promise<boolean> {
+    const result = this.cache.prepare(statements.deleteRoute).run({
+      id,
+      fence_generation: fence.generation,
+      fence_state: fence.state,
+      fence_revision: fence.revision,
+    });
+    if (result.changes !== 1) return Promise.resolve(false);
+    for (const statement of [statements.deleteAttempts, statements.deleteIntents, statements.deleteReplay])
+      this.cache.prepare(statement).run(id);
+    return Promise.resolve(true);
   }
 
   appendAttempt(a: AttemptRecord): Promise<void> {

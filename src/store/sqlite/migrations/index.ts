@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import { initialMigration } from './0001-initial.js';
 import { transcriptMigration } from './0002-transcript.js';
 import { attemptNotesMigration } from './0003-attempt-notes.js';
+import { routePayloadMigration } from './0004-route-payload.js';
 
 /** Numbered, append-only migrations: a landed migration is never edited, a change is a new number. */
 export const sqliteMigrations: Readonly<Record<string, Migration>> = {
   '0001-initial': initialMigration,
   '0002-transcript': transcriptMigration,
   '0003-attempt-notes': attemptNotesMigration,
+  '0004-route-payload': routePayloadMigration,
 };
