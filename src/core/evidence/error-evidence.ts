@@ -105,8 +105,7 @@ export function headerRecord(value: unknown): Record<string, HeaderValue> | null
   const put = (name: unknown, v: unknown) => {
     if (count >= 64 || typeof name !== 'string') return;
     if (typeof v === 'string' || typeof v === 'number') out[name.toLowerCase()] = v;
-    else if (Array.isArray(v) && v.every((x) => typeof x === 'string'))
-      out[name.toLowerCase()] = v;
+    else if (Array.isArray(v) && v.every((x) => typeof x === 'string')) out[name.toLowerCase()] = v;
     else return;
     count += 1;
   };
