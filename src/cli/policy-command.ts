@@ -2,7 +2,9 @@ import type { Command } from 'commander';
 import { readJsonFile } from './read-json-file.js';
 import {
   isPlainObjectValue,
+  policyWarnings,
   previewSchedule,
+  profileWarnings,
   validateDynamicProfile,
   validatePolicyDocument,
   type ClassSchedule,
@@ -21,6 +23,8 @@ type Normalized =
  * for an invalid one; exit 2 when the file cannot be read or is not JSON.
  * `recourse policy preview FILE [--json]`: the schedule each class implies.
  * FILE is a version 1 policy document, a legacy rules map, or a dynamic profile (an object with `candidates`).
+ * A valid document that may surprise its author (retries without reset waiting ignore provider hints, EVL-16) gets
+ * `recourse policy: warning: PATH: MESSAGE` lines on standard error; standard output and the exit code are unchanged.
  */
 export function registerPolicyCommand(program: Command): void {
   const policy = program.command('policy').description('validate and preview per-class policy documents');
@@ -77,11 +81,13 @@ async function run(file: string, onValid: (normalized: Normalized) => void): Pro
     process.stdout.write(`${escapeControlsInJson(JSON.stringify({ errors }))}\n`);
     return 1;
   }
-  onValid(
-    isProfile
-      ? { kind: 'profile', profile: result.value as DynamicProfile }
-      : { kind: 'policy', document: result.value as PolicyDocument },
-  );
+  const normalized: Normalized = isProfile
+    ? { kind: 'profile', profile: result.value as DynamicProfile }
+    : { kind: 'policy', document: result.value as PolicyDocument };
+  const warnings =
+    normalized.kind === 'profile' ? profileWarnings(normalized.profile) : policyWarnings(normalized.document);
+  for (const w of warnings) process.stderr.write(`recourse policy: warning: ${w.path}: ${w.message}\n`);
+  onValid(normalized);
   return 0;
 }
 

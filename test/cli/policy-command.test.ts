@@ -191,3 +191,54 @@ describe('recourse policy preview', () => {
     ]);
   });
 });
+
+describe('recourse policy: warnings that do not fail', () => {
+  const warning =
+    "recourse policy: warning: /transient: retries run on their exact schedule (from 5 s): a provider's Retry-After or reset time will not delay them; enable wait_for_reset to honour a trusted reset\n";
+
+  it('[EVL-16] validate warns on stderr that retries without reset waiting ignore provider hints; stdout and exit stay', () => {
+    const r = runCli(['policy', 'validate', file('warn.json', v1)]);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe(warning);
+    expect(JSON.parse(r.stdout)).toEqual(v1);
+  });
+
+  it('[EVL-16] preview warns the same way, per candidate path for a profile', () => {
+    const r = runCli(['policy', 'preview', file('warn2.json', v1), '--json']);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe(warning);
+    const profile = {
+      id: 'p',
+      name: 'P',
+      candidates: [
+        { profile_id: 'a', policy: { on_provider_error: 'retry_same' } },
+        { profile_id: 'c', policy: { on_provider_error: 'try_next' } },
+        { profile_id: 'b', policy: v1 },
+      ],
+    };
+    const p = runCli(['policy', 'preview', file('warn-profile.json', profile)]);
+    expect(p.status).toBe(0);
+    expect(
+      p.stderr
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split(': ')[2]),
+    ).toEqual([
+      '/candidates/0/policy/transient',
+      '/candidates/0/policy/hard',
+      '/candidates/2/policy/transient',
+    ]);
+  });
+
+  it('is silent when every retrying class also waits for a trusted reset, or nothing retries', () => {
+    const waits = {
+      ...v1,
+      transient: { ...v1.transient, wait_for_reset: { enabled: true, max_wait_seconds: 60 } },
+    };
+    const r = runCli(['policy', 'validate', file('quiet.json', waits)]);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe('');
+    const stop = runCli(['policy', 'validate', file('quiet2.json', { on_provider_error: 'stop' })]);
+    expect(stop.stderr).toBe('');
+  });
+});
