@@ -17,6 +17,7 @@ import type { Evidence } from '../evidence/evidence.js';
 import { parseEnvelope } from '../evidence/parse-envelope.js';
 import { safeExcerpt, safeIdentifier, type ExcerptAnchor } from '../sanitize/index.js';
 import { formatIsoUtc } from '../time/iso-time.js';
+import { RecourseError } from '../errors.js';
 
 export interface ClassifyOptions {
   /**
@@ -65,8 +66,8 @@ export interface Explanation extends DetailedClassification {
 
 /**
  * Classifies one evidence envelope. Pure and deterministic: the same envelope, options and catalogue give the
- * same result. Never throws: an envelope that does not validate is `unclassified` with reason `unknown`
- * (use `parseEnvelope` to learn why).
+ * same result. Never throws for any envelope: one that does not validate is `unclassified` with reason `unknown`
+ * (use `parseEnvelope` to learn why). Throws a `RecourseError` (`invalid_input`) only when `options.now` is missing.
  */
 export function classify(envelope: unknown, options: ClassifyOptions): Classification {
   const parsed = parseEnvelope(envelope);
@@ -105,9 +106,20 @@ export function explainEvidence(
   return run(evidence, options, catalogue, true);
 }
 
-/** The caller's clock in epoch ms; a non-finite clock reads as the epoch rather than poison the output. */
-function nowMs(options: ClassifyOptions): number {
-  const ms = typeof options.now === 'number' ? options.now : options.now.getTime();
+/**
+ * The caller's clock in epoch ms; a non-finite clock reads as the epoch rather than poison the output. A missing
+ * clock is a programming error (plain JavaScript callers have no compiler to catch it): the core reads no clock of
+ * its own, so it says so instead of failing on `undefined`.
+ */
+function nowMs(options: ClassifyOptions | undefined): number {
+  const now: unknown = options?.now;
+  if (typeof now !== 'number' && !(now instanceof Date)) {
+    throw new RecourseError(
+      'invalid_input',
+      "classify needs options.now, the caller's clock (epoch ms or a Date): the core reads no clock of its own",
+    );
+  }
+  const ms = typeof now === 'number' ? now : now.getTime();
   return Number.isFinite(ms) ? ms : 0;
 }
 

@@ -26,3 +26,21 @@ describe('[CLS-02][DAT-09] classify robustness', () => {
     );
   }, 600_000);
 });
+
+describe('classify without a clock', () => {
+  const envelope = { kind: 'http', status: 529, body: 'Overloaded' };
+
+  it('names the missing options.now in a RecourseError instead of failing on undefined (plain JavaScript callers)', () => {
+    for (const options of [undefined, {}, { now: '2026-12-01T00:00:00Z' }, null]) {
+      expect(() => classify(envelope, options as never)).toThrow(
+        expect.objectContaining({ code: 'invalid_input', message: expect.stringContaining('options.now') }),
+      );
+    }
+  });
+
+  it('takes epoch ms or a Date, and reads a non-finite clock as the epoch', () => {
+    const at = Date.UTC(2026, 11, 1);
+    expect(classify(envelope, { now: new Date(at) })).toEqual(classify(envelope, { now: at }));
+    expect(classify(envelope, { now: Number.NaN }).occurred_at).toBe('1970-01-01T00:00:00Z');
+  });
+});
