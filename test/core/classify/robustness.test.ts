@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fuzzSettings, hostileInput } from '../../helpers/hostile-envelopes.mjs';
-import { classificationSchema, classify } from '../../../src/core/index.js';
+import { classificationSchema, classify, RecourseError } from '../../../src/core/index.js';
 
 /**
  * Robustness of `classify` over generated and mutated envelopes: realistic fixtures mutated field by field,
@@ -32,9 +32,15 @@ describe('classify without a clock', () => {
 
   it('names the missing options.now in a RecourseError instead of failing on undefined (plain JavaScript callers)', () => {
     for (const options of [undefined, {}, { now: '2026-12-01T00:00:00Z' }, null]) {
-      expect(() => classify(envelope, options as never)).toThrow(
-        expect.objectContaining({ code: 'invalid_input', message: expect.stringContaining('options.now') }),
-      );
+      let thrown: unknown;
+      try {
+        classify(envelope, options as never);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(RecourseError);
+      expect((thrown as RecourseError).code).toBe('invalid_input');
+      expect((thrown as RecourseError).message).toContain('options.now');
     }
   });
 
