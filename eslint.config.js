@@ -127,6 +127,20 @@ export default tseslint.config(
     },
   },
   {
+    // The example has its own tsconfig for its users; here it resolves `recourse` to this repository's source.
+    files: ['examples/embed/src/**/*.ts'],
+    languageOptions: {
+      parserOptions: {
+        projectService: false,
+        project: './tsconfig.examples.json',
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    settings: {
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.examples.json' })],
+    },
+  },
+  {
     files: ['src/core/**/*.ts'],
     rules: coreRestrictions,
   },

@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 const crash = 'test/robustness/**/*.test.ts';
+const packed = 'test/package/embed-example.test.ts';
 
 export default defineConfig({
   test: {
@@ -12,13 +13,18 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: [crash],
+          exclude: [crash, packed],
           testTimeout: 60_000,
         },
       },
       {
         // The crash test spawns and kills engine processes: alone, after the other files.
         test: { name: 'crash', include: [crash], testTimeout: 900_000, sequence: { groupOrder: 1 } },
+      },
+      {
+        // Packs the package and installs it into a fresh folder (a native build: about a minute of CPU), then
+        // runs the embedding example with kills: beside the crash test, after the unit files.
+        test: { name: 'package', include: [packed], testTimeout: 900_000, sequence: { groupOrder: 1 } },
       },
     ],
   },
