@@ -86,6 +86,12 @@ const timerRetryMs = 1_000;
  * commit does it arm the timer, call the dispatcher and tell its listeners. One in-process timer is armed for
  * the earliest stored deadline.
  */
+/** A pending `waitFor`, as the engine sees it: ended from outside by close or purge. */
+interface RouteWaiter {
+  readonly routeId: string;
+  fail(error: unknown): void;
+}
+
 export class Engine {
   private readonly queue: BatchQueue;
   private readonly newId: () => string;
@@ -96,6 +102,8 @@ export class Engine {
   private fireAgain = false;
   private readonly refreshing = new Set<Promise<void>>();
   private closed = false;
+  /** Pending `waitFor` calls: closing the engine or purging their route ends them. */
+  private readonly waiters = new Set<RouteWaiter>();
 
   constructor(private readonly options: EngineOptions) {
     this.newId = options.newId ?? (() => uuidv7(options.clock.now()));
@@ -249,18 +257,37 @@ export class Engine {
         }),
       ),
     );
-    return purged.filter(Boolean).length;
+    const gone = new Set(ids.filter((_, i) => purged[i] === true));
+    for (const waiter of [...this.waiters]) {
+      if (gone.has(waiter.routeId)) waiter.fail(new RouteNotFoundError(waiter.routeId));
+    }
+    return gone.size;
   }
 
   /**
-   * Resolves with the route once `predicate` holds for it (checked now, then after each change), or rejects with
-   * `RecourseError` `timeout` after `timeoutMs` of the engine's clock (never, by default) or `not_found`.
+   * Resolves with the route once `predicate` holds for it (checked now, then after each change), or rejects:
+   * `timeout` after `timeoutMs` of the engine's clock (never, by default), `not_found` when the route does not
+   * exist or is purged meanwhile, `closed` when the engine closes first, or the predicate's own error.
    */
   waitFor(
     routeId: string,
     predicate: (route: RouteSnapshot) => boolean,
     options: { readonly timeoutMs?: number } = {},
   ): Promise<RouteSnapshot> {
+    const timeoutMs = options.timeoutMs;
+    if (
+      typeof predicate !== 'function' ||
+      (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs >= 0))
+    ) {
+      return Promise.reject(
+        new EngineInputError([
+          typeof predicate !== 'function'
+            ? { path: '/predicate', message: 'must be a function of the route snapshot' }
+            : { path: '/timeout_ms', message: `must be 0 or more milliseconds (got ${String(timeoutMs)})` },
+        ]),
+      );
+    }
+    if (this.closed) return Promise.reject(new EngineClosedError());
     return new Promise((resolve, reject) => {
       let done = false;
       let cancel: CancelTimer | null = null;
@@ -268,34 +295,37 @@ export class Engine {
         if (done) return;
         done = true;
         unsubscribe();
+        this.waiters.delete(waiter);
         cancel?.();
         outcome();
       };
+      const fail = (error: unknown) =>
+        finish(() => reject(error instanceof Error ? error : new Error(String(error))));
+      const waiter: RouteWaiter = { routeId, fail };
       const check = (route: Route | null) => {
         if (done) return;
-        if (route === null) return finish(() => reject(new RouteNotFoundError(routeId)));
+        if (route === null) return fail(new RouteNotFoundError(routeId));
         const snapshot = snapshotOf(route);
-        if (predicate(snapshot)) finish(() => resolve(snapshot));
+        let holds: boolean;
+        try {
+          holds = predicate(snapshot);
+        } catch (error) {
+          return fail(error);
+        }
+        if (holds) finish(() => resolve(snapshot));
       };
       // Subscribe before the first read: a change in between is seen either way.
       const unsubscribe = this.subscribe((event) => {
         const route = routeOfEvent(event);
         if (route !== null && route.id === routeId) check(route);
       });
-      if (options.timeoutMs !== undefined) {
-        cancel = this.options.clock.schedule(this.options.clock.now() + options.timeoutMs, () =>
-          finish(() =>
-            reject(
-              new RecourseError('timeout', `route ${JSON.stringify(routeId)} did not get there in time`),
-            ),
-          ),
+      this.waiters.add(waiter);
+      if (timeoutMs !== undefined) {
+        cancel = this.options.clock.schedule(this.options.clock.now() + timeoutMs, () =>
+          fail(new RecourseError('timeout', `route ${JSON.stringify(routeId)} did not get there in time`)),
         );
       }
-      this.options.store
-        .readRoute(routeId)
-        .then(check, (error: unknown) =>
-          finish(() => reject(error instanceof Error ? error : new Error(String(error)))),
-        );
+      this.options.store.readRoute(routeId).then(check, fail);
     });
   }
 
@@ -325,6 +355,7 @@ export class Engine {
     this.closed = true;
     this.cancelTimer?.();
     this.cancelTimer = null;
+    for (const waiter of [...this.waiters]) waiter.fail(new EngineClosedError());
     await this.queue.drained();
     if (this.firing !== null) await this.firing;
   }

@@ -303,6 +303,41 @@ describe('routes: payload, listing, purging, waiting', () => {
     }
   });
 
+  it('waitFor ends, never hangs: a purge of its route, a closing engine, a throwing predicate, bad options', async () => {
+    const { recourse, settle, clock } = await embedded(() => ({ status: 'success' }));
+    const engine = recourse.engine;
+    try {
+      await engine.saveProfile(profile);
+      await engine.startRoute({ routeId: 'done', profileId: 'fleet' });
+      await settle();
+      const purged = engine.waitFor('done', (r) => r.outcome === 'running');
+      clock.set(t0 + 1000);
+      expect(await engine.purgeRoutes({ beforeMs: t0 + 1000 })).toBe(1);
+      await expect(purged).rejects.toMatchObject({ code: 'not_found' });
+
+      await engine.startRoute({ routeId: 'next', profileId: 'fleet' });
+      await settle();
+      await expect(
+        engine.waitFor('next', () => {
+          throw new Error('predicate bug');
+        }),
+      ).rejects.toThrow('predicate bug');
+      for (const timeoutMs of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {
+        await expect(engine.waitFor('next', () => false, { timeoutMs })).rejects.toMatchObject({
+          code: 'invalid_input',
+          issues: [expect.objectContaining({ path: '/timeout_ms' })],
+        });
+      }
+      await expect(engine.waitFor('next', 'yes' as never)).rejects.toMatchObject({ code: 'invalid_input' });
+      const pending = engine.waitFor('next', (r) => r.state === 'switching');
+      await recourse.close();
+      await expect(pending).rejects.toMatchObject({ code: 'closed' });
+      await expect(engine.waitFor('next', () => true)).rejects.toMatchObject({ code: 'closed' });
+    } finally {
+      await recourse.close();
+    }
+  });
+
   it('tells listeners one event per kind: an acknowledgement is not a transition, and reconciliation reaches them', async () => {
     const { recourse, settle, events } = await embedded(() => ({ status: 'success' }));
     try {
