@@ -6,8 +6,20 @@ import type { EngineListener } from '../engine/engine-events.js';
 import { InteractiveSessions, type SessionEvent } from '../engine/interactive/interactive-sessions.js';
 import type { NoticeLog } from '../engine/interactive/retry-notices.js';
 import type { ReconciliationReport } from '../engine/reconciliation-report.js';
-import type { Store, TaskSessions, Transcript } from '../core/index.js';
-import { openSqliteDatabase } from '../store/sqlite/sqlite-store.js';
+import {
+  RecourseError,
+  type FieldIssue,
+  type Store,
+  type TaskSessions,
+  type Transcript,
+} from '../core/index.js';
+import { statSync } from 'node:fs';
+import { lockDatabaseFile, type DatabaseLock } from '../store/sqlite/database-lock.js';
+import {
+  defaultDatabaseFile,
+  openSqliteDatabase,
+  type SqliteDatabase,
+} from '../store/sqlite/sqlite-store.js';
 import type { TranscriptClock } from '../store/sqlite/sqlite-transcript.js';
 import { runDispatcher, type RunAttemptFunction } from './run-dispatcher.js';
 
@@ -64,20 +76,10 @@ export interface Recourse {
  * `serve`, an embedding orchestrator) opens Recourse through here.
  */
 export async function openRecourse(options: RecourseOptions): Promise<Recourse> {
-  if ((options.run === undefined) === (options.dispatcher === undefined)) {
-    throw new EngineInputError([
-      {
-        path: '/run',
-        message: 'give either run (a function that runs an attempt) or a dispatcher, exactly one',
-      },
-    ]);
-  }
+  checkOptions(options);
+  const file = options.database ?? defaultDatabaseFile;
   const clock = options.clock ?? systemClock();
-  const database = openSqliteDatabase({
-    ...(options.database === undefined ? {} : { file: options.database }),
-    ...(options.synchronous === undefined ? {} : { synchronous: options.synchronous }),
-    ...(options.transcriptClock === undefined ? {} : { transcriptClock: options.transcriptClock }),
-  });
+  const { database, lock } = openDatabase(file, options);
   try {
     await database.store.migrate();
     // The run dispatcher reports to the engine it is part of: bound once the engine exists.
@@ -114,10 +116,106 @@ export async function openRecourse(options: RecourseOptions): Promise<Recourse> 
         await sessions.close();
         await engine.close();
         await database.store.close();
+        lock?.release();
       },
     };
   } catch (error) {
     await database.store.close().catch(() => undefined);
+    lock?.release();
     throw error;
   }
+}
+
+/** Options a plain JavaScript caller may get wrong, refused by field before anything is opened. */
+function checkOptions(options: RecourseOptions): void {
+  if (typeof options !== 'object' || options === null) {
+    throw new EngineInputError([{ path: '', message: 'openRecourse needs an options object' }]);
+  }
+  const issues: FieldIssue[] = [];
+  const hasRun = options.run !== undefined;
+  if (hasRun === (options.dispatcher !== undefined)) {
+    issues.push({
+      path: '/run',
+      message: 'give either run (a function that runs an attempt) or a dispatcher, exactly one',
+    });
+  } else if (hasRun && typeof options.run !== 'function') {
+    issues.push({ path: '/run', message: 'run must be a function of the attempt' });
+  } else if (!hasRun && typeof options.dispatcher?.dispatch !== 'function') {
+    issues.push({
+      path: '/dispatcher',
+      message: 'a dispatcher must have a dispatch(intent, payload) function',
+    });
+  }
+  for (const name of ['onEvent', 'onSessionEvent', 'onError', 'newId'] as const) {
+    if (options[name] !== undefined && typeof options[name] !== 'function') {
+      issues.push({ path: `/${name}`, message: `${name} must be a function` });
+    }
+  }
+  const file: unknown = options.database;
+  if (file !== undefined) {
+    if (typeof file !== 'string' || file === '' || file.includes('\0')) {
+      // '' would open a private temporary database: nothing durable, and nothing would say so.
+      issues.push({
+        path: '/database',
+        message: 'database must be a file path (or ":memory:"), not empty and without NUL characters',
+      });
+    } else if (file !== ':memory:' && isDirectory(file)) {
+      issues.push({
+        path: '/database',
+        message: `${JSON.stringify(file)} is a directory: name a file in it`,
+      });
+    }
+  }
+  if (issues.length > 0) throw new EngineInputError(issues);
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Opens the file and takes its one-engine lock; a file that cannot be opened is named in the error. */
+function openDatabase(
+  file: string,
+  options: RecourseOptions,
+): { database: SqliteDatabase; lock: DatabaseLock | null } {
+  let database: SqliteDatabase;
+  try {
+    database = openSqliteDatabase({
+      file,
+      ...(options.synchronous === undefined ? {} : { synchronous: options.synchronous }),
+      ...(options.transcriptClock === undefined ? {} : { transcriptClock: options.transcriptClock }),
+    });
+  } catch (error) {
+    throw new EngineInputError([
+      {
+        path: '/database',
+        message: `cannot open ${JSON.stringify(file)}: ${error instanceof Error ? error.message : String(error)}`,
+      },
+    ]);
+  }
+  if (file === ':memory:') return { database, lock: null };
+  let lock: DatabaseLock | null;
+  try {
+    lock = lockDatabaseFile(file);
+  } catch (error) {
+    void database.store.close().catch(() => undefined);
+    throw new EngineInputError([
+      {
+        path: '/database',
+        message: `cannot lock ${JSON.stringify(`${file}.lock`)}: ${error instanceof Error ? error.message : String(error)}`,
+      },
+    ]);
+  }
+  if (lock === null) {
+    void database.store.close().catch(() => undefined);
+    throw new RecourseError(
+      'in_use',
+      `${JSON.stringify(file)} is open in another Recourse (this process or another): one engine per database file`,
+    );
+  }
+  return { database, lock };
 }

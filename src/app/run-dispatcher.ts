@@ -1,5 +1,6 @@
 import type { Dispatcher } from '../engine/dispatcher.js';
 import type { Engine } from '../engine/engine.js';
+import { EngineInputError } from '../engine/engine-errors.js';
 import { ReplayRecorder } from '../engine/replay-recorder.js';
 import {
   evidenceOfError,
@@ -50,6 +51,14 @@ export function runDispatcher(
   onError: (error: unknown) => void,
 ): Dispatcher {
   const recorder = new ReplayRecorder();
+  // The caller's error sink must not take the process down from inside a promise chain.
+  const tell = (error: unknown) => {
+    try {
+      onError(error);
+    } catch {
+      // Nowhere left to report to.
+    }
+  };
   return {
     dispatch(intent, payload) {
       const key: ReplayKey = {
@@ -63,18 +72,48 @@ export function runDispatcher(
       void Promise.resolve()
         .then(() => run(attempt))
         .then(
-          (result) => report(engineOf(), intent, key, recorder, result ?? { status: 'success' }),
+          (result) => report(engineOf(), intent, key, recorder, checkedResult(result)),
           (error: unknown) =>
             report(engineOf(), intent, key, recorder, {
               status: 'failure',
               evidence: evidenceOfError(error),
             }),
         )
-        .catch(onError)
+        .catch(tell)
         .finally(() => recorder.end(key));
       return Promise.resolve();
     },
   };
+}
+
+/**
+ * What `run` settled with, as a result: nothing is a success; anything that is not a result is a failure whose
+ * evidence says so (it classifies as nothing a policy retries: a person looks at it).
+ */
+function checkedResult(result: unknown): RunResult {
+  if (result === undefined) return { status: 'success' };
+  try {
+    if (typeof result === 'object' && result !== null) {
+      const r = result as { status?: unknown; evidence?: unknown; progress?: unknown };
+      if (r.status === 'success') return { status: 'success' };
+      if (r.status === 'failure' && typeof r.evidence === 'object' && r.evidence !== null) {
+        return result as RunResult;
+      }
+    }
+  } catch {
+    // A result whose fields cannot be read is as good as none.
+  }
+  return invalidRun(
+    'run settled with something that is not a result ({status: "success"} or {status: "failure", evidence})',
+  );
+}
+
+function invalidRun(message: string): RunResult {
+  return { status: 'failure', evidence: invalidRunEvidence(message) };
+}
+
+function invalidRunEvidence(message: string): EvidenceEnvelope {
+  return { kind: 'sdk_exception', name: 'InvalidRunResult', message };
 }
 
 async function report(
@@ -89,9 +128,29 @@ async function report(
     await engine.reportSuccess(identity);
     return;
   }
-  await engine.reportFailure({
-    ...identity,
-    evidence: result.evidence,
-    ...(result.progress === undefined ? { replay: recorder.snapshot(key) } : { progress: result.progress }),
-  });
+  // The helper knows whose evidence this is: the attempt it ran. Identity fields in it could only contradict that.
+  const failure = (evidence: EvidenceEnvelope, progress: ReplayProgress | undefined) =>
+    engine.reportFailure({
+      ...identity,
+      evidence: { ...evidence, invocation_id: intent.id, prompt_generation: intent.generation },
+      ...(progress === undefined ? { replay: recorder.snapshot(key) } : { progress }),
+    });
+  let outcome;
+  try {
+    outcome = await failure(result.evidence, result.progress);
+  } catch (error) {
+    if (!(error instanceof EngineInputError)) throw error;
+    // Evidence or progress that does not validate: the attempt still ended, and a person must look at it.
+    const fields = error.issues.map((i) => i.path || '/').join(', ');
+    await failure(invalidRunEvidence(`run reported a failure that does not validate (${fields})`), undefined);
+    return;
+  }
+  if (outcome.outcome === 'refused' && outcome.reason === 'stale_evidence') {
+    // Evidence that cannot fail this attempt (a cancel or shutdown phase, an unknown phase): the attempt ended all
+    // the same, so the route must not wait for it forever.
+    await failure(
+      invalidRunEvidence(`run reported evidence that cannot fail its attempt: ${outcome.detail}`),
+      undefined,
+    );
+  }
 }

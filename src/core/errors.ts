@@ -18,6 +18,8 @@ export const errorCodes = [
   'closed',
   /** A wait for a route (`Engine.waitFor`) ran out of time. */
   'timeout',
+  /** The database is held by another open Recourse (one engine per SQLite file). */
+  'in_use',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 

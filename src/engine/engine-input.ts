@@ -78,7 +78,18 @@ export interface ManualActionRequest {
 
 const idShape = /^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,127}$/;
 
+/**
+ * An argument that must be an object (a request, a query, options): plain JavaScript callers may pass null or a
+ * string, which would otherwise fail deep inside with a TypeError instead of a field-addressed error.
+ */
+export function requireObject(value: unknown, what: string): void {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new EngineInputError([{ path: '', message: `${what} must be an object (got ${describe(value)})` }]);
+  }
+}
+
 export function checkStart(request: StartRequest, newId: () => string): StartInput {
+  requireObject(request, 'the start request');
   const issues: FieldIssue[] = [];
   const routeId = request.routeId ?? newId();
   checkId(routeId, '/route_id', issues);
@@ -121,6 +132,7 @@ export function checkListQuery(query: {
   readonly after?: string;
   readonly limit?: number;
 }): { state?: RouteState; profileId?: string; after?: string; limit: number } {
+  requireObject(query, 'the query');
   const issues: FieldIssue[] = [];
   if (query.state !== undefined && !(routeStates as readonly unknown[]).includes(query.state)) {
     issues.push({
@@ -149,6 +161,7 @@ export interface FailureInput extends FailureFacts {
 }
 
 export function checkFailure(report: FailureReport): FailureInput {
+  requireObject(report, 'the failure report');
   const issues: FieldIssue[] = [];
   checkId(report.routeId, '/route_id', issues);
   checkGeneration(report.generation, '/generation', issues);
@@ -206,6 +219,7 @@ function checkProgress(value: unknown, issues: FieldIssue[]): void {
 }
 
 export function checkSuccess(report: SuccessReport): SuccessReport {
+  requireObject(report, 'the success report');
   const issues: FieldIssue[] = [];
   checkId(report.routeId, '/route_id', issues);
   checkGeneration(report.generation, '/generation', issues);
@@ -215,6 +229,7 @@ export function checkSuccess(report: SuccessReport): SuccessReport {
 }
 
 export function checkPrompt(request: PromptRequest): PromptRequest {
+  requireObject(request, 'the prompt request');
   const issues: FieldIssue[] = [];
   checkId(request.routeId, '/route_id', issues);
   if (request.expectedGeneration !== undefined)
@@ -224,6 +239,7 @@ export function checkPrompt(request: PromptRequest): PromptRequest {
 }
 
 export function checkAction(request: ManualActionRequest): ManualActionRequest {
+  requireObject(request, 'the action request');
   const issues: FieldIssue[] = [];
   checkId(request.routeId, '/route_id', issues);
   if (!(manualActions as readonly unknown[]).includes(request.action)) {

@@ -19,6 +19,7 @@ import {
   checkPrompt,
   checkSuccess,
   checkStart,
+  requireObject,
   type FailureReport,
   type ManualActionRequest,
   type PromptRequest,
@@ -30,8 +31,9 @@ import type { ReconciliationReport } from './reconciliation-report.js';
 import { routeWork, startWork, type RouteOutcome, type WorkResult } from './route-work.js';
 import {
   ConfigurationError,
+  describeValue,
   RecourseError,
-  routeTurn,
+  runningAttempt,
   snapshotOf,
   validateDynamicProfile,
   type DispatchIntent,
@@ -55,6 +57,11 @@ export interface EngineOptions {
   readonly maxBatch?: number;
   /** Subscribed before anything runs, so `Engine.open`'s reconciliation reaches it too. */
   readonly onEvent?: EngineListener;
+  /**
+   * How long `close` waits for the dispatcher to answer attempts already sent (5 s by default), so that their
+   * acceptance is recorded: a clean shutdown then leaves orphans at worst, never ambiguous dispatches.
+   */
+  readonly closeGraceMs?: number;
 }
 
 export interface SaveProfileOptions {
@@ -86,6 +93,8 @@ const timerRetryMs = 1_000;
  * commit does it arm the timer, call the dispatcher and tell its listeners. One in-process timer is armed for
  * the earliest stored deadline.
  */
+const defaultCloseGraceMs = 5000;
+
 /** A pending `waitFor`, as the engine sees it: ended from outside by close or purge. */
 interface RouteWaiter {
   readonly routeId: string;
@@ -102,6 +111,10 @@ export class Engine {
   private fireAgain = false;
   private readonly refreshing = new Set<Promise<void>>();
   private closed = false;
+  /** Set when `close` has finished: answers that arrive later are dropped (the store is about to close). */
+  private shut = false;
+  /** The answers of sent dispatches still to be recorded. */
+  private readonly answering = new Set<Promise<unknown>>();
   /** Pending `waitFor` calls: closing the engine or purging their route ends them. */
   private readonly waiters = new Set<RouteWaiter>();
 
@@ -130,23 +143,25 @@ export class Engine {
    * version as it is. With `expectedVersion`, an edit of a version that is no longer the latest is a conflict.
    */
   async saveProfile(input: DynamicProfileInput, options: SaveProfileOptions = {}): Promise<DynamicProfile> {
+    requireObject(options, 'the save options');
     const checked = validateDynamicProfile(input);
-    const expected = options.expectedVersion;
+    const expected: unknown = options.expectedVersion;
     const issues = checked.ok ? [] : [...checked.issues];
-    if (expected !== undefined && (!Number.isSafeInteger(expected) || expected < 0)) {
+    if (expected !== undefined && (!Number.isSafeInteger(expected) || (expected as number) < 0)) {
       issues.push({
         path: '/expected_version',
-        message: `must be 0 or a positive integer (got ${String(expected)})`,
+        message: `must be 0 or a positive integer (got ${describeValue(expected)})`,
       });
     }
     if (!checked.ok || issues.length > 0) throw new EngineInputError(issues);
     const profile = checked.value;
+    const expectedVersion = expected as number | undefined;
     return this.submit(async (tx, nowMs) => {
       const latest = await readLatest(tx, profile.id);
-      if (expected !== undefined && (latest?.version ?? 0) !== expected) {
+      if (expectedVersion !== undefined && (latest?.version ?? 0) !== expectedVersion) {
         throw new VersionConflictError(
           profile.id,
-          expected,
+          expectedVersion,
           latest !== null && 'candidates' in latest ? latest : null,
         );
       }
@@ -217,6 +232,7 @@ export class Engine {
 
   /** The route as it is now (with where its turn stands), or null. */
   async route(routeId: string): Promise<RouteSnapshot | null> {
+    if (this.closed) throw new EngineClosedError();
     const route = await this.options.store.readRoute(routeId);
     return route === null ? null : snapshotOf(route);
   }
@@ -226,6 +242,7 @@ export class Engine {
     query: ListRoutesQuery = {},
   ): Promise<{ readonly routes: readonly RouteSnapshot[]; readonly next: string | null }> {
     const checked = checkListQuery(query);
+    if (this.closed) throw new EngineClosedError();
     const routes = await this.options.store.listRoutes(checked);
     const next = routes.length === checked.limit ? routes.at(-1)!.id : null;
     return { routes: routes.map(snapshotOf), next };
@@ -233,10 +250,14 @@ export class Engine {
 
   /**
    * Deletes routes that wait for nothing (`action_required`, or `active` after a turn that answered), with their
-   * attempt history, intents and replay snapshots, when they last changed before `beforeMs`. A task session's
-   * route stays (delete the session first). Each is re-read and fenced: one that moved since is kept.
+   * attempt history, intents and replay snapshots, when they last changed before `beforeMs`. An attempt still
+   * running keeps its route (a stopped route's attempt runs on, and its answer still counts), unless the route
+   * stopped and a restart reported the attempt orphaned. A task session's route stays (delete the session first). Each is re-read and fenced:
+   * one that moved since is kept.
    */
   async purgeRoutes(options: { readonly beforeMs: number; readonly limit?: number }): Promise<number> {
+    requireObject(options, 'the purge options');
+    if (this.closed) throw new EngineClosedError();
     const limit = options.limit ?? 1000;
     if (!Number.isFinite(options.beforeMs) || !Number.isSafeInteger(limit) || limit < 1 || limit > 100_000) {
       throw new EngineInputError([
@@ -249,9 +270,11 @@ export class Engine {
         this.submit(async (tx) => {
           const route = await tx.readRoute(id);
           if (route === null || route.updatedAtMs >= options.beforeMs) return false;
+          const attempt = runningAttempt(route);
           const waitsForNothing =
-            route.state === 'action_required' ||
-            (route.state === 'active' && routeTurn(route) === 'succeeded');
+            route.state === 'active'
+              ? attempt === null
+              : route.state === 'action_required' && (attempt === null || attempt.orphaned);
           if (!waitsForNothing) return false;
           return tx.deleteRoute(id, route);
         }),
@@ -274,16 +297,25 @@ export class Engine {
     predicate: (route: RouteSnapshot) => boolean,
     options: { readonly timeoutMs?: number } = {},
   ): Promise<RouteSnapshot> {
-    const timeoutMs = options.timeoutMs;
+    if (typeof options !== 'object' || options === null) {
+      return Promise.reject(
+        new EngineInputError([{ path: '', message: 'the wait options must be an object' }]),
+      );
+    }
+    const timeoutMs: unknown = options.timeoutMs;
     if (
       typeof predicate !== 'function' ||
-      (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs >= 0))
+      (timeoutMs !== undefined &&
+        !(typeof timeoutMs === 'number' && Number.isFinite(timeoutMs) && timeoutMs >= 0))
     ) {
       return Promise.reject(
         new EngineInputError([
           typeof predicate !== 'function'
             ? { path: '/predicate', message: 'must be a function of the route snapshot' }
-            : { path: '/timeout_ms', message: `must be 0 or more milliseconds (got ${String(timeoutMs)})` },
+            : {
+                path: '/timeout_ms',
+                message: `must be 0 or more milliseconds (got ${describeValue(timeoutMs)})`,
+              },
         ]),
       );
     }
@@ -320,12 +352,14 @@ export class Engine {
         if (route !== null && route.id === routeId) check(route);
       });
       this.waiters.add(waiter);
-      if (timeoutMs !== undefined) {
+      // The clock is armed after the first look: a predicate that holds now resolves even with a zero timeout.
+      this.options.store.readRoute(routeId).then((route) => {
+        check(route);
+        if (done || typeof timeoutMs !== 'number') return;
         cancel = this.options.clock.schedule(this.options.clock.now() + timeoutMs, () =>
           fail(new RecourseError('timeout', `route ${JSON.stringify(routeId)} did not get there in time`)),
         );
-      }
-      this.options.store.readRoute(routeId).then(check, fail);
+      }, fail);
     });
   }
 
@@ -350,7 +384,10 @@ export class Engine {
     } while (this.queue.busy() || this.firing !== null);
   }
 
-  /** Stops the timer and waits for queued work; answers of dispatches still out are dropped. */
+  /**
+   * Stops the timer, ends pending `waitFor`s, waits for queued work, then for the dispatcher's answers to attempts
+   * already sent (at most `closeGraceMs`) so their acceptance is recorded; answers later than that are dropped.
+   */
   async close(): Promise<void> {
     this.closed = true;
     this.cancelTimer?.();
@@ -358,6 +395,17 @@ export class Engine {
     for (const waiter of [...this.waiters]) waiter.fail(new EngineClosedError());
     await this.queue.drained();
     if (this.firing !== null) await this.firing;
+    // Work committed while closing may have sent attempts: record their acceptance before the store closes.
+    if (this.answering.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, this.options.closeGraceMs ?? defaultCloseGraceMs);
+      });
+      await Promise.race([Promise.allSettled([...this.answering]), grace]);
+      clearTimeout(timer);
+      await this.queue.drained();
+    }
+    this.shut = true;
   }
 
   /** The instant the engine's timer is armed for, or null. */
@@ -455,13 +503,14 @@ export class Engine {
     } catch (error) {
       sent = Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
+    // Recorded while closing too (close waits for it): an attempt sent is then accepted, never ambiguous.
     const settle = (result: 'acknowledged' | 'ambiguous'): Promise<WorkResult> | undefined =>
-      this.closed
+      this.shut
         ? undefined
         : this.queue.submit(
             routeWork(intent.routeId, { type: 'dispatch_result', intentId: intent.id, result }, this.newId),
           );
-    sent
+    const answered = sent
       .then(
         () => settle('acknowledged'),
         () => settle('ambiguous'),
@@ -472,7 +521,9 @@ export class Engine {
           atMs: this.options.clock.now(),
           message: `recording the dispatch answer failed: ${(error as Error).message}`,
         });
-      });
+      })
+      .finally(() => this.answering.delete(answered));
+    this.answering.add(answered);
   }
 
   private emit(event: EngineEvent): void {

@@ -292,6 +292,7 @@ describe('routes: payload, listing, purging, waiting', () => {
       await settle();
       expect(await recourse.engine.waitFor('t', (r) => r.outcome === 'succeeded')).toMatchObject({ id: 't' });
       const never = recourse.engine.waitFor('t', (r) => r.state === 'switching', { timeoutMs: 1000 });
+      await settle(); // the timeout counts from the first look at the route
       clock.set(t0 + 1000);
       clock.fireDue();
       await expect(never).rejects.toMatchObject({ code: 'timeout' });

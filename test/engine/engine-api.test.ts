@@ -52,6 +52,7 @@ describe('engine errors carry stable codes', () => {
       'invalid_configuration',
       'closed',
       'timeout',
+      'in_use',
     ]);
   });
 });

@@ -18,16 +18,28 @@ const messageLimit = 16 * 1024;
  * (a string, a plain object). Pure: it only reads the value.
  */
 export function evidenceOfError(error: unknown, hints: EvidenceHints = {}): SdkExceptionEnvelope {
-  const status = statusOf(error);
-  const headers = headersOf(error);
-  return {
-    kind: 'sdk_exception',
-    ...definedHints(hints),
-    name: nameOf(error),
-    message: messageOf(error).slice(0, messageLimit),
-    ...(status === null ? {} : { status }),
-    ...(headers === null ? {} : { headers }),
-  };
+  const known = definedHints(hints);
+  try {
+    const status = statusOf(error);
+    const headers = headersOf(error);
+    return {
+      kind: 'sdk_exception',
+      ...known,
+      name: nameOf(error),
+      message: messageOf(error).slice(0, messageLimit),
+      ...(status === null ? {} : { status }),
+      ...(headers === null ? {} : { headers }),
+    };
+  } catch {
+    // A getter or a Proxy trap that throws: the value cannot be read, and that is all there is to say. It never
+    // reads as a provider failure, so nothing is retried on it.
+    return {
+      kind: 'sdk_exception',
+      ...known,
+      name: 'UnreadableError',
+      message: 'a thrown value that could not be read',
+    };
+  }
 }
 
 function nameOf(error: unknown): string {
@@ -109,17 +121,26 @@ export function headerRecord(value: unknown): Record<string, HeaderValue> | null
     else return;
     count += 1;
   };
-  const iterable = value as { forEach?: unknown };
-  if (typeof iterable.forEach === 'function' && !Array.isArray(value)) {
-    // Headers and Map call back (value, key).
-    (value as { forEach(cb: (v: unknown, k: unknown) => void): void }).forEach((v, k) => put(k, v));
-  } else {
-    for (const [k, v] of Object.entries(value)) put(k, v);
+  try {
+    const iterable = value as { forEach?: unknown };
+    if (Array.isArray(value)) {
+      // [name, value] pairs, as `new Headers(init)` and `fetch` accept them.
+      for (const pair of value as unknown[])
+        if (Array.isArray(pair) && pair.length === 2) put(pair[0], pair[1]);
+    } else if (typeof iterable.forEach === 'function') {
+      // Headers and Map call back (value, key).
+      (value as { forEach(cb: (v: unknown, k: unknown) => void): void }).forEach((v, k) => put(k, v));
+    } else {
+      for (const [k, v] of Object.entries(value)) put(k, v);
+    }
+  } catch {
+    // A header object whose iteration throws: keep the headers read so far.
   }
   return count === 0 ? null : out;
 }
 
-function definedHints(hints: EvidenceHints): EvidenceHints {
+function definedHints(hints: EvidenceHints | null | undefined): EvidenceHints {
+  if (typeof hints !== 'object' || hints === null) return {};
   return Object.fromEntries(Object.entries(hints).filter(([, v]) => v !== undefined));
 }
 
