@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -78,13 +79,18 @@ describe('the package', () => {
       './app',
       './package.json',
     ]);
-    // Each subpath resolves to a built module (the vitest setup built dist/).
-    const core = (await import('../../dist/core/index.js')) as Record<string, unknown>;
-    const engine = (await import('../../dist/engine/index.js')) as Record<string, unknown>;
-    const store = (await import('../../dist/store/index.js')) as Record<string, unknown>;
-    expect(typeof core.decide).toBe('function');
-    expect(typeof engine.Engine).toBe('function');
-    expect(typeof store.openSqliteDatabase).toBe('function');
+    // Each subpath resolves through the exports map to a built module (the vitest setup built dist/): Node's own
+    // resolver, by the package's name from inside it (self-reference), as an installed package resolves.
+    const probe = [
+      "const core = await import('recourse/core');",
+      "const engine = await import('recourse/engine');",
+      "const store = await import('recourse/store');",
+      "const app = await import('recourse/app');",
+      'console.log([typeof core.decide, typeof engine.Engine, typeof store.openSqliteDatabase, typeof app.openRecourse].join());',
+    ].join('\n');
+    const resolved = spawnSync(process.execPath, ['--input-type=module', '-e', probe], { encoding: 'utf8' });
+    expect(resolved.stderr).toBe('');
+    expect(resolved.stdout.trim()).toBe('function,function,function,function');
     expect(readFileSync('README.md', 'utf8')).toMatch(/ESM[^.]*Node\.js 20\.19/);
   });
 });
