@@ -61,7 +61,7 @@ describe('the package', () => {
     expect(exportedNames('src/index.ts')).toEqual([...curated].sort());
   });
 
-  it('offers the rest on subpaths, ships its docs, and says it is ESM for Node 20.19 and later', async () => {
+  it('offers the rest on subpaths, ships its docs, and says it is ESM for Node 20.19 and later', () => {
     const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as {
       type: string;
       engines: { node: string };
