@@ -123,9 +123,18 @@ export function readJsonl(path) {
  * @returns {CorpusRecord[]}
  */
 export function readCorpus(file) {
-  return readJsonl(join(corpusDir, file)).map((value, index) =>
-    checkRecord(value, `${file} record ${index + 1}`),
-  );
+  return readCorpusFile(join(corpusDir, file));
+}
+
+/**
+ * The records of a corpus-format file anywhere (a hold-out kept outside the corpus folder, a new collection),
+ * checked like the corpus's own.
+ * @param {string} path
+ * @returns {CorpusRecord[]}
+ */
+export function readCorpusFile(path) {
+  const name = path.split('/').pop() ?? path;
+  return readJsonl(path).map((value, index) => checkRecord(value, `${name} record ${index + 1}`));
 }
 
 /**
