@@ -13,6 +13,8 @@ const anchoredStatus: ReadonlyArray<readonly [literal: string, pattern: RegExp]>
   ['api error', /api error:?\s{0,3}(?:\(status\s)?\(?([1-5]\d\d)(?!\d)/],
   ['error code', /error code:?\s{0,3}-?\s{0,3}([1-5]\d\d)(?!\d)/],
   ['status code', /status code:?\s{0,3}\(?([1-5]\d\d)(?!\d)/],
+  // The OpenAI and Anthropic Node SDKs' message for an error without a body: `401 status code (no body)`.
+  ['status code', /(?:^|[\s:])([1-5]\d\d) status code\b/],
   ['status', /status\s{0,2}[:=]\s{0,3}([1-5]\d\d)(?!\d)/],
   ['(status', /\(status:?\s([1-5]\d\d)\)/],
   ['unexpected status', /unexpected status:?\s([1-5]\d\d)(?!\d)/],

@@ -5,11 +5,13 @@ import {
   catalogueVersion,
   classOfCode,
   defaultCatalogue,
+  explainEvidence,
   fingerprintRules,
   hardCodes,
   isNonProviderCode,
   isProviderCode,
   nonProviderCodes,
+  parseEnvelope,
   policyClasses,
   providerCodeInfo,
   transientCodes,
@@ -103,5 +105,44 @@ describe('[CLS-03][CLS-04] the rule catalogue', () => {
       fingerprintRules(catalogueRules),
       `the rules changed: bump catalogueVersion (now ${catalogueVersion}) and set catalogueFingerprint in src/core/catalogue/version.ts`,
     ).toBe(catalogueFingerprint);
+  });
+});
+
+describe('[CUR-26] the generic transport-loss rule is the decision list, not widened to Cursor', () => {
+  const matchedBy = (message: string) => {
+    const parsed = parseEnvelope({ kind: 'acp_error', agent: 'cursor', error: { code: -32603, message } });
+    if (!parsed.ok) throw new Error('invalid envelope');
+    return explainEvidence(parsed.evidence, { now: 0 }).matches.map((m) => m.rule);
+  };
+
+  it("matches none of Cursor's diagnostics on its own, nor does the wider connection-loss rule", () => {
+    for (const message of [
+      'Error: RetriableError: HTTP/2 stream closed with error code CANCEL (0x8)',
+      'Error: RetriableError: [canceled] HTTP/2 stream closed with error code CANCEL (0x8)',
+      'Error: RetriableError: [unavailable] PING timed out',
+      'Error: RetriableError: Connection stalled',
+    ]) {
+      const rules = matchedBy(message);
+      expect(rules, message).toContain('cursor.retriable_stream_reset.v1');
+      expect(rules, message).not.toContain('transport.stream_lost.v1');
+      expect(rules, message).not.toContain('transport.connection_lost.v1');
+    }
+  });
+
+  it('matches each phrase of the decision list, and the cancellation vetoes stop it', () => {
+    for (const text of [
+      'peer disconnected',
+      'agent error: connection closed',
+      'stream disconnected before completion',
+      'Error: Premature close',
+      'socket hang up while streaming the response',
+      'RST_STREAM received',
+      'GOAWAY received',
+      'TypeError: terminated',
+    ]) {
+      expect(matchedBy(text), text).toContain('transport.stream_lost.v1');
+    }
+    expect(matchedBy('peer disconnected: context canceled')).not.toContain('transport.stream_lost.v1');
+    expect(matchedBy('connection closed: cancel escalated')).not.toContain('transport.stream_lost.v1');
   });
 });

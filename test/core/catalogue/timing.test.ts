@@ -26,6 +26,26 @@ describe('[CLS-23][DAT-08] timing hints', () => {
     expect(http429({ 'retry-after-ms': '1500', 'retry-after': '9' }).retry_after).toBe(iso(t0 + 1500));
   });
 
+  it('Retry-After in all three HTTP-date forms of RFC 9110 section 5.6.7', () => {
+    expect(http429({ 'retry-after': 'Monday, 01-Jun-26 12:00:30 GMT' }).retry_after).toBe(plus(30));
+    expect(http429({ 'retry-after': 'Mon Jun  1 12:00:50 2026' }).retry_after).toBe(plus(50));
+    expect(http429({ 'retry-after': 'mon, 01 jun 2026 12:00:10 gmt' }).retry_after).toBe(plus(10));
+    // Not a date: no hint rather than a guess.
+    expect(http429({ 'retry-after': 'Mon, 32 Jun 2026 12:00:10 GMT' }).retry_after).toBeNull();
+    expect(http429({ 'retry-after': 'soon' }).retry_after).toBeNull();
+  });
+
+  it('a phrase wrapped by the terminal (blanks and a line break inside it) and a reset on an ISO date at a UTC time', () => {
+    expect(
+      text(`API Error: 429 Too Many Requests. Please retry in${' '.repeat(120)}\n  39.5s.`).retry_after,
+    ).toBe(iso(t0 + 39_500));
+    expect(
+      text(
+        'API Error: 400 You have reached your specified API usage limits. You will regain access on 2026-07-01 at     00:00 UTC.',
+      ).reset_at,
+    ).toBe('2026-07-01T00:00:00Z');
+  });
+
   it('OpenAI x-ratelimit-reset-* durations: the exhausted bucket decides', () => {
     const h = {
       'x-ratelimit-reset-requests': '20ms',

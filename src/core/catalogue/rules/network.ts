@@ -1,4 +1,12 @@
-import { proseCue } from './prose.js';
+import { causeOnly, proseCue } from './prose.js';
+
+/** Prose about a failure, or only the cause of an unseen error: the broad patterns below never match it. */
+const notAFailureReport = new RegExp(`${proseCue.source}|${causeOnly.source}`);
+
+/** CUR-08's vetoes (context cancellation, deadline, cancel escalation) and prose: no transport loss then. */
+const streamLossVetoes = new RegExp(
+  `context (?:canceled|cancelled|deadline exceeded)|cancel escalated|${notAFailureReport.source}`,
+);
 import type { Rule } from '../rule.js';
 
 /**
@@ -16,7 +24,7 @@ export const networkRules: readonly Rule[] = [
     when: {
       keywords: ['enotfound', 'eai_again', 'getaddrinfo', 'resolve', 'resolution', 'nodename', 'host', 'dns'],
       text: /\benotfound\b|\beai_again\b|getaddrinfo|could not resolve (?:host|hostname|proxy)|temporary failure in name resolution|name or service not known|nodename nor servname|no such host|dns (?:lookup|resolution) (?:failed|error)/,
-      unless: proseCue,
+      unless: notAFailureReport,
     },
   },
   {
@@ -37,7 +45,7 @@ export const networkRules: readonly Rule[] = [
         'errno',
       ],
       text: /\beconnrefused\b|connection refused|\benetunreach\b|\behostunreach\b|\benetdown\b|network is (?:unreachable|down)|host is unreachable|no route to host|errno 111\b/,
-      unless: proseCue,
+      unless: notAFailureReport,
     },
   },
   {
@@ -63,13 +71,14 @@ export const networkRules: readonly Rule[] = [
         'err_socket_connection_timeout',
       ],
       text: /\betimedout\b|\besockettimedout\b|und_err_connect_timeout|connecttimeouterror|apitimeouterror|\b(?:read|connect)timeout\b|connect(?:ion)? timed out|timed out (?:while |when )?(?:connecting|waiting for (?:a |the )?(?:response|server))|request timed out(?! while processing)|read timed out|read timeout on endpoint|readtimeouterror|timeout awaiting|deadline exceeded while connecting|client\.timeout exceeded|awaiting headers|httpclient\.timeout|i\/o timeout|timeout of \d{1,9}ms exceeded|err_socket_connection_timeout|socket connection timeout/,
-      unless: proseCue,
+      unless: notAFailureReport,
     },
   },
   {
     id: 'network.tls.v1',
     description: 'TLS or certificate failure (corporate proxies, self-signed chains, protocol mismatch)',
     tier: 'pattern',
+    priority: 6,
     code: 'network_unavailable',
     confidence: 'high',
     when: {
@@ -91,7 +100,7 @@ export const networkRules: readonly Rule[] = [
         'unable_to_get_issuer_cert_locally',
       ],
       text: /self[- ]signed certificate|self_signed_cert_in_chain|depth_zero_self_signed_cert|unable to verify the first certificate|unable_to_verify_leaf_signature|unable to get (?:local )?issuer certificate|unable_to_get_issuer_cert_locally|certificate (?:has expired|verify failed|is not trusted|signed by unknown authority)|cert_has_expired|ssl(?:error)?[:\] ]|ssl_error_syscall|sslv3_alert|tls (?:handshake|connection)[^\n]{0,30}(?:failed|error|timeout)|\beproto\b|wrong version number|eof occurred in violation of protocol|handshake (?:failed|failure|timed out)|socket disconnected before secure tls connection/,
-      unless: proseCue,
+      unless: notAFailureReport,
     },
   },
   {
@@ -120,7 +129,7 @@ export const networkRules: readonly Rule[] = [
         'sending',
       ],
       text: /fetch failed|failed to fetch|networkerror when attempting|network request failed|network error(?! while reading)|connection error|unable to connect|could not connect|cannot connect|can.t connect|failed to connect|apiconnectionerror|\bconnecterror\b|error connecting to|you (?:are|appear to be) offline|no internet connection|check your (?:internet|network) connection|\beconnaborted\b|tunneling socket could not be established|proxy (?:error|connection failed|authentication required)|not supported by the http2 proxy|error sending request for url/,
-      unless: proseCue,
+      unless: notAFailureReport,
     },
   },
   {
@@ -136,17 +145,41 @@ export const networkRules: readonly Rule[] = [
     },
   },
   {
+    id: 'network.no_response.v1',
+    description:
+      'A request that never got a response: connecting to the API failed, or an OAuth or token exchange was cut (no stream had started)',
+    tier: 'pattern',
+    // Above the transport-loss rules (nothing had streamed yet), below the TLS and DNS specifics.
+    priority: 5,
+    code: 'network_unavailable',
+    confidence: 'high',
+    when: {
+      keywords: ['connect', 'oauth', 'token', 'login', 'exchange'],
+      text: /(?:cannot|can.t|unable to|could not|failed to) connect to (?:the )?api\b|(?:oauth|token exchange|login|sign-in)(?: error| failed)?:?\s[^\n]{0,30}(?:socket connection was closed|connection (?:was )?(?:closed|reset|refused))/,
+      unless: notAFailureReport,
+    },
+  },
+  {
+    id: 'network.stale_connection.v1',
+    description:
+      'The server closed a reused connection without answering ("Remote end closed connection without response"): any server, and HTTP libraries retry it themselves; too ambiguous to act on',
+    tier: 'signature',
+    code: 'network_unavailable',
+    confidence: 'low',
+    when: { keywords: ['remote'], text: /remote end closed connection without response/ },
+  },
+  {
     id: 'network.socket_hang_up.v1',
     description: 'socket hang up: the server closed before answering',
     tier: 'pattern',
     code: 'network_unavailable',
     confidence: 'medium',
-    when: { keywords: ['socket', 'hang'], text: /socket hang up/, unless: proseCue },
+    when: { keywords: ['socket', 'hang'], text: /socket hang up/, unless: notAFailureReport },
   },
   {
     id: 'transport.stream_lost.v1',
     description:
-      'The stream or transport dropped mid-request: peer disconnected, connection closed or reset, premature close, HTTP/2 resets',
+      'Generic transport loss, exactly the decision list (CUR-26): peer disconnected, connection closed, stream disconnected, premature close, socket hang up after a response started, HTTP/2 RST_STREAM or GOAWAY, the bare fetch-layer "terminated"; cancellation vetoes',
     tier: 'pattern',
     code: 'agent_transport_lost',
     confidence: 'high',
@@ -156,14 +189,37 @@ export const networkRules: readonly Rule[] = [
         'peer',
         'connection',
         'stream',
+        'streaming',
         'premature',
-        'err_stream_premature_close',
+        'prematurely',
+        'socket',
         'rst_stream',
         'goaway',
+        'terminated',
+        'response',
+        'reading',
+      ],
+      text: /peer disconnected|connection closed|stream disconnected|premature(?:ly)? close|(?:streaming|mid-response|after (?:the )?response (?:had )?started)[^\n]{0,40}socket hang up|socket hang up[^\n]{0,40}(?:while|during) (?:streaming|reading)|rst_stream|goaway|(?:^|typeerror: ?)terminated\s*$/m,
+      unless: streamLossVetoes,
+    },
+  },
+  {
+    id: 'transport.connection_lost.v1',
+    description:
+      "A connection or stream cut after the request went out, in the words of other clients and libraries (reset by peer, ECONNRESET, chunked or incomplete reads, unexpected EOF, nghttp2, stream ended without a finish reason); never Cursor's diagnostic text, which its own rule reads (CUR-26)",
+    tier: 'pattern',
+    code: 'agent_transport_lost',
+    confidence: 'high',
+    scope: 'request',
+    when: {
+      keywords: [
+        'peer',
+        'connection',
+        'stream',
+        'err_stream_premature_close',
         'nghttp2',
         'econnreset',
         'reset',
-        'terminated',
         'chunked',
         'incomplete',
         'closed',
@@ -180,11 +236,14 @@ export const networkRules: readonly Rule[] = [
         'http2',
         'connresetexception',
         'reading',
+        'ended',
+        'finish',
+        'side',
+        'end',
+        'file',
       ],
-      text: /peer disconnected|peer closed connection|connection (?:was )?(?:closed|dropped|reset|lost|interrupted|terminated)(?! by (?:the )?user)|closed (?:the )?connection unexpectedly|stream disconnected|stream (?:was )?(?:closed|reset|interrupted|terminated)|stream error[^\n]{0,60}received from peer|stream id \d{1,9}; [a-z_]{3,30}; received from peer|premature(?:ly)? clos|err_stream_premature_close|rst_stream|goaway|nghttp2|http\/2 stream|\beconnreset\b|reset by (?:peer|server)|other side closed|und_err_socket|socket (?:connection )?(?:was )?closed|remoteprotocolerror|chunkedencodingerror|incompleteread|incomplete chunked|response ended prematurely|unexpected (?:eof|end of (?:file|stream))|error decoding response body|transport error|h2 protocol error|connresetexception|error reading from server|http2 error|stream error received|(?:^|typeerror: ?)terminated\s*$/m,
-      unless: new RegExp(
-        `context (?:canceled|cancelled|deadline exceeded)|cancel escalated|${proseCue.source}`,
-      ),
+      text: /peer closed connection|connection (?:was )?(?:dropped|reset|lost|interrupted|terminated)(?! by (?:the )?user)|connection was closed|closed (?:the )?connection unexpectedly|stream (?:was )?(?:reset|interrupted|terminated)|stream error[^\n]{0,60}received from peer|stream id \d{1,9}; [a-z_]{3,30}; received from peer|err_stream_premature_close|nghttp2|\beconnreset\b|reset by (?:peer|server)|other side closed|und_err_socket|socket (?:connection )?(?:was )?closed|remoteprotocolerror|chunkedencodingerror|incompleteread|incomplete chunked|response ended prematurely|unexpected (?:eof|end of (?:file|stream))|error decoding response body|transport error|h2 protocol error|connresetexception|error reading from server|http2 error|stream error received|stream ended (?:with an invalid chunk|unexpectedly|prematurely|early|before)|missing finish reason/,
+      unless: streamLossVetoes,
     },
   },
 ];

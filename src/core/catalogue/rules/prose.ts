@@ -2,5 +2,11 @@
  * Task and commit prose that names a failure without being one ("fix: retry on ECONNRESET", "Handle the socket
  * hang up case", "the task mentioned ..."): the broad patterns below never match it.
  */
+/**
+ * Text that begins with the cause of an error (`cause: Error: socket hang up ...`, `[cause]: ...`): the error it
+ * caused, and so what was being done (a provider call or anything else), is not in the evidence.
+ */
+export const causeOnly = /^\s{0,8}\[?cause\]?:/;
+
 export const proseCue =
   /^\s*(?:fix|fixes|feat|chore|docs?|refactor|tests?|handle|document|make sure|ensure|add|implement|support|investigate|todo|note|consider|explain|describe|why does)\b|\bthe task (?:mentioned|says|said|asks)|\bmentioned\b/;

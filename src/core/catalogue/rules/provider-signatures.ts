@@ -1,3 +1,4 @@
+import { proseCue } from './prose.js';
 import type { Rule } from '../rule.js';
 
 /**
@@ -105,6 +106,8 @@ export const providerSignatureRules: readonly Rule[] = [
     confidence: 'high',
     when: {
       keywords: ['credit', 'credits', 'insufficient', 'insufficient_balance', 'balance', 'afford', 'funds'],
+      // "No credits consumed on this tool call" reports a charge, not an empty balance.
+      unless: /no credits (?:were |was )?(?:consumed|charged|used|deducted)/,
       text: /credit balance (?:is )?too low|insufficient (?:credits?|balance|funds|account balance)|insufficient_balance|(?:out of|run out of|ran out of|no(?: remaining| more)?) credits|requires? more credits|(?:add|purchase|buy|top up) (?:more )?credits|used all (?:of )?(?:your |the )?(?:available\s{1,4})?credits|(?:has|have) (?:either )?used all\s{1,4}available credits|(?:don.t|doesn.t|do not|does not) have (?:any |enough )?credits|credits? (?:have been |has been |are |is )?(?:exhausted|depleted)|never purchased credits|can only afford|balance (?:is )?(?:insufficient|too low|exhausted|depleted)|not enough (?:credits|balance)/,
     },
   },
@@ -142,6 +145,31 @@ export const providerSignatureRules: readonly Rule[] = [
     },
   },
   {
+    id: 'provider.billing_account_required.v1',
+    description: 'The API is usable only with a billing account linked (a paid plan, not a setting)',
+    tier: 'signature',
+    priority: 7,
+    code: 'subscription_required',
+    confidence: 'high',
+    when: {
+      keywords: ['billing'],
+      text: /without a billing account|billing account (?:is )?(?:required|not linked|must be linked)|link a billing account/,
+    },
+  },
+  {
+    id: 'provider.ratelimit_remaining_zero.v1',
+    description: 'Rate-limit headers quoted in the text show no requests or tokens remaining',
+    tier: 'signature',
+    code: 'rate_limited',
+    confidence: 'high',
+    when: {
+      keywords: ['ratelimit'],
+      // A dump of headers is not a response's own headers: its reset times are not trusted as hints.
+      text: /ratelimit-(?:requests|tokens|input-tokens|output-tokens)-remaining\W{1,6}0\b|x-ratelimit-remaining-(?:requests|tokens)\W{1,6}0\b/,
+    },
+    timing: [],
+  },
+  {
     id: 'provider.rate_limited.v1',
     description: 'Rate limited, too many requests, throttled',
     tier: 'signature',
@@ -160,7 +188,7 @@ export const providerSignatureRules: readonly Rule[] = [
         'wait',
         'speed',
       ],
-      text: /rate[ -]?limit(?:ed|ing|s)?\b|(?<![a-z_])ratelimited\b|too many requests|speed[ -]limited|throttl(?:ed|ing)|slow down|you have exhausted your capacity|resource has been exhausted|too many (?:tokens|requests), please wait|please wait before trying again/,
+      text: /(?<![a-z-])rate[ -]?limit(?:ed|ing|s)?\b|(?<![a-z_])ratelimited\b|too many requests|speed[ -]limited|throttl(?:ed|ing)|slow down|you have exhausted your capacity|resource has been exhausted|too many (?:tokens|requests), please wait|please wait before trying again/,
     },
   },
   {
@@ -205,8 +233,11 @@ export const providerSignatureRules: readonly Rule[] = [
         'falling',
         'slow',
         'models',
+        'demand',
       ],
-      text: /model (?:is )?(?:currently )?(?:overloaded|at capacity|over capacity|out of capacity|experiencing high demand|unavailable due to (?:high )?demand)|model_capacity_exhausted|no capacity available for (?:the )?model|capacity exceeded for this model|engine is currently overloaded|(?:automatically )?switching (?:from [\w.-]{1,40} )?to (?:the )?[\w. -]{0,30}flash|slow response times detected|falling back to (?:a |the )?[\w. -]{0,30}model|fallback model/,
+      // A fallback after a response that did not parse is not a capacity notice.
+      unless: /not valid json|invalid json|json parse error/,
+      text: /high demand for (?:the selected model|this model|(?:claude|gpt|gemini|opus|sonnet|haiku|grok|llama|deepseek|qwen|o\d)\b)|model (?:is )?(?:currently )?(?:overloaded|at capacity|over capacity|out of capacity|experiencing high demand|unavailable due to (?:high )?demand)|model_capacity_exhausted|no capacity available for (?:the )?model|capacity exceeded for this model|engine is currently overloaded|(?:automatically )?switching (?:from [\w.-]{1,40} )?to (?:the )?[\w. -]{0,30}flash|slow response times detected|falling back to (?:a |the )?[\w. -]{0,30}model|fallback model/,
     },
   },
   {
@@ -258,6 +289,21 @@ export const providerSignatureRules: readonly Rule[] = [
         'internal',
       ],
       text: /service unavailable|temporarily unavailable|bad gateway|gateway time-?out|server had an error|an error occurred while\s{1,4}processing your request|an internal error (?:has )?occurred|internal server error occurred|server error occurred|upstream (?:connect )?error|upstream request timeout|no healthy upstream|upstream provider (?:error|failure)|server-side (?:issue|error)|having trouble connecting to the model provider|origin is unreachable|service is (?:currently |temporarily )?(?:down|unavailable)|(?:is experiencing|experiencing an?) (?:outage|degraded performance|issues)|\boutage\b/,
+    },
+  },
+  {
+    id: 'provider.internal_error_text.v1',
+    description:
+      'A server error in words alone ("Internal server error", "encountered an unexpected error during processing", Ollama\'s "error reading llm response"): like a bare 500, any more specific rule outranks it',
+    tier: 'signature',
+    generic: true,
+    code: 'provider_unavailable',
+    confidence: 'high',
+    when: {
+      keywords: ['internal', 'encountered', 'llm'],
+      text: /internal server error|encountered an unexpected error (?:during|while) processing|error reading llm response/,
+      // Prose, a refused permission beside it, or a login request (the sign-in service, not the model provider).
+      unless: new RegExp(`permission denied|oauth|${proseCue.source}`),
     },
   },
   {
@@ -324,8 +370,10 @@ export const providerSignatureRules: readonly Rule[] = [
         'token',
         'bearer',
         'basic',
+        'variable',
+        'retrieving',
       ],
-      text: /could not resolve authentication method|missing (?:bearer|basic)(?: or (?:bearer|basic))? authentication|missing required authentication credential|no api[ _-]?key (?:was )?(?:provided|found|set|configured|specified)|api[ _-]?key (?:is |was )?(?:missing|required|not (?:set|found|provided|configured|specified))|missing (?:[\w-]{1,20} )?(?:api[ _-]?key|credentials|auth(?:entication)? (?:token|header)|bearer token|access token)|no (?:auth(?:entication)? )?credentials (?:found|provided|configured|available|set)|api_key client option must be set|(?:must|need to|please) (?:set|provide|specify|export)[^\n]{0,40}_api_key|you didn.t provide an api key|no key is set|set an auth method|x-api-key header is required|authorization header (?:is )?(?:missing|required)|unable to locate credentials|could not load (?:the )?(?:default )?credentials|credentials? (?:are |is )?not (?:configured|found|set|provided)|nocredentialproviders|no valid credentials? (?:found|provided)|credentials were refused|(?:api key|token) (?:is )?not (?:set|configured)|environment variable[^\n]{0,40}(?:not set|is missing|is required)/,
+      text: /could not resolve authentication method|missing (?:bearer|basic)(?: or (?:bearer|basic))? authentication|missing required authentication credential|no api[ _-]?key (?:was )?(?:provided|found|set|configured|specified)|api[ _-]?key (?:is |was )?(?:missing|required|not (?:set|found|provided|configured|specified))|missing (?:[\w-]{1,20} )?(?:api[ _-]?key|credentials|auth(?:entication)? (?:token|header)|bearer token|access token)|no (?:auth(?:entication)? )?credentials (?:found|provided|configured|available|set)|api_key client option must be set|(?:must|need to|please) (?:set|provide|specify|export)[^\n]{0,40}_api_key|you didn.t provide an api key|no key is set|set an auth method|x-api-key header is required|authorization header (?:is )?(?:missing|required)|unable to locate credentials|could not load (?:the )?(?:default )?credentials|credentials? (?:are |is )?not (?:configured|found|set|provided)|nocredentialproviders|no valid credentials? (?:found|provided)|credentials were refused|(?:api key|token) (?:is )?not (?:set|configured)|environment variable[^\n]{0,40}(?:not set|is missing|is required)|missing environment variable:?\W{0,3}[a-z0-9_]{0,40}(?:api_key|_token|_key)\b|error (?:when |while )?retrieving credentials from/,
     },
   },
   {
@@ -374,13 +422,15 @@ export const providerSignatureRules: readonly Rule[] = [
         'fails',
         'key',
       ],
-      text: /invalid (?:[\w-]{1,20} )?(?:x-)?api[ _-]?key|(?<!proxy )authentication (?:is )?required|invalid (?:access |auth |authentication |bearer |oauth |id |session |api )?token|incorrect api key|api[ _-]?key (?:is )?(?:not valid|invalid|expired|revoked|disabled|has been (?:revoked|disabled))|api_key_invalid|invalid_api_key|invalidapikey|authentication (?:failed|failure|fails|error)|failed to authenticate|unable to authenticate|(?<!["'])unauthenticated|not authenticated|not_authenticated|(?:oauth |access |auth |bearer |id |refresh )?token (?:has |is )?(?:expired|revoked|invalid)|expired (?:oauth |access |auth )?token|\/login\b|\bgh auth login\b|please (?:log ?in|sign ?in|re-?authenticate|authenticate)|sign in (?:again|via|with|to)|log ?in (?:again|required|expired)|not logged in|login (?:required|expired|failed)|failed to log ?in|re-?authentication (?:is )?(?:needed|required)|session (?:has )?expired|account (?:has been |is )?(?:deactivated|disabled|suspended|banned|locked)|organization (?:has been |is )?(?:disabled|deactivated|suspended)|has been suspended|(?:account|organization|team)\b[^.\n]{0,40}\b(?:is|was|been) (?:suspended|deactivated|disabled|banned)|refresh token (?:was |has been )?(?:already used|invalid|expired|revoked)|could not be refreshed|invalid_grant|invalid (?:authentication )?credentials|credentials (?:are |were )?(?:invalid|rejected|expired)|security token included in the request is (?:invalid|expired)|unrecognizedclientexception|expiredtokenexception|\bunauthorized\b|user not found|permission denied: consumer|invalid subscription key|auth(?:entication)? fails/,
+      text: /invalid (?:[\w-]{1,20} )?(?:x-)?api[ _-]?key|(?<!proxy )authentication (?:is )?required|invalid (?:access |auth |authentication |bearer |oauth |id |session |api )?token|incorrect api key|api[ _-]?key (?:is )?(?:not valid|invalid|expired|revoked|disabled|has been (?:revoked|disabled))|api_key_invalid|invalid_api_key|invalidapikey|authentication (?:failed|failure|fails|error)|failed to authenticate|unable to authenticate|(?<!["'])unauthenticated|not authenticated|not_authenticated|(?:oauth |access |auth |bearer |id |refresh )?token (?:has |is )?(?:expired|revoked|invalid)|expired (?:oauth |access |auth )?token|\/login\b|\bgh auth login\b|please (?:log ?in|sign ?in|re-?authenticate|authenticate)|sign in (?:again|via|with|to)|log ?in (?:again|required|expired)|not logged in|login (?:required|expired|failed)|failed to log ?in|re-?authentication (?:is )?(?:needed|required)|session (?:has )?expired|account (?:has been |is )?(?:deactivated|disabled|suspended|banned|locked)|organization (?:has been |is )?(?:disabled|deactivated|suspended)|has been suspended|(?:account|organization|team)\b[^.\n]{0,40}\b(?:is|was|been) (?:suspended|deactivated|disabled|banned)|refresh token (?:was |has been )?(?:already used|invalid|expired|revoked)|could not be refreshed|invalid_grant|invalid (?:authentication )?credentials|credentials (?:are |were )?(?:invalid|rejected|expired)|security token included in the request is (?:invalid|expired)|unrecognizedclientexception|expiredtokenexception|\bunauthorized\b|user not found|permission denied: consumer|invalid subscription key|auth(?:entication)? fails|organization has disabled [\w ]{0,40}access/,
     },
   },
   {
     id: 'provider.model_unavailable.v1',
     description: 'The model is not found, retired or not accessible to this account',
     tier: 'signature',
+    // A named model's fate is more specific than a generic "error while processing" around it.
+    priority: 3,
     code: 'model_unavailable',
     confidence: 'high',
     when: {
@@ -396,8 +446,11 @@ export const providerSignatureRules: readonly Rule[] = [
         'identifier',
         'model_not_available',
         'publisher',
+        'able',
+        'allowed',
+        'permitted',
       ],
-      text: /(?:not found|does not exist|doesn.t exist|not available|is not supported|isn.t supported|not supported (?:for|by|when|with)|is unavailable|has been (?:deprecated|decommissioned|retired|removed|discontinued|shut down)|no longer (?:available|supported|exists)|not accessible|is invalid|not enabled for|reached the end of its life|do(?:es)? not have access|don.t have access)(?<=model\b[^\n]{0,120})|(?:unknown|invalid|unsupported|nonexistent) model\b|model_not_found|modelnotfound|no such model|is not a valid model\b|no endpoints found for|(?:do(?:es)?n.t|do(?:es)? not) have access to (?:the )?(?:model|gemini|claude|gpt|o\d|grok|llama|mistral|deepseek|qwen)|must be verified to (?:use|stream)|decommissioned|there.s an issue with the selected model|model identifier is invalid|["']message["']\s{0,2}:\s{0,2}["']model: |not_found_error[^\n]{0,60}model:|is not found for api version|model_not_available/,
+      text: /(?:not found|does not exist|doesn.t exist|not available|is not supported|isn.t supported|not supported (?:for|by|when|with)|is unavailable|has been (?:deprecated|decommissioned|retired|removed|discontinued|shut down)|no longer (?:available|supported|exists)|not accessible|is invalid|not enabled for|reached the end of its life|do(?:es)? not have access|don.t have access)(?<=\bmodel\b[^\n]{0,120})|(?:unknown|invalid|unsupported|nonexistent) model\b|model_not_found|modelnotfound|no such model|is not a valid model\b|no endpoints found for|(?:do(?:es)?n.t|do(?:es)? not) have access to (?:the )?(?:model|gemini|claude|gpt|o\d|grok|llama|mistral|deepseek|qwen)|must be verified to (?:use|stream)|decommissioned|there.s an issue with the selected model|model identifier is invalid|["']message["']\s{0,2}:\s{0,2}["']model: |not_found_error[^\n]{0,60}model:|is not found for api version|model_not_available|not (?:currently )?(?:able|allowed|permitted) to use (?:claude )?(?:opus|sonnet|haiku|gpt-?\d|o\d|gemini|grok)\b/,
       unless: /no endpoints found matching your data policy/,
     },
   },
@@ -444,8 +497,17 @@ export const providerSignatureRules: readonly Rule[] = [
         'operationnotsupported',
         'url',
         'authorized',
+        'setting',
+        'configured',
+        'configuration',
+        'handler',
+        'route',
+        'post',
+        'get',
+        'completions',
+        'messages',
       ],
-      text: /deploymentnotfound|deployment (?:for (?:this|the) resource )?does not exist|resource not found|invalid (?:base[ _-]?url|endpoint|region)|unknown (?:provider|region|endpoint)|provider[ _]?not[ _]?configured|providermodelnotfounderror|provideriniterror|providernotfounderror|404 page not found|not supported in (?:this|your) region|on-demand throughput isn.t supported|inference profile|consumer_invalid|user_project_denied|service_disabled|has not been used in project|(?:api|service) (?:has not been used|is disabled|is not enabled|not enabled)|billing (?:has not been|is not) enabled|(?:does not have|doesn.t have) (?:the )?required permission to use project|serviceusage\.services\.use|permission denied on resource|no endpoints found matching your data policy|data policy|guardrail|privacy settings|no allowed providers|user location is not supported|unsupported_country_region_territory|country, region,? or territory not supported|permission '[a-z.]{3,60}' denied|iam_permission_denied|is not authorized to perform|operationnotsupported|invalid url \(/,
+      text: /deploymentnotfound|deployment (?:for (?:this|the) resource )?does not exist|resource not found|invalid (?:base[ _-]?url|endpoint|region)|unknown (?:provider|region|endpoint)|provider[ _]?not[ _]?configured|providermodelnotfounderror|provideriniterror|providernotfounderror|404 page not found|not supported in (?:this|your) region|on-demand throughput isn.t supported|inference profile|consumer_invalid|user_project_denied|service_disabled|has not been used in project|(?:api|service) (?:has not been used|is disabled|is not enabled|not enabled)|billing (?:has not been|is not) enabled|(?:does not have|doesn.t have) (?:the )?required permission to use project|serviceusage\.services\.use|permission denied on resource|no endpoints found matching your data policy|data policy|guardrail|privacy settings|no allowed providers|user location is not supported|unsupported_country_region_territory|country, region,? or territory not supported|permission '[a-z.]{3,60}' denied|iam_permission_denied|is not authorized to perform|operationnotsupported|invalid url \(|requires? setting (?:the )?[a-z0-9_]{0,40}(?:project|region|location|endpoint|url|deployment)|no (?:model )?provider (?:is )?configured|please set (?:the |a )?(?:model )?provider\b|failed to load required configuration[^\n]{0,40}(?:provider|model)|no handler found on route|\b(?:post|get) https?:\/\/[^\s"]{1,200}\/(?:chat\/completions|completions|messages|responses)\S{0,40} "?http\/[\d.]{1,3} 404/,
     },
   },
 ];

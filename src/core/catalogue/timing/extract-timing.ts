@@ -49,7 +49,7 @@ function run(extractor: TimingExtractor, input: TimingInput): RawHints {
     case 'usage_limit_epoch':
       return text.includes('|') ? usageLimitEpochHints(text) : {};
     case 'zoned_clock':
-      return /reset|again/.test(text) && /utc|gmt|\//.test(text)
+      return /reset|again|regain/.test(text) && /utc|gmt|\//.test(text)
         ? zonedClockHints(text, input.referenceMs)
         : {};
   }

@@ -1,13 +1,13 @@
 import { epochToMs, type RawHint, type RawHints } from './hint.js';
 import { parseGoDuration } from './duration.js';
 import type { HeaderList } from '../../evidence/evidence.js';
+import { parseHttpDate } from '../../time/http-date.js';
 import { parseIsoDateTime } from '../../time/iso-time.js';
 
-const httpDate = /^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 const plainSeconds = /^\d{1,10}(?:\.\d{1,9})?$/;
 
 /**
- * Timing from response headers: `retry-after` (seconds or HTTP-date), `retry-after-ms`, OpenAI/Groq
+ * Timing from response headers: `retry-after` (seconds or an HTTP-date in any of its three forms), `retry-after-ms`, OpenAI/Groq
  * `x-ratelimit-reset-*` durations, Anthropic `anthropic-ratelimit-*-reset` instants and the unified
  * subscription reset. Among per-bucket resets the exhausted bucket (remaining 0) decides; else the latest.
  */
@@ -21,7 +21,11 @@ export function headerHints(headers: HeaderList, referenceMs: number): RawHints 
     retryAfter = { delaySeconds: Number(retryAfterMs) / 1000 };
   } else if (retryAfterHeader !== undefined) {
     if (plainSeconds.test(retryAfterHeader)) retryAfter = { delaySeconds: Number(retryAfterHeader) };
-    else if (httpDate.test(retryAfterHeader)) retryAfter = { atMs: Date.parse(retryAfterHeader) };
+    else {
+      // Any of the three HTTP-date forms (RFC 9110 §5.6.7), not only the preferred one.
+      const at = parseHttpDate(retryAfterHeader, referenceMs);
+      if (at !== null) retryAfter = { atMs: at };
+    }
   }
   return { ...(retryAfter ? { retryAfter } : {}), ...resetHint(headers, get, referenceMs) };
 }

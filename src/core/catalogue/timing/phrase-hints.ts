@@ -1,6 +1,7 @@
 import { epochToMs, type RawHints } from './hint.js';
 import { humanDurationSource, parseHumanDuration } from './duration.js';
 import { resolveZonedClock } from './zoned-clock.js';
+import { parseIsoDateTime } from '../../time/iso-time.js';
 
 /**
  * Timing stated in provider text (lower-cased): "try again in 1.2s", "Please retry after 20 seconds",
@@ -9,7 +10,8 @@ import { resolveZonedClock } from './zoned-clock.js';
  * a provider hint: those verbs are not read, and a delay followed by an attempt counter is skipped.
  */
 const relativePhrase = new RegExp(
-  String.raw`\b(?:try again|retry|retry-after:|resets?|available again|wait)\s{1,3}(?:in\s{1,3}|after\s{1,3})?(?:about\s|approximately\s|~\s?)?(${humanDurationSource})(?![^\n]{0,24}\battempts?\b)`,
+  // Up to 200 blanks after "in"/"after": terminals wrap long messages with runs of spaces and a line break.
+  String.raw`\b(?:try again|retry|retry-after:|resets?|available again|wait)\s{1,3}(?:in\s{1,200}|after\s{1,200})?(?:about\s|approximately\s|~\s?)?(${humanDurationSource})(?![^\n]{0,24}\battempts?\b)`,
 );
 
 export function relativePhraseHints(text: string): RawHints {
@@ -36,7 +38,16 @@ const months = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', '
 const zonedClock =
   /\b(?:resets?|available again|try again)\s{1,3}(?:at\s{1,3}|on\s{1,3})?(?:(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,6}\.?\s(\d{1,2})(?:st|nd|rd|th)?,?\s{1,2}(?:at\s)?)?(\d{1,2})(?::(\d{2}))?\s?(am|pm)?\s{0,2}(?:\(([a-z]{1,14}(?:\/[a-z0-9_+-]{1,30}){1,2}|utc|gmt)\)|(utc|gmt)\b)/;
 
+/** A reset stated as an ISO date and a UTC time: "You will regain access on 2025-07-01 at 00:00 UTC". */
+const isoDateClock =
+  /\b(?:regain access|resets?|available again|try again)\s{1,3}(?:on|at)\s{1,3}(\d{4}-\d{2}-\d{2})(?:\s{1,8}at)?[\sT]{1,8}(\d{2}):(\d{2})(?::(\d{2}))?\s{0,2}(?:utc|gmt|z)\b/;
+
 export function zonedClockHints(text: string, referenceMs: number): RawHints {
+  const iso = isoDateClock.exec(text);
+  if (iso) {
+    const at = parseIsoDateTime(`${iso[1]}T${iso[2]}:${iso[3]}:${iso[4] ?? '00'}Z`);
+    if (at !== null) return { resetAt: { atMs: at } };
+  }
   const m = zonedClock.exec(text);
   if (!m) return {};
   let hour = Number(m[3]);
