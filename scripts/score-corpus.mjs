@@ -22,7 +22,8 @@ for (const file of files) {
     const out = classify(toEnvelope(record), { now: replayNow(record) });
     const score = scoreRecord(record, out);
     if (score.right) right++;
-    else misses.push(`${record.id}: want ${record.code}, got ${out.code}/${out.class} (${out.classifier_rule})`);
+    else
+      misses.push(`${record.id}: want ${record.code}, got ${out.code}/${out.class} (${out.classifier_rule})`);
     if (score.unsafe) unsafe.push(`${record.id}: ${out.code}/${out.class}`);
     if (score.timing !== null) {
       scored++;
@@ -33,5 +34,6 @@ for (const file of files) {
   console.log(
     `${file}: ${records.length} records, code right ${right} (${pct(right, records.length)}), unsafe ${unsafe.length}, timing ${timed}/${scored} (${pct(timed, scored)})`,
   );
-  if (showMisses) for (const line of [...unsafe.map((u) => `UNSAFE ${u}`), ...misses]) console.log(`  ${line}`);
+  if (showMisses)
+    for (const line of [...unsafe.map((u) => `UNSAFE ${u}`), ...misses]) console.log(`  ${line}`);
 }
