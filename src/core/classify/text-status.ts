@@ -22,6 +22,8 @@ const anchoredStatus: ReadonlyArray<readonly [literal: string, pattern: RegExp]>
   [' error', /(?:server|streaming|request|response|upstream|provider|api) error:?\s{0,3}'?([1-5]\d\d)(?!\d)/],
   ['request failed', /request failed(?: with status(?: code)?)?:?\s{0,3}\(?([1-5]\d\d)(?!\d)/],
   ['returned', /\breturned (?:an? )?(?:http |status |error )?([1-5]\d\d)(?!\d)/],
+  // The OpenAI Python SDK 0.x: "Invalid response object from API: '...' (HTTP response code was 500)".
+  ['response code was', /\(http response code was ([1-5]\d\d)\)/],
   ['', new RegExp(`[[('"]([1-5]\\d\\d) (?:${reasonPhrases})\\b`)],
   [
     '',

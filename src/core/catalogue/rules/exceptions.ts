@@ -1,4 +1,5 @@
-import type { Rule } from '../rule.js';
+import { malformedResponse } from './prose.js';
+import type { Rule, RuleTier } from '../rule.js';
 import type { CatalogueCode } from '../codes.js';
 
 /**
@@ -12,6 +13,10 @@ interface ExceptionSpec {
   readonly code: CatalogueCode;
   readonly generic?: boolean;
   readonly confidence?: 'high' | 'medium' | 'low';
+  /** Weaker than the structured default: a catch-all class name says less than any message beside it. */
+  readonly tier?: RuleTier;
+  /** Text that overrules the class name (a response that arrived and did not parse is no connection failure). */
+  readonly unless?: RegExp;
 }
 
 const specs: readonly ExceptionSpec[] = [
@@ -43,6 +48,7 @@ const specs: readonly ExceptionSpec[] = [
     ],
     code: 'network_unavailable',
     generic: true,
+    unless: malformedResponse,
   },
   {
     id: 'sdk.timeout_error.v1',
@@ -85,12 +91,20 @@ const specs: readonly ExceptionSpec[] = [
       'internalservererror',
       'internalserverexception',
       'servererror',
-      'apierror',
       'modelerrorexception',
       'modeltimeoutexception',
     ],
     code: 'provider_unavailable',
     generic: true,
+  },
+  {
+    // A catch-all base class (LiteLLM, OpenAI): with nothing else said it is not a reason to act.
+    id: 'sdk.api_error.v1',
+    names: ['apierror'],
+    code: 'provider_unavailable',
+    generic: true,
+    confidence: 'low',
+    tier: 'pattern',
   },
   {
     id: 'sdk.service_unavailable_error.v1',
@@ -146,9 +160,9 @@ const specs: readonly ExceptionSpec[] = [
 export const exceptionRules: readonly Rule[] = specs.map((spec): Rule => ({
   id: spec.id,
   description: `SDK exception ${spec.names.join(', ')}`,
-  tier: 'structured',
+  tier: spec.tier ?? 'structured',
   ...(spec.generic ? { generic: true } : {}),
   code: spec.code,
   confidence: spec.confidence ?? (spec.generic ? 'medium' : 'high'),
-  when: { keywords: spec.names },
+  when: { keywords: spec.names, ...(spec.unless ? { unless: spec.unless } : {}) },
 }));

@@ -315,10 +315,13 @@ export const localRules: readonly Rule[] = [
         'account',
         'user',
         'subscription',
+        'edit',
+        'edit_prediction',
+        'predict_edits',
       ],
       // Shell tools and installers (curl's own `curl: (28)` lines, a failed installation or release download) and
       // account look-ups beside the prompt (credits, usage, balance): none of them is a provider failing a prompt.
-      text: /\bcurl: \(\d{1,3}\)|installation failed|failed to install|install(?:er|ation)? (?:failed|error)|failed to (?:fetch|download) (?:the )?(?:latest )?(?:version|release|releases)\b|failed to (?:fetch|load|get|retrieve|refresh) (?:the )?(?:user'?s? |account )?(?:credits?|credit information|usage(?: data| stats)?|balance|billing info(?:rmation)?|account info(?:rmation)?|user info(?:rmation)?|subscription status)\b|clearcut|1p event logging|event logging|telemetry|\botlp(?:exporter|\b)|opentelemetry|statsig|sentry\.io|error installing (?:the )?(?:server|extension|update)|auto-?updat(?:e|er|ing)|failed to (?:check for|install|download|apply) (?:the )?updates?|update check failed|updates\/download|vscode-reh|\bmcp (?:server|error|client|tool|connection)|mcp server|\bide (?:companion|extension|integration|server|connection)|companion (?:extension|server|connection)|keychain|seckeychain|libsecret|keytar|(?:failed|unable) to (?:read|load|parse) (?:the )?(?:managed |optional |user |project )?settings/,
+      text: /\bcurl: \(\d{1,3}\)|installation failed|failed to install|install(?:er|ation)? (?:failed|error)|failed to (?:fetch|download) (?:the )?(?:latest )?(?:version|release|releases)\b|failed to (?:fetch|load|get|retrieve|refresh) (?:the )?(?:user'?s? |account )?(?:credits?|credit information|usage(?: data| stats)?|balance|billing info(?:rmation)?|account info(?:rmation)?|user info(?:rmation)?|subscription status)\b|\bedit[_ ]predictions?\b|predict_edits|clearcut|1p event logging|event logging|telemetry|\botlp(?:exporter|\b)|opentelemetry|statsig|sentry\.io|error installing (?:the )?(?:server|extension|update)|auto-?updat(?:e|er|ing)|failed to (?:check for|install|download|apply) (?:the )?updates?|update check failed|updates\/download|vscode-reh|\bmcp (?:server|error|client|tool|connection)|mcp server|\bide (?:companion|extension|integration|server|connection)|companion (?:extension|server|connection)|keychain|seckeychain|libsecret|keytar|(?:failed|unable) to (?:read|load|parse) (?:the )?(?:managed |optional |user |project )?settings/,
     },
   },
   {
@@ -332,8 +335,8 @@ export const localRules: readonly Rule[] = [
     code: 'side_channel',
     confidence: 'high',
     when: {
-      keywords: ['vscode', 'server', 'http2', 'language'],
-      text: /vscode-file:\/\/|connection to server got closed|couldn.t create connection to server|restarting server failed|language server (?:crashed|exited|failed|stopped)|http2: server connection error from/,
+      keywords: ['vscode', 'server', 'http2', 'language', 'extension', 'sse'],
+      text: /\[extension host\][^\n]{0,80}\bsse\b|vscode-file:\/\/|connection to server got closed|couldn.t create connection to server|restarting server failed|language server (?:crashed|exited|failed|stopped)|http2: server connection error from/,
     },
   },
 ];

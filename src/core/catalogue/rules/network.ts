@@ -1,7 +1,7 @@
-import { causeOnly, proseCue } from './prose.js';
+import { causeOnly, malformedResponse, proseCue } from './prose.js';
 
 /** Prose about a failure, or only the cause of an unseen error: the broad patterns below never match it. */
-const notAFailureReport = new RegExp(`${proseCue.source}|${causeOnly.source}`);
+const notAFailureReport = new RegExp(`${proseCue.source}|${causeOnly.source}|${malformedResponse.source}`);
 
 /** CUR-08's vetoes (context cancellation, deadline, cancel escalation) and prose: no transport loss then. */
 const streamLossVetoes = new RegExp(
@@ -154,8 +154,34 @@ export const networkRules: readonly Rule[] = [
     code: 'network_unavailable',
     confidence: 'high',
     when: {
-      keywords: ['connect', 'oauth', 'token', 'login', 'exchange'],
-      text: /(?:cannot|can.t|unable to|could not|failed to) connect to (?:the )?api\b|(?:oauth|token exchange|login|sign-in)(?: error| failed)?:?\s[^\n]{0,30}(?:socket connection was closed|connection (?:was )?(?:closed|reset|refused))/,
+      keywords: [
+        'connect',
+        'oauth',
+        'token',
+        'login',
+        'exchange',
+        'sending',
+        'network',
+        'get',
+        'post',
+        'eof',
+      ],
+      text: /error sending request for url|network connection (?:was )?lost|(?:get|post|put) "https?:\/\/[^"\s]{1,200}": eof\b|(?:cannot|can.t|unable to|could not|failed to) connect to (?:the )?api\b|(?:oauth|token exchange|login|sign-in)(?: error| failed)?:?\s[^\n]{0,30}(?:socket connection was closed|connection (?:was )?(?:closed|reset|refused))/,
+      unless: notAFailureReport,
+    },
+  },
+  {
+    id: 'network.request_failed.v1',
+    description:
+      'A client library saying the request itself failed ("request to https://... failed, reason: ...", "Error communicating with OpenAI", "Connect timeout on endpoint URL"): no response came',
+    tier: 'signature',
+    // Above "failed to login" and similar words around it: the words say what was being done, this says why.
+    priority: 1,
+    code: 'network_unavailable',
+    confidence: 'high',
+    when: {
+      keywords: ['request', 'communicating', 'connect'],
+      text: /request to https?:\/\/[^\s]{1,200} failed(?:,? reason|$)|error communicating with (?:openai|the api|the server)|connect timeout on endpoint url/m,
       unless: notAFailureReport,
     },
   },
@@ -241,8 +267,10 @@ export const networkRules: readonly Rule[] = [
         'side',
         'end',
         'file',
+        'invalidchunklength',
+        'connectionreset',
       ],
-      text: /peer closed connection|connection (?:was )?(?:dropped|reset|lost|interrupted|terminated)(?! by (?:the )?user)|connection was closed|closed (?:the )?connection unexpectedly|stream (?:was )?(?:reset|interrupted|terminated)|stream error[^\n]{0,60}received from peer|stream id \d{1,9}; [a-z_]{3,30}; received from peer|err_stream_premature_close|nghttp2|\beconnreset\b|reset by (?:peer|server)|other side closed|und_err_socket|socket (?:connection )?(?:was )?closed|remoteprotocolerror|chunkedencodingerror|incompleteread|incomplete chunked|response ended prematurely|unexpected (?:eof|end of (?:file|stream))|error decoding response body|transport error|h2 protocol error|connresetexception|error reading from server|http2 error|stream error received|stream ended (?:with an invalid chunk|unexpectedly|prematurely|early|before)|missing finish reason/,
+      text: /peer closed connection|connection (?:was )?(?:dropped|reset|lost|interrupted|terminated)(?! by (?:the )?user)|connection was closed|closed (?:the )?connection unexpectedly|stream (?:was )?(?:reset|interrupted|terminated)|stream error[^\n]{0,60}received from peer|stream id \d{1,9}; [a-z_]{3,30}; received from peer|err_stream_premature_close|nghttp2|\beconnreset\b|reset by (?:peer|server)|other side closed|und_err_socket|socket (?:connection )?(?:was )?closed|remoteprotocolerror|chunkedencodingerror|incompleteread|incomplete chunked|response ended prematurely|unexpected (?:eof|end of (?:file|stream))|error decoding response body|transport error|h2 protocol error|connresetexception|error reading from server|http2 error|stream error received|stream ended (?:with an invalid chunk|unexpectedly|prematurely|early|before (?:completion|the response))|stream (?:closed|ended) (?:before|without) (?:a )?finish[_ ]reason|missing finish reason|invalidchunklength|\bconnectionreset\b/,
       unless: streamLossVetoes,
     },
   },

@@ -93,8 +93,8 @@ export const providerSignatureRules: readonly Rule[] = [
     code: 'quota_limited',
     confidence: 'high',
     when: {
-      keywords: ['limit', 'limits'],
-      text: /usage limit(?:s)? (?:reached|exceeded|hit)|(?:hit|reached|exceeded) (?:your|the|its) (?:[\w-]{1,16} ){0,2}(?:usage|session|message|messages|request|prompt|opus|sonnet|weekly|daily|monthly|5-hour|five-hour|plan|subscription|token) limit|(?:session|weekly|5-hour|five-hour|opus|sonnet|monthly|daily|usage|message|subscription|plan) limit (?:reached|hit|exceeded|has been reached)|limit (?:will )?resets?\b|approaching (?:your )?usage limit|you.ve (?:hit|reached) your (?:[\w-]{1,16} )?limit|limit reached\s{0,2}\|\s{0,2}\d{9,13}/,
+      keywords: ['limit', 'limits', 'usage', 'extra'],
+      text: /(?<!rate )limit reached\s{0,3}[·|-]\s{0,3}resets?\b|out of (?:extra )?usage\b|used all of (?:today.s|your|the) (?:free |daily )?usage|usage limit(?:s)? (?:reached|exceeded|hit)|(?:hit|reached|exceeded) (?:your|the|its) (?:[\w-]{1,16} ){0,2}(?:usage|session|message|messages|request|prompt|opus|sonnet|weekly|daily|monthly|5-hour|five-hour|plan|subscription|token) limit|(?:session|weekly|5-hour|five-hour|opus|sonnet|monthly|daily|usage|message|subscription|plan) limit (?:reached|hit|exceeded|has been reached)|limit (?:will )?resets?\b|approaching (?:your )?usage limit|you.ve (?:hit|reached) your (?:[\w-]{1,16} )?limit|limit reached\s{0,2}\|\s{0,2}\d{9,13}/,
     },
   },
   {
@@ -106,9 +106,10 @@ export const providerSignatureRules: readonly Rule[] = [
     confidence: 'high',
     when: {
       keywords: ['credit', 'credits', 'insufficient', 'insufficient_balance', 'balance', 'afford', 'funds'],
+      // "Credit limit exceeded ... add credit or upgrade your plan": the credit is the cause, the plan a remedy.
       // "No credits consumed on this tool call" reports a charge, not an empty balance.
       unless: /no credits (?:were |was )?(?:consumed|charged|used|deducted)/,
-      text: /credit balance (?:is )?too low|insufficient (?:credits?|balance|funds|account balance)|insufficient_balance|(?:out of|run out of|ran out of|no(?: remaining| more)?) credits|requires? more credits|(?:add|purchase|buy|top up) (?:more )?credits|used all (?:of )?(?:your |the )?(?:available\s{1,4})?credits|(?:has|have) (?:either )?used all\s{1,4}available credits|(?:don.t|doesn.t|do not|does not) have (?:any |enough )?credits|credits? (?:have been |has been |are |is )?(?:exhausted|depleted)|never purchased credits|can only afford|balance (?:is )?(?:insufficient|too low|exhausted|depleted)|not enough (?:credits|balance)/,
+      text: /credit limit (?:exceeded|reached)|credit balance (?:is )?too low|insufficient (?:credits?|balance|funds|account balance)|insufficient_balance|(?:out of|run out of|ran out of|no(?: remaining| more)?) credits|requires? more credits|(?:add|purchase|buy|top up) (?:more )?credits|used all (?:of )?(?:your |the )?(?:available\s{1,4})?credits|(?:has|have) (?:either )?used all\s{1,4}available credits|(?:don.t|doesn.t|do not|does not) have (?:any |enough )?credits|credits? (?:have been |has been |are |is )?(?:exhausted|depleted)|never purchased credits|can only afford|balance (?:is )?(?:insufficient|too low|exhausted|depleted)|not enough (?:credits|balance)/,
     },
   },
   {
@@ -140,8 +141,9 @@ export const providerSignatureRules: readonly Rule[] = [
         'arrears',
         'overdue',
         'usage',
+        'standing',
       ],
-      text: /insufficient_quota|exceeded (?:your|the) (?:current |monthly |daily )?quota|quota (?:has been |was )?(?:exceeded|exhausted|reached|depleted|used up)|quota_exceeded|quotaexceeded|you have no quota|out of quota|no (?:remaining |more )?quota (?:left|remaining|available)|reached (?:your|the) (?:[\w-]{1,20} )?quota|billing hard limit|billing_hard_limit_reached|billing_not_active|billing (?:is )?not active|spend(?:ing)? limit|budget (?:has been )?(?:exceeded|reached)|budgetexceedederror|usage cap|premium requests? (?:allowance|limit|quota)|exceeded (?:your )?(?:monthly |premium )?(?:request )?allowance|servicequotaexceededexception|arrearage|account (?:is )?(?:in )?arrears|payment (?:is )?overdue/,
+      text: /insufficient[_ ]quota|account is in good standing|overdue[- ]payment|exceeded (?:your|the) (?:current |monthly |daily )?quota|quota (?:has been |was )?(?:exceeded|exhausted|reached|depleted|used up)|quota_exceeded|quotaexceeded|you have no quota|out of quota|no (?:remaining |more )?quota (?:left|remaining|available)|reached (?:your|the) (?:[\w-]{1,20} )?quota|billing hard limit|billing_hard_limit_reached|billing_not_active|billing (?:is )?not active|spend(?:ing)? limit|budget (?:has been )?(?:exceeded|reached)|budgetexceedederror|usage cap|premium requests? (?:allowance|limit|quota)|exceeded (?:your )?(?:monthly |premium )?(?:request )?allowance|servicequotaexceededexception|arrearage|account (?:is )?(?:in )?arrears|payment (?:is )?overdue/,
     },
   },
   {
@@ -168,6 +170,19 @@ export const providerSignatureRules: readonly Rule[] = [
       text: /ratelimit-(?:requests|tokens|input-tokens|output-tokens)-remaining\W{1,6}0\b|x-ratelimit-remaining-(?:requests|tokens)\W{1,6}0\b/,
     },
     timing: [],
+  },
+  {
+    id: 'provider.rate_ramp.v1',
+    description:
+      'Requests ramped up faster than the provider allows ("request rate increased too quickly"), or too much concurrency',
+    tier: 'signature',
+    priority: 3,
+    code: 'rate_limited',
+    confidence: 'high',
+    when: {
+      keywords: ['rate', 'requests', 'concurrency', 'api'],
+      text: /(?:request|traffic) rate increased too quickly|scale requests more smoothly|concurrency (?:limit )?(?:exceeded|too high)|并发数?过高/,
+    },
   },
   {
     id: 'provider.rate_limited.v1',
@@ -234,10 +249,11 @@ export const providerSignatureRules: readonly Rule[] = [
         'slow',
         'models',
         'demand',
+        'model_overloaded',
       ],
       // A fallback after a response that did not parse is not a capacity notice.
       unless: /not valid json|invalid json|json parse error/,
-      text: /high demand for (?:the selected model|this model|(?:claude|gpt|gemini|opus|sonnet|haiku|grok|llama|deepseek|qwen|o\d)\b)|model (?:is )?(?:currently )?(?:overloaded|at capacity|over capacity|out of capacity|experiencing high demand|unavailable due to (?:high )?demand)|model_capacity_exhausted|no capacity available for (?:the )?model|capacity exceeded for this model|engine is currently overloaded|(?:automatically )?switching (?:from [\w.-]{1,40} )?to (?:the )?[\w. -]{0,30}flash|slow response times detected|falling back to (?:a |the )?[\w. -]{0,30}model|fallback model/,
+      text: /\bmodel_overloaded\b|high demand[^\n]{0,120}(?:switch(?:ing)? (?:to )?(?:another |a different )?models?|consider switching)|high demand for (?:the selected model|this model|(?:claude|gpt|gemini|opus|sonnet|haiku|grok|llama|deepseek|qwen|o\d)\b)|model (?:is )?(?:currently )?(?:overloaded|at capacity|over capacity|out of capacity|experiencing high demand|unavailable due to (?:high )?demand)|model_capacity_exhausted|no capacity available for (?:the )?model|capacity exceeded for this model|(?:automatically )?switching (?:from [\w.-]{1,40} )?to (?:the )?[\w. -]{0,30}flash|slow response times detected|falling back to (?:a |the )?[\w. -]{0,30}model|fallback model/,
     },
   },
   {
@@ -261,8 +277,12 @@ export const providerSignatureRules: readonly Rule[] = [
         'serveroverloaded',
         'traffic',
         'overload',
+        'connections',
+        'currently',
+        'worker',
+        'pending',
       ],
-      text: /\b529\b[^\n]{0,24}overloaded|overloaded[^\n]{0,12}\b529\b|api error:?\s{0,3}(?:\d{3}\s{0,3})?overloaded|["']message["']\s{0,2}:\s{0,2}["']overloaded|(?:^|\n|error:?\s{1,3})\s{0,4}overloaded\.?\s{0,3}(?:$|\n)|[-–:]\s{1,3}overloaded\b\.?(?!\s(?:with|by))|repeated 529|(?:api|server|servers|service|system|provider|platform|claude|anthropic|cluster|upstream|backend|groq|deepseek)(?:'s)? (?:is|are) (?:currently |temporarily )?(?:overloaded|busy|at capacity|over capacity|experiencing (?:high|heavy|unusually high) (?:load|demand|traffic))|server is busy|under (?:heavy|high|extreme) load|high demand|peak load|temporarily overloaded|(?<!not_)overloaded_error|engine_overloaded|serveroverloaded|server(?:s)? (?:are |is )?overloaded|too much (?:load|traffic)/m,
+      text: /\b529\b[^\n]{0,24}overloaded|overloaded[^\n]{0,12}\b529\b|api error:?\s{0,3}(?:\d{3}\s{0,3})?overloaded|["']message["']\s{0,2}:\s{0,2}["']overloaded|(?:^|\n|error:?\s{1,3})\s{0,4}overloaded\.?\s{0,3}(?:$|\n)|[-–:]\s{1,3}overloaded\b\.?(?!\s(?:with|by))|repeated 529|(?:api|server|servers|service|system|provider|platform|claude|anthropic|cluster|upstream|backend|groq|deepseek)(?:'s)? (?:is|are) (?:currently |temporarily )?(?:overloaded|busy|at capacity|over capacity|experiencing (?:high|heavy|unusually high) (?:load|demand|traffic))|server (?:is )?busy|too many connections|period of high traffic|currently overloaded|maximum pending requests|\bworker\b[^\n]{0,30}\blimit reached|under (?:heavy|high|extreme) load|high demand|peak load|temporarily overloaded|(?<!not_)overloaded_error|engine_overloaded|serveroverloaded|server(?:s)? (?:are |is )?overloaded|too much (?:load|traffic)/m,
     },
   },
   {
@@ -287,8 +307,13 @@ export const providerSignatureRules: readonly Rule[] = [
         'outage',
         'experiencing',
         'internal',
+        'streaming',
+        'stream',
+        'cloudflare',
+        'unable',
+        '522',
       ],
-      text: /service unavailable|temporarily unavailable|bad gateway|gateway time-?out|server had an error|an error occurred while\s{1,4}processing your request|an internal error (?:has )?occurred|internal server error occurred|server error occurred|upstream (?:connect )?error|upstream request timeout|no healthy upstream|upstream provider (?:error|failure)|server-side (?:issue|error)|having trouble connecting to the model provider|origin is unreachable|service is (?:currently |temporarily )?(?:down|unavailable)|(?:is experiencing|experiencing an?) (?:outage|degraded performance|issues)|\boutage\b/,
+      text: /service unavailable|temporarily unavailable|bad gateway|gateway time-?out|server had an error|an error occurred while\s{1,4}processing your request|an internal error (?:has )?occurred|internal server error occurred|server error occurred|upstream (?:connect )?error|upstream request timeout|no healthy upstream|upstream provider (?:error|failure)|server-side (?:issue|error)|having trouble connecting to the model provider|origin is unreachable|service is (?:currently |temporarily )?(?:down|unavailable)|(?:is experiencing|experiencing an?) (?:outage|degraded performance|issues)|\boutage\b|raised a streaming error|error processing stream\b|could not establish a tcp connection to the origin|error 52[0-4]\b/,
     },
   },
   {
@@ -300,8 +325,8 @@ export const providerSignatureRules: readonly Rule[] = [
     code: 'provider_unavailable',
     confidence: 'high',
     when: {
-      keywords: ['internal', 'encountered', 'llm'],
-      text: /internal server error|encountered an unexpected error (?:during|while) processing|error reading llm response/,
+      keywords: ['internal', 'encountered', 'llm', 'unable'],
+      text: /internal server error|encountered an unexpected error (?:during|while) processing|error reading llm response|is unable to process your request/,
       // Prose, a refused permission beside it, or a login request (the sign-in service, not the model provider).
       unless: new RegExp(`permission denied|oauth|${proseCue.source}`),
     },
@@ -334,8 +359,10 @@ export const providerSignatureRules: readonly Rule[] = [
         'need',
         'switch',
         'enabled',
+        'card',
+        'needs',
       ],
-      text: /subscription (?:is )?required|requires? (?:an? )?(?:active |paid |valid )?(?:subscription|paid plan|pro plan|max plan|plan upgrade)|(?:paid|pro|plus|max|team|enterprise|premium|higher) (?:plan|subscription|tier) (?:is )?required|upgrade (?:your (?:plan|subscription|account)|to (?:a |the )?(?:pro|plus|max|paid|premium|team|higher|copilot))|only available (?:for|on|to|with|in) (?:[\w-]{1,12} )?(?:subscription|paid|pro|max|plus|team|enterprise|premium)|not (?:available|included|supported|enabled) (?:with|in|on|for) (?:the |your )?(?:current |free )?(?:[\w-]{1,16} ){0,2}(?:plan|subscription|tier)|(?:copilot|feature|model|access) is not enabled for (?:this|your) (?:account|organization|plan|subscription)|not entitled|no entitlement|extra usage is required|free tier (?:was |has been |is )?(?:discontinued|ended|no longer)|free trial (?:has )?(?:ended|expired)|trial (?:period )?(?:has )?expired|(?<!402 )payment required|no active subscription|subscription (?:has )?(?:expired|ended|lapsed|been cancell?ed|is inactive)|need (?:a|an) [\w -]{0,20}subscription|switch to (?:a )?(?:coding plan|paid plan)/,
+      text: /subscription (?:is )?required|requires? (?:an? )?(?:active |paid |valid )?(?:subscription|paid plan|pro plan|max plan|plan upgrade)|(?:paid|pro|plus|max|team|enterprise|premium|higher) (?:plan|subscription|tier) (?:is )?required|upgrade (?:your (?:plan|subscription|account)|to (?:a |the )?(?:pro|plus|max|paid|premium|team|higher|copilot))|only available (?:for|on|to|with|in) (?:[\w-]{1,12} )?(?:subscription|paid|pro|max|plus|team|enterprise|premium)|not (?:available|included|supported|enabled) (?:with|in|on|for) (?:the |your )?(?:current |free )?(?:[\w-]{1,16} ){0,2}(?:plan|subscription|tier)|(?:copilot|feature|model|access) is not enabled for (?:this|your) (?:account|organization|plan|subscription)|not entitled|no entitlement|extra usage is required|free tier (?:was |has been |is )?(?:discontinued|ended|no longer)|free trial (?:has )?(?:ended|expired)|trial (?:period )?(?:has )?expired|(?<!402 )payment required|no active subscription|subscription (?:has )?(?:expired|ended|lapsed|been cancell?ed|is inactive)|need (?:a|an) [\w -]{0,20}subscription|switch to (?:a )?(?:coding plan|paid plan)|needs? a credit card|credit card (?:on file )?(?:is )?required|add a (?:credit|payment) card/,
     },
   },
   {
@@ -373,7 +400,7 @@ export const providerSignatureRules: readonly Rule[] = [
         'variable',
         'retrieving',
       ],
-      text: /could not resolve authentication method|missing (?:bearer|basic)(?: or (?:bearer|basic))? authentication|missing required authentication credential|no api[ _-]?key (?:was )?(?:provided|found|set|configured|specified)|api[ _-]?key (?:is |was )?(?:missing|required|not (?:set|found|provided|configured|specified))|missing (?:[\w-]{1,20} )?(?:api[ _-]?key|credentials|auth(?:entication)? (?:token|header)|bearer token|access token)|no (?:auth(?:entication)? )?credentials (?:found|provided|configured|available|set)|api_key client option must be set|(?:must|need to|please) (?:set|provide|specify|export)[^\n]{0,40}_api_key|you didn.t provide an api key|no key is set|set an auth method|x-api-key header is required|authorization header (?:is )?(?:missing|required)|unable to locate credentials|could not load (?:the )?(?:default )?credentials|credentials? (?:are |is )?not (?:configured|found|set|provided)|nocredentialproviders|no valid credentials? (?:found|provided)|credentials were refused|(?:api key|token) (?:is )?not (?:set|configured)|environment variable[^\n]{0,40}(?:not set|is missing|is required)|missing environment variable:?\W{0,3}[a-z0-9_]{0,40}(?:api_key|_token|_key)\b|error (?:when |while )?retrieving credentials from/,
+      text: /could not resolve authentication method|missing (?:bearer|basic)(?: or (?:bearer|basic))? authentication|missing required authentication credential|no api[ _-]?key (?:was )?(?:provided|found|set|configured|specified)|api[ _-]?key (?:is |was )?(?:missing|required|not (?:set|found|provided|configured|specified))|missing (?:[\w-]{1,20} )?(?:api[ _-]?key|credentials|auth(?:entication)? (?:token|header)|bearer token|access token)|no (?:auth(?:entication)? )?credentials (?:found|provided|configured|available|set)|api_key client option must be set|(?:must|need to|please) (?:set|provide|specify|export)[^\n]{0,40}_api_key|you didn.t provide an api key|no key is set|set an auth method|x-api-key header is required|authorization header (?:is )?(?:missing|required)|unable to locate credentials|could not load (?:the )?(?:default )?credentials|credentials? (?:are |is )?not (?:configured|found|set|provided)|nocredentialproviders|no valid credentials? (?:found|provided)|credentials were refused|(?:api key|token) (?:is )?not (?:set|configured)|environment variable[^\n]{0,40}(?:not set|is missing|is required)|missing environment variable:?\W{0,3}[a-z0-9_]{0,40}(?:api_key|_token|_key)\b|error (?:when |while )?retrieving credentials from|\bset the [a-z0-9_]{1,40}_api_key\b|api[_-]?key:? value length must be at least 1/,
     },
   },
   {
@@ -422,7 +449,7 @@ export const providerSignatureRules: readonly Rule[] = [
         'fails',
         'key',
       ],
-      text: /invalid (?:[\w-]{1,20} )?(?:x-)?api[ _-]?key|(?<!proxy )authentication (?:is )?required|invalid (?:access |auth |authentication |bearer |oauth |id |session |api )?token|incorrect api key|api[ _-]?key (?:is )?(?:not valid|invalid|expired|revoked|disabled|has been (?:revoked|disabled))|api_key_invalid|invalid_api_key|invalidapikey|authentication (?:failed|failure|fails|error)|failed to authenticate|unable to authenticate|(?<!["'])unauthenticated|not authenticated|not_authenticated|(?:oauth |access |auth |bearer |id |refresh )?token (?:has |is )?(?:expired|revoked|invalid)|expired (?:oauth |access |auth )?token|\/login\b|\bgh auth login\b|please (?:log ?in|sign ?in|re-?authenticate|authenticate)|sign in (?:again|via|with|to)|log ?in (?:again|required|expired)|not logged in|login (?:required|expired|failed)|failed to log ?in|re-?authentication (?:is )?(?:needed|required)|session (?:has )?expired|account (?:has been |is )?(?:deactivated|disabled|suspended|banned|locked)|organization (?:has been |is )?(?:disabled|deactivated|suspended)|has been suspended|(?:account|organization|team)\b[^.\n]{0,40}\b(?:is|was|been) (?:suspended|deactivated|disabled|banned)|refresh token (?:was |has been )?(?:already used|invalid|expired|revoked)|could not be refreshed|invalid_grant|invalid (?:authentication )?credentials|credentials (?:are |were )?(?:invalid|rejected|expired)|security token included in the request is (?:invalid|expired)|unrecognizedclientexception|expiredtokenexception|\bunauthorized\b|user not found|permission denied: consumer|invalid subscription key|auth(?:entication)? fails|organization has disabled [\w ]{0,40}access/,
+      text: /invalid (?:[\w-]{1,20} )?(?:x-)?api[ _-]?key|(?<!proxy )authentication (?:is )?required|invalid (?:access |auth |authentication |bearer |oauth |id |session |api )?token|incorrect api key|api[ _-]?key (?:is )?(?:not valid|invalid|expired|revoked|disabled|has been (?:revoked|disabled))|api_key_invalid|invalid_api_key|invalidapikey|authentication (?:failed|failure|fails|error)|failed to authenticate|unable to authenticate|(?<!["'])unauthenticated|not authenticated|not_authenticated|(?:oauth |access |auth |bearer |id |refresh )?token (?:has |is )?(?:expired|revoked|invalid)|expired (?:oauth |access |auth )?token|\/login\b|\bgh auth login\b|please (?:log ?in|sign ?in|re-?authenticate|authenticate)|sign in (?:again|via|with|to)|log ?in (?:again|required|expired)|not logged in|login (?:required|expired|failed)|failed to log ?in|re-?authentication (?:is )?(?:needed|required)|session (?:has )?expired|account (?:has been |is )?(?:deactivated|disabled|suspended|banned|locked)|organization (?:has been |is )?(?:disabled|deactivated|suspended)|has been suspended|(?:account|organization|team)\b[^.\n]{0,40}\b(?:is|was|been) (?:suspended|deactivated|disabled|banned)|refresh token (?:was |has been )?(?:already used|invalid|expired|revoked)|could not be refreshed|invalid_grant|invalid (?:authentication )?credentials|credentials (?:are |were )?(?:invalid|rejected|expired)|security token included in the request is (?:invalid|expired)|unrecognizedclientexception|expiredtokenexception|\bunauthorized\b|user not found|permission denied: consumer|invalid subscription key|auth(?:entication)? fails|organization has disabled [\w ]{0,40}access|invalid authentication\b|authorization token\s{0,2}(?:非法|无效|is invalid)|api[ _-]?key (?:is )?incorrect|incorrect api\s{1,8}key/,
     },
   },
   {
@@ -449,9 +476,33 @@ export const providerSignatureRules: readonly Rule[] = [
         'able',
         'allowed',
         'permitted',
+        'exist',
+        'model_blocked',
+        'modelid',
+        'claude',
+        'gpt',
+        'gemini',
+        'grok',
+        'sonnet',
+        'opus',
+        'haiku',
       ],
-      text: /(?:not found|does not exist|doesn.t exist|not available|is not supported|isn.t supported|not supported (?:for|by|when|with)|is unavailable|has been (?:deprecated|decommissioned|retired|removed|discontinued|shut down)|no longer (?:available|supported|exists)|not accessible|is invalid|not enabled for|reached the end of its life|do(?:es)? not have access|don.t have access)(?<=\bmodel\b[^\n]{0,120})|(?:unknown|invalid|unsupported|nonexistent) model\b|model_not_found|modelnotfound|no such model|is not a valid model\b|no endpoints found for|(?:do(?:es)?n.t|do(?:es)? not) have access to (?:the )?(?:model|gemini|claude|gpt|o\d|grok|llama|mistral|deepseek|qwen)|must be verified to (?:use|stream)|decommissioned|there.s an issue with the selected model|model identifier is invalid|["']message["']\s{0,2}:\s{0,2}["']model: |not_found_error[^\n]{0,60}model:|is not found for api version|model_not_available|not (?:currently )?(?:able|allowed|permitted) to use (?:claude )?(?:opus|sonnet|haiku|gpt-?\d|o\d|gemini|grok)\b/,
+      text: /(?:not found|does not exist|doesn.t exist|not available|is not supported|isn.t supported|not supported (?:for|by|when|with)|is unavailable|has been (?:deprecated|decommissioned|retired|removed|discontinued|shut down)|no longer (?:available|supported|exists)|not accessible|is invalid|not enabled for|reached the end of its life|do(?:es)? not have access|don.t have access)(?<=\bmodel\b[^\n]{0,120})|(?:unknown|invalid|unsupported|nonexistent) model\b|model_not_found|modelnotfound|no such model|is not a valid model\b|no endpoints found for|(?:do(?:es)?n.t|do(?:es)? not) have access to (?:the )?(?:model|gemini|claude|gpt|o\d|grok|llama|mistral|deepseek|qwen)|must be verified to (?:use|stream)|decommissioned|there.s an issue with the selected model|model identifier is invalid|["']message["']\s{0,2}:\s{0,2}["']model: |not_found_error[^\n]{0,60}model:|is not found for api version|model_not_available|not (?:currently )?(?:able|allowed|permitted) to use (?:claude )?(?:opus|sonnet|haiku|gpt-?\d|o\d|gemini|grok)\b|\bmodel not exists?\b|\bmodel_blocked\b|at 'modelid' failed to satisfy constraint|\b(?:claude|gpt|gemini|grok|opus|sonnet|haiku)\b[\w .-]{0,30} is no longer available/,
       unless: /no endpoints found matching your data policy/,
+    },
+  },
+  {
+    id: 'provider.model_access_denied.v1',
+    description:
+      "Access to the model itself is denied (Bedrock's model access, a model outside the account's grants)",
+    tier: 'signature',
+    // Above the configuration rule whose IAM wording ("not authorized to perform") such messages also carry.
+    priority: 6,
+    code: 'model_unavailable',
+    confidence: 'high',
+    when: {
+      keywords: ['model', 'access'],
+      text: /model access is denied|access (?:to|for) (?:this|the) model (?:is|has been) denied/,
     },
   },
   {
@@ -506,8 +557,13 @@ export const providerSignatureRules: readonly Rule[] = [
         'get',
         'completions',
         'messages',
+        'header',
+        'version',
+        'invoke',
+        'title',
+        'configure',
       ],
-      text: /deploymentnotfound|deployment (?:for (?:this|the) resource )?does not exist|resource not found|invalid (?:base[ _-]?url|endpoint|region)|unknown (?:provider|region|endpoint)|provider[ _]?not[ _]?configured|providermodelnotfounderror|provideriniterror|providernotfounderror|404 page not found|not supported in (?:this|your) region|on-demand throughput isn.t supported|inference profile|consumer_invalid|user_project_denied|service_disabled|has not been used in project|(?:api|service) (?:has not been used|is disabled|is not enabled|not enabled)|billing (?:has not been|is not) enabled|(?:does not have|doesn.t have) (?:the )?required permission to use project|serviceusage\.services\.use|permission denied on resource|no endpoints found matching your data policy|data policy|guardrail|privacy settings|no allowed providers|user location is not supported|unsupported_country_region_territory|country, region,? or territory not supported|permission '[a-z.]{3,60}' denied|iam_permission_denied|is not authorized to perform|operationnotsupported|invalid url \(|requires? setting (?:the )?[a-z0-9_]{0,40}(?:project|region|location|endpoint|url|deployment)|no (?:model )?provider (?:is )?configured|please set (?:the |a )?(?:model )?provider\b|failed to load required configuration[^\n]{0,40}(?:provider|model)|no handler found on route|\b(?:post|get) https?:\/\/[^\s"]{1,200}\/(?:chat\/completions|completions|messages|responses)\S{0,40} "?http\/[\d.]{1,3} 404/,
+      text: /deploymentnotfound|deployment (?:for (?:this|the) resource )?does not exist|resource not found|invalid (?:base[ _-]?url|endpoint|region)|unknown (?:provider|region|endpoint)|provider[ _]?not[ _]?configured|providermodelnotfounderror|provideriniterror|providernotfounderror|404 page not found|not supported in (?:this|your) region|on-demand throughput isn.t supported|inference profile|consumer_invalid|user_project_denied|service_disabled|has not been used in project|(?:api|service) (?:has not been used|is disabled|is not enabled|not enabled)|billing (?:has not been|is not) enabled|(?:does not have|doesn.t have) (?:the )?required permission to use project|serviceusage\.services\.use|permission denied on resource|no endpoints found matching your data policy|data policy|guardrail|privacy settings|no allowed providers|user location is not supported|unsupported_country_region_territory|country, region,? or territory not supported|permission '[a-z.]{3,60}' denied|iam_permission_denied|is not authorized to perform|operationnotsupported|invalid url \(|requires? setting (?:the )?[a-z0-9_]{0,40}(?:project|region|location|endpoint|url|deployment)|no (?:model )?provider (?:is )?configured|please set (?:the |a )?(?:model )?provider\b|failed to load required configuration[^\n]{0,40}(?:provider|model)|no handler found on route|not authorized to invoke this api operation|unsupported [a-z-]{0,20}version header|provider header is required|configure (?:at least one|an?) (?:llm |model |ai )?provider|<title>404 not found<\/title>|\b(?:post|get) https?:\/\/[^\s"]{1,200}\/(?:chat\/completions|completions|messages|responses)\S{0,40} "?http\/[\d.]{1,3} 404/,
     },
   },
 ];

@@ -45,7 +45,7 @@ function run(extractor: TimingExtractor, input: TimingInput): RawHints {
     case 'body_fields':
       return /retry|reset|delay/.test(text) ? bodyFieldHints(text) : {};
     case 'phrases':
-      return /try|reset|wait|available/.test(text) ? relativePhraseHints(text) : {};
+      return /try|reset|wait|available|come back/.test(text) ? relativePhraseHints(text) : {};
     case 'usage_limit_epoch':
       return text.includes('|') ? usageLimitEpochHints(text) : {};
     case 'zoned_clock':
