@@ -91,6 +91,13 @@ const ordinaryWords = new Set([
   'unavailable',
 ]);
 
+/**
+ * Vendor and agent names that are also keywords or ordinary words of TypeScript code (the Continue editor
+ * extension, Together AI): as a bare word they would flag every `continue;`. Their hyphenated ids and rule ids
+ * still count as signatures.
+ */
+const namesThatAreWords = new Set(['continue', 'together']);
+
 /** The classifier's own output vocabulary: codes are provider-neutral by design (DAT-02). */
 const catalogueCodes = new Set<string>([...transientCodes, ...hardCodes, ...nonProviderCodes]);
 
@@ -113,7 +120,9 @@ function vocabulary() {
   for (const id of projectionAdapterIds) ids.add(id);
 
   const names = new Set(wellKnownNames);
-  for (const id of ids) for (const { word } of wordsOf(id)) if (!neutralWords.has(word)) names.add(word);
+  for (const id of ids)
+    for (const { word } of wordsOf(id))
+      if (!neutralWords.has(word) && !namesThatAreWords.has(word)) names.add(word);
 
   const signatures = new Set<string>();
   const addSignature = (s: string) => {
