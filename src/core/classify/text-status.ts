@@ -24,6 +24,7 @@ const anchoredStatus: ReadonlyArray<readonly [literal: string, pattern: RegExp]>
   ['returned', /\breturned (?:an? )?(?:http |status |error )?([1-5]\d\d)(?!\d)/],
   // The OpenAI Python SDK 0.x: "Invalid response object from API: '...' (HTTP response code was 500)".
   ['response code was', /\(http response code was ([1-5]\d\d)\)/],
+  ['failed with status', /failed with status(?: code)?:?\s([1-5]\d\d)(?!\d)/],
   ['', new RegExp(`[[('"]([1-5]\\d\\d) (?:${reasonPhrases})\\b`)],
   [
     '',

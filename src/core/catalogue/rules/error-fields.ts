@@ -16,6 +16,8 @@ interface FieldRuleSpec {
   readonly confidence?: 'high' | 'medium' | 'low';
   /** Text that vetoes the rule although the field matches. */
   readonly unless?: RegExp;
+  /** Precedence among generic structured rules (HTTP statuses are -10). */
+  readonly priority?: number;
 }
 
 const specs: readonly FieldRuleSpec[] = [
@@ -69,6 +71,8 @@ const specs: readonly FieldRuleSpec[] = [
     values: ['api_error'],
     code: 'provider_unavailable',
     generic: true,
+    // "An API error" is the least a body can say: gateways put it around any status, so a status outranks it.
+    priority: -20,
   },
   {
     id: 'anthropic.timeout_error.v1',
@@ -382,6 +386,7 @@ export const errorFieldRules: readonly Rule[] = specs.map((spec): Rule => ({
   description: spec.description,
   tier: 'structured',
   ...(spec.generic ? { generic: true } : {}),
+  ...(spec.priority === undefined ? {} : { priority: spec.priority }),
   code: spec.code,
   confidence: spec.confidence ?? (spec.generic ? 'medium' : 'high'),
   when: { fields: { [spec.field]: spec.values }, ...(spec.unless ? { unless: spec.unless } : {}) },

@@ -114,7 +114,7 @@ const specs: readonly ExceptionSpec[] = [
     confidence: 'high',
   },
   { id: 'sdk.overloaded_error.v1', names: ['overloadederror'], code: 'provider_overloaded' },
-  { id: 'sdk.model_not_ready.v1', names: ['modelnotreadyexception'], code: 'model_capacity', generic: true },
+  { id: 'sdk.model_not_ready.v1', names: ['modelnotreadyexception'], code: 'model_capacity' },
   {
     id: 'sdk.stream_error.v1',
     names: [

@@ -62,6 +62,8 @@ export const localRules: readonly Rule[] = [
         'contextwindowexceeded',
       ],
       text: /maximum context length|context[ _](?:length|window)(?: (?:limit|size))? (?:exceeded|is exceeded)|context_length_exceeded|contextwindowexceeded|(?:exceeds?|exceeded|longer than|larger than|beyond) (?:the )?(?:model'?s? |maximum |max )?(?:context|context window|context length|context limit)|exceed context limit|prompt is too long|input is too long|too many (?:input )?tokens in (?:the )?(?:prompt|request|input)|input (?:token count|tokens?)[^\n]{0,40}exceeds? the maximum|reduce the length of the messages|prompt (?:token count|tokens?) (?:of \d+ )?exceeds|request size exceeds model context window|context (?:is )?too (?:long|large)/,
+      // A server that failed while computing the context length failed; the prompt's length is not the cause.
+      unless: /internal error computing/,
     },
   },
   {
@@ -135,8 +137,9 @@ export const localRules: readonly Rule[] = [
         'image',
         'flagged',
         'blocked',
+        'supported',
       ],
-      text: /extra inputs are not permitted|unsupported (?:parameter|value|content type)|unrecognized request argument|invalid (?:value|type) for|invalid_parameter|additional properties are not allowed|roles must alternate|content_policy_violation|content management policy|content[ _]filter(?:ing)?|responsibleaipolicyviolation|blocked (?:due to|by) safety|safety (?:filters?|settings) blocked|output blocked by|prompt was blocked|flagged (?:as|by) (?:potentially )?(?:harmful|inappropriate|moderation)|output token maximum|maximum allowed number of output tokens|max_tokens: \d{1,9} > \d{1,9}|image (?:exceeds|is too large|dimensions exceed)|could not process image|invalid base64|text content blocks must be non-empty/,
+      text: /extra inputs are not permitted|unsupported (?:parameter|value|content type)|unrecognized request argument|invalid (?:value|type) for|invalid_parameter|additional properties are not allowed|roles must alternate|content_policy_violation|content management policy|content[ _]filter(?:ing)?|responsibleaipolicyviolation|blocked (?:due to|by) safety|safety (?:filters?|settings) blocked|output blocked by|prompt was blocked|flagged (?:as|by) (?:potentially )?(?:harmful|inappropriate|moderation)|output token maximum|maximum allowed number of output tokens|max_tokens: \d{1,9} > \d{1,9}|image (?:exceeds|is too large|dimensions exceed)|could not process image|invalid base64|text content blocks must be non-empty|is not supported for provider\b/,
     },
   },
   {
@@ -199,8 +202,12 @@ export const localRules: readonly Rule[] = [
         'version',
         'loop',
         'configured',
+        'llama',
+        'loading',
+        'load',
+        'attempt',
       ],
-      text: /\benoent\b|no such file or directory|uv_spawn|command not found|is not recognized as an internal or external command|cannot find module|err_module_not_found|javascript heap out of memory|out of memory|segmentation fault|core dumped|\benospc\b|no space left on device|\bemfile\b|too many open files|serialize binary|serialization error|maxfilereadtokenexceedederror|file content \(\d{1,9} tokens\) exceeds maximum allowed tokens|npm err(?:or|!)? code|\betarget\b|no matching version found|agent loop died unexpectedly|session configured event was not the first/,
+      text: /\benoent\b|no such file or directory|uv_spawn|command not found|is not recognized as an internal or external command|cannot find module|err_module_not_found|javascript heap out of memory|out of memory|segmentation fault|core dumped|\benospc\b|no space left on device|\bemfile\b|too many open files|serialize binary|serialization error|maxfilereadtokenexceedederror|file content \(\d{1,9} tokens\) exceeds maximum allowed tokens|npm err(?:or|!)? code|\betarget\b|no matching version found|agent loop died unexpectedly|session configured event was not the first|llama\.cpp error|failed to load (?:the )?model\b|attempt to (?:call|index) (?:field|a nil value|local|global|upvalue)/,
     },
   },
   {
@@ -318,10 +325,13 @@ export const localRules: readonly Rule[] = [
         'edit',
         'edit_prediction',
         'predict_edits',
+        'daemon',
+        'docker',
+        'oauth',
       ],
       // Shell tools and installers (curl's own `curl: (28)` lines, a failed installation or release download) and
       // account look-ups beside the prompt (credits, usage, balance): none of them is a provider failing a prompt.
-      text: /\bcurl: \(\d{1,3}\)|installation failed|failed to install|install(?:er|ation)? (?:failed|error)|failed to (?:fetch|download) (?:the )?(?:latest )?(?:version|release|releases)\b|failed to (?:fetch|load|get|retrieve|refresh) (?:the )?(?:user'?s? |account )?(?:credits?|credit information|usage(?: data| stats)?|balance|billing info(?:rmation)?|account info(?:rmation)?|user info(?:rmation)?|subscription status)\b|\bedit[_ ]predictions?\b|predict_edits|clearcut|1p event logging|event logging|telemetry|\botlp(?:exporter|\b)|opentelemetry|statsig|sentry\.io|error installing (?:the )?(?:server|extension|update)|auto-?updat(?:e|er|ing)|failed to (?:check for|install|download|apply) (?:the )?updates?|update check failed|updates\/download|vscode-reh|\bmcp (?:server|error|client|tool|connection)|mcp server|\bide (?:companion|extension|integration|server|connection)|companion (?:extension|server|connection)|keychain|seckeychain|libsecret|keytar|(?:failed|unable) to (?:read|load|parse) (?:the )?(?:managed |optional |user |project )?settings/,
+      text: /\bcurl: \(\d{1,3}\)|installation failed|failed to install|install(?:er|ation)? (?:failed|error)|failed to (?:fetch|download) (?:the )?(?:latest )?(?:version|release|releases)\b|failed to (?:fetch|load|get|retrieve|refresh) (?:the )?(?:user'?s? |account )?(?:credits?|credit information|usage(?: data| stats)?|balance|billing info(?:rmation)?|account info(?:rmation)?|user info(?:rmation)?|subscription status)\b|\bedit[_ ]predictions?\b|predict_edits|error response from daemon|registry-1\.docker\.io|invalid oauth error response|clearcut|1p event logging|event logging|telemetry|\botlp(?:exporter|\b)|opentelemetry|statsig|sentry\.io|error installing (?:the )?(?:server|extension|update)|auto-?updat(?:e|er|ing)|failed to (?:check for|install|download|apply) (?:the )?updates?|update check failed|updates\/download|vscode-reh|\bmcp (?:server|error|client|tool|connection)|mcp server|\bide (?:companion|extension|integration|server|connection)|companion (?:extension|server|connection)|keychain|seckeychain|libsecret|keytar|(?:failed|unable) to (?:read|load|parse) (?:the )?(?:managed |optional |user |project )?settings/,
     },
   },
   {

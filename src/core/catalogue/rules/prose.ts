@@ -13,7 +13,7 @@ export const causeOnly = /^\s{0,8}\[?cause\]?:/;
  * not a network or transport failure, whatever library wrapped it.
  */
 export const malformedResponse =
-  /error parsing chunk|expecting property name enclosed|expected value at line \d{1,6} column|not valid json|invalid json|json parse error/;
+  /error parsing chunk|expecting property name enclosed|expected value at line \d{1,6} column|not valid json|invalid json|json parse error|exception - '[a-z_]{1,20}'\s*$/m;
 
 export const proseCue =
   /^\s*(?:fix|fixes|feat|chore|docs?|refactor|tests?|handle|document|make sure|ensure|add|implement|support|investigate|todo|note|consider|explain|describe|why does)\b|\bthe task (?:mentioned|says|said|asks)|\bmentioned\b/;
