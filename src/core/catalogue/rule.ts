@@ -31,12 +31,21 @@ export type FieldKey = (typeof fieldKeys)[number];
 /** Named timing extractors a rule may trust, in precedence order (REQUIREMENTS CLS-23). */
 export const timingExtractors = [
   'headers',
+  'quoted_headers',
   'body_fields',
   'phrases',
   'usage_limit_epoch',
   'zoned_clock',
 ] as const;
 export type TimingExtractor = (typeof timingExtractors)[number];
+
+/**
+ * What a rule trusts when it names none: every extractor but `quoted_headers`. Rate-limit headers printed inside
+ * a text are trusted only by the rule that reads those headers for its code.
+ */
+export const defaultTimingExtractors: readonly TimingExtractor[] = timingExtractors.filter(
+  (extractor) => extractor !== 'quoted_headers',
+);
 
 /** Predicates implemented once and shared with other code (the Cursor observer shares its definition). */
 export const sharedPredicates = ['cursor_retriable_diagnostic'] as const;
@@ -99,6 +108,6 @@ export interface Rule {
   /** Overrides the code's default scope. */
   readonly scope?: Scope | null;
   readonly when: RuleCondition;
-  /** Timing extractors trusted for this rule; default all, `[]` for none. */
+  /** Timing extractors trusted for this rule; default `defaultTimingExtractors`, `[]` for none. */
   readonly timing?: readonly TimingExtractor[];
 }

@@ -1,5 +1,5 @@
 import { classOfCode, isProviderCode } from '../catalogue/codes.js';
-import { ruleTiers, timingExtractors, type Rule, type TimingExtractor } from '../catalogue/rule.js';
+import { defaultTimingExtractors, ruleTiers, type Rule, type TimingExtractor } from '../catalogue/rule.js';
 import type { EvidenceKind } from '../evidence/envelope.js';
 
 /** A rule prepared for matching: its rank and the keys it is indexed under. */
@@ -54,7 +54,7 @@ export function compileCatalogue(version: string, rules: readonly Rule[]): Compi
       level,
       rank: level * 100_000 + order,
       kinds: rule.when.kinds ? new Set(rule.when.kinds) : defaultKinds,
-      timing: rule.timing ?? timingExtractors,
+      timing: rule.timing ?? defaultTimingExtractors,
       outcomeClass: isProviderCode(rule.code) ? (classOfCode(rule.code) ?? 'none') : 'none',
       near: rule.when.near
         ? {

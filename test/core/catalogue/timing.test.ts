@@ -80,6 +80,27 @@ describe('[CLS-23][DAT-08] timing hints', () => {
     expect(unified.code).toBe('quota_limited');
   });
 
+  it('rate-limit headers printed inside the text: the exhausted bucket, only for the rule that reads them', () => {
+    // An SDK's dump of the failed response's headers (a Python dict or `name: value` lines).
+    const dump = [
+      "429 {'anthropic-ratelimit-requests-remaining': '0',",
+      "'anthropic-ratelimit-requests-reset': '2026-06-01T12:00:40Z',",
+      "'anthropic-ratelimit-tokens-remaining': '16000', 'anthropic-ratelimit-tokens-reset': '2026-06-01T12:05:00Z'}",
+    ].join(' ');
+    const out = text(dump);
+    expect([out.code, out.classifier_rule]).toEqual(['rate_limited', 'provider.ratelimit_remaining_zero.v1']);
+    expect(out.reset_at).toBe(plus(40));
+    expect(text('x-ratelimit-remaining-tokens: 0\nx-ratelimit-reset-tokens: 6m0s').reset_at).toBe(plus(360));
+    expect(
+      text('x-ratelimit-remaining-tokens: 0\nx-ratelimit-reset-tokens: 1m0s\nPlease try again in 20s')
+        .retry_after,
+    ).toBe(plus(20));
+    // Another rule that wins does not trust a printed header: a quoted reset beside a plain 429 is no hint.
+    const plain = text("Error: 429 Too Many Requests {'x-ratelimit-reset-requests': '8.64s'}");
+    expect(plain.classifier_rule).not.toBe('provider.ratelimit_remaining_zero.v1');
+    expect([plain.retry_after, plain.reset_at]).toEqual([null, null]);
+  });
+
   it('Gemini RetryInfo.retryDelay and Code Assist quotaResetTimeStamp from the body', () => {
     const body = JSON.stringify({
       error: {

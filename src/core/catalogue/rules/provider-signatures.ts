@@ -171,10 +171,10 @@ export const providerSignatureRules: readonly Rule[] = [
     confidence: 'high',
     when: {
       keywords: ['ratelimit'],
-      // A dump of headers is not a response's own headers: its reset times are not trusted as hints.
       text: /ratelimit-(?:requests|tokens|input-tokens|output-tokens)-remaining\W{1,6}0\b|x-ratelimit-remaining-(?:requests|tokens)\W{1,6}0\b/,
     },
-    timing: [],
+    // The printed headers are the failed response's own: the exhausted bucket's reset is the hint.
+    timing: ['quoted_headers', 'phrases'],
   },
   {
     id: 'provider.rate_ramp.v1',

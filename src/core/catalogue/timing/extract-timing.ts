@@ -1,5 +1,5 @@
 import { bodyFieldHints } from './body-field-hints.js';
-import { headerHints } from './header-hints.js';
+import { headerHints, quotedHeaderHints } from './header-hints.js';
 import { validateHint, type RawHints } from './hint.js';
 import { relativePhraseHints, usageLimitEpochHints, zonedClockHints } from './phrase-hints.js';
 import type { HeaderList } from '../../evidence/evidence.js';
@@ -42,6 +42,8 @@ function run(extractor: TimingExtractor, input: TimingInput): RawHints {
   switch (extractor) {
     case 'headers':
       return input.headers.length === 0 ? {} : headerHints(input.headers, input.referenceMs);
+    case 'quoted_headers':
+      return text.includes('ratelimit') ? quotedHeaderHints(text, input.referenceMs) : {};
     case 'body_fields':
       return /retry|reset|delay/.test(text) ? bodyFieldHints(text) : {};
     case 'phrases':

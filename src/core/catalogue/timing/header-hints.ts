@@ -70,3 +70,24 @@ function resetHint(
   pool.sort((a, b) => b.atMs - a.atMs);
   return { resetAt: pool[0]!.hint };
 }
+
+/**
+ * A response's rate-limit headers as an SDK or a log printed them inside the text (`'anthropic-ratelimit-requests-reset':
+ * '2024-03-26T20:00:00Z'`, `x-ratelimit-reset-tokens: 6m0s`): the same reading as `headerHints`, over the pairs found
+ * in the lower-cased text. `retry-after` is left out: printed alone it is as often a client's own setting.
+ */
+export function quotedHeaderHints(text: string, referenceMs: number): RawHints {
+  const pairs: Array<[string, string]> = [];
+  for (const m of text.matchAll(quotedRateLimitHeader)) {
+    // The text is lower-cased; an ISO instant is read in upper case (`T`, `Z`), a Go duration as it is.
+    const value = m[2]!;
+    pairs.push([m[1]!, /^\d{4}-\d{2}-\d{2}t/.test(value) ? value.toUpperCase() : value]);
+  }
+  return pairs.length === 0
+    ? {}
+    : { ...resetHint(pairs, (n) => pairs.find(([k]) => k === n)?.[1], referenceMs) };
+}
+
+/** `name: value`, `'name': 'value'` or `"name": "value"` for the rate-limit reset and remaining headers. */
+const quotedRateLimitHeader =
+  /['"]?((?:anthropic-ratelimit|x-ratelimit)-[a-z-]{1,40})['"]?\s{0,2}[:=]\s{0,2}['"]?([0-9][0-9a-z:.+-]{0,40})/g;
