@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { maxLineBytes, numberedLines, openInput, writeOut } from './read-lines.js';
+import { maxLineBytes, numberedLineBatches, openInput, writeOut } from './read-lines.js';
 import { renderPretty, renderSummary, type Tally } from './pretty-classification.js';
 import {
   classifyEvidence,
@@ -80,27 +80,50 @@ async function runClassify(file: string, flags: ClassifyFlags): Promise<number> 
       : {}),
   };
   const tally: Tally = { total: 0, invalid: 0, byClass: new Map() };
-  const out = process.stdout;
-  for await (const entry of numberedLines(input.stream)) {
-    if (entry.kind === 'unreadable') {
-      process.stderr.write(`recourse classify: ${input.name} cannot be read: ${entry.reason}\n`);
-      return 2;
+  const out = new BatchedOutput(process.stdout);
+  for await (const batch of numberedLineBatches(input.stream)) {
+    for (const entry of batch) {
+      if (entry.kind === 'unreadable') {
+        await out.flush();
+        process.stderr.write(`recourse classify: ${input.name} cannot be read: ${entry.reason}\n`);
+        return 2;
+      }
+      if (entry.kind === 'line' && entry.text.trim() === '') continue;
+      tally.total++;
+      const result =
+        entry.kind === 'line'
+          ? classifyLine(entry.line, entry.text, options, flags.explain === true)
+          : tooLong(entry.line, entry.bytes);
+      if ('error' in result) tally.invalid++;
+      else tally.byClass.set(result.class, (tally.byClass.get(result.class) ?? 0) + 1);
+      out.add(
+        flags.pretty ? renderPretty(entry.line, result) : `${escapeControlsInJson(JSON.stringify(result))}\n`,
+      );
     }
-    if (entry.kind === 'line' && entry.text.trim() === '') continue;
-    tally.total++;
-    const result =
-      entry.kind === 'line'
-        ? classifyLine(entry.line, entry.text, options, flags.explain === true)
-        : tooLong(entry.line, entry.bytes);
-    if ('error' in result) tally.invalid++;
-    else tally.byClass.set(result.class, (tally.byClass.get(result.class) ?? 0) + 1);
-    await writeOut(
-      out,
-      flags.pretty ? renderPretty(entry.line, result) : `${escapeControlsInJson(JSON.stringify(result))}\n`,
-    );
+    // One write per batch of input (and more only for a very large batch), in input order.
+    await out.flush();
   }
-  if (flags.pretty) await writeOut(out, renderSummary(tally));
+  if (flags.pretty) out.add(renderSummary(tally));
+  await out.flush();
   return tally.invalid === 0 ? 0 : 2;
+}
+
+/** Output lines gathered and written together: one write per batch, not per line. */
+class BatchedOutput {
+  private chunks: string[] = [];
+
+  constructor(private readonly stream: NodeJS.WritableStream) {}
+
+  add(text: string): void {
+    this.chunks.push(text);
+  }
+
+  async flush(): Promise<void> {
+    if (this.chunks.length === 0) return;
+    const text = this.chunks.join('');
+    this.chunks = [];
+    await writeOut(this.stream, text);
+  }
 }
 
 function tooLong(line: number, bytes: number): LineResult {

@@ -97,14 +97,15 @@ export type NumberedLine =
 
 /**
  * Splits input into lines at `\n` (a `\r` before it is dropped; a last line without `\n` counts), decoding
- * UTF-8. A byte-order mark on the first line is dropped. A line longer than `maxBytes` is skipped as it
- * streams past and reported as `too_long`, so one huge line cannot exhaust memory. A read error ends the
- * lines with `unreadable`.
+ * UTF-8, and yields them in batches: every line a chunk of input completes, so a caller pays one promise per
+ * chunk (64 KiB from a file), not per line. A byte-order mark on the first line is dropped. A line longer than
+ * `maxBytes` is skipped as it streams past and reported as `too_long`, so one huge line cannot exhaust memory.
+ * A read error ends the lines with `unreadable`, after the lines before it.
  */
-export async function* numberedLines(
+export async function* numberedLineBatches(
   input: AsyncIterable<unknown>,
   maxBytes = maxLineBytes,
-): AsyncGenerator<NumberedLine> {
+): AsyncGenerator<readonly NumberedLine[]> {
   let parts: Buffer[] = [];
   let bytes = 0;
   let pending = false;
@@ -129,25 +130,47 @@ export async function* numberedLines(
   try {
     for await (const chunk of input) {
       const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+      const batch: NumberedLine[] = [];
       let start = 0;
       for (let end = buffer.indexOf(10); end !== -1; end = buffer.indexOf(10, start)) {
-        take(buffer.subarray(start, end));
-        yield finish();
+        if (parts.length === 0 && bytes === 0) {
+          // The common case, a line within one chunk: decode it in place, no copy.
+          pending = true;
+          bytes = end - start;
+          if (bytes > maxBytes) batch.push(finish());
+          else {
+            line++;
+            batch.push({ kind: 'line', line, text: decodeOne(buffer, start, end, line) });
+            bytes = 0;
+            pending = false;
+          }
+        } else {
+          take(buffer.subarray(start, end));
+          batch.push(finish());
+        }
         start = end + 1;
       }
       if (start < buffer.length) take(buffer.subarray(start));
+      if (batch.length > 0) yield batch;
     }
   } catch (error) {
-    yield { kind: 'unreadable', reason: reasonOf(error) };
+    yield [{ kind: 'unreadable', reason: reasonOf(error) }];
     return;
   }
-  if (pending) yield finish();
+  if (pending) yield [finish()];
 }
 
 function decode(parts: Buffer[], line: number): string {
-  let text = Buffer.concat(parts).toString('utf8');
-  if (text.endsWith('\r')) text = text.slice(0, -1);
-  return line === 1 && text.startsWith('\uFEFF') ? text.slice(1) : text;
+  return trimLine(Buffer.concat(parts).toString('utf8'), line);
+}
+
+function decodeOne(buffer: Buffer, start: number, end: number, line: number): string {
+  return trimLine(buffer.toString('utf8', start, end), line);
+}
+
+function trimLine(text: string, line: number): string {
+  const unreturned = text.endsWith('\r') ? text.slice(0, -1) : text;
+  return line === 1 && unreturned.startsWith('\uFEFF') ? unreturned.slice(1) : unreturned;
 }
 
 /** Writes a chunk and waits for the stream to drain when its buffer is full. */

@@ -1,6 +1,8 @@
 import { classOfCode, isProviderCode } from '../catalogue/codes.js';
 import { defaultTimingExtractors, ruleTiers, type Rule, type TimingExtractor } from '../catalogue/rule.js';
 import type { EvidenceKind } from '../evidence/envelope.js';
+import { RecourseError } from '../errors.js';
+import { isCjk } from './facts.js';
 
 /** A rule prepared for matching: its rank and the keys it is indexed under. */
 export interface CompiledRule {
@@ -42,7 +44,13 @@ const defaultKinds: ReadonlySet<EvidenceKind> = new Set([
 ]);
 const priorityRange = 1000;
 
+/**
+ * Indexes `rules` for classification. Throws a `RecourseError` (`invalid_input`) naming the rule and the keyword
+ * when a keyword holds Chinese, Japanese or Korean characters but is not exactly two of them: the tokenizer
+ * emits those scripts as two-character bigrams only, so any other such keyword could never select its rule.
+ */
 export function compileCatalogue(version: string, rules: readonly Rule[]): CompiledCatalogue {
+  for (const rule of rules) for (const keyword of rule.when.keywords ?? []) checkKeyword(rule.id, keyword);
   const compiled = rules.map((rule, order): CompiledRule => {
     const priority = Math.max(-priorityRange / 2, Math.min(priorityRange / 2 - 1, rule.priority ?? 0));
     const level =
@@ -79,6 +87,19 @@ export function compileCatalogue(version: string, rules: readonly Rule[]): Compi
     for (const key of keys) add(key, index);
   });
   return { version, rules: compiled, byKey, always };
+}
+
+function checkKeyword(ruleId: string, keyword: string): void {
+  let cjk = 0;
+  for (let i = 0; i < keyword.length; i++) if (isCjk(keyword.charCodeAt(i))) cjk++;
+  if (cjk > 0 && (cjk !== 2 || keyword.length !== 2)) {
+    throw new RecourseError(
+      'invalid_input',
+      `rule ${ruleId}: keyword ${JSON.stringify(keyword)} has Chinese, Japanese or Korean characters but is not ` +
+        'exactly two of them; such text is indexed as overlapping two-character bigrams, so list each bigram ' +
+        '(服务器繁忙: "服务", "繁忙")',
+    );
+  }
 }
 
 /** The most selective condition of a rule becomes its index key (every condition is still checked). */

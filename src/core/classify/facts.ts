@@ -1,4 +1,5 @@
 import { statusFromText } from './text-status.js';
+import { stripTerminalCodes } from './terminal-codes.js';
 import { structuredFields } from './structured-fields.js';
 import type { Evidence, HeaderList } from '../evidence/evidence.js';
 import type { EvidenceKind } from '../evidence/envelope.js';
@@ -28,7 +29,7 @@ export interface Facts {
 }
 
 export function factsOf(evidence: Evidence): Facts {
-  const raw = windowOf(primaryText(evidence));
+  const raw = windowOf(stripTerminalCodes(primaryText(evidence)));
   const text = raw.toLowerCase();
   const fields = structuredFields(text);
   const sourceIds: string[] = [];
@@ -43,7 +44,7 @@ export function factsOf(evidence: Evidence): Facts {
     signal: evidence.kind === 'process_exit' && evidence.signal ? evidence.signal.toUpperCase() : null,
     fields,
     headers: evidence.kind === 'http' || evidence.kind === 'sdk_exception' ? evidence.headers : [],
-    message: evidence.kind === 'acp_error' ? evidence.message : raw,
+    message: evidence.kind === 'acp_error' ? stripTerminalCodes(evidence.message) : raw,
     raw,
     text,
   };
@@ -89,19 +90,25 @@ function windowOf(text: string): string {
 }
 
 /**
- * Invokes `visit` for every lower-case word token (`[a-z0-9_]+`, at most 48 characters) of `text`, and for
- * the parts of a snake_case token (`anthropic_quota_exceeded` also yields `quota` and `exceeded`).
+ * Invokes `visit` for every lower-case word token (`[a-z0-9_]+`, at most 48 characters) of `text`, for the parts
+ * of a snake_case token (`anthropic_quota_exceeded` also yields `quota` and `exceeded`), and, in every run of
+ * Chinese, Japanese or Korean characters, for each overlapping two-character bigram (`服务器繁忙` yields `服务`,
+ * `务器`, `器繁`, `繁忙`): those scripts put no spaces between words, so a bigram is their keyword.
  */
 export function forEachToken(text: string, visit: (token: string) => void): void {
   let start = -1;
   let underscore = false;
+  let previousCjk = false;
   for (let i = 0; i <= text.length; i++) {
     const c = i < text.length ? text.charCodeAt(i) : 0;
     const word = (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95;
     if (word) {
       if (start < 0) start = i;
       if (c === 95) underscore = true;
-    } else if (start >= 0) {
+      previousCjk = false;
+      continue;
+    }
+    if (start >= 0) {
       const length = i - start;
       if (length <= 48 || underscore) {
         const token = text.slice(start, i);
@@ -112,5 +119,30 @@ export function forEachToken(text: string, visit: (token: string) => void): void
       start = -1;
       underscore = false;
     }
+    if (c < 0x1100) {
+      previousCjk = false;
+      continue;
+    }
+    const cjk = isCjk(c);
+    if (cjk && previousCjk) visit(text.slice(i - 1, i + 1));
+    previousCjk = cjk;
   }
+}
+
+/**
+ * Han (CJK unified ideographs, extension A, compatibility), Hiragana, Katakana (with the phonetic extensions and
+ * the half-width forms) and Hangul (syllables, jamo, compatibility jamo): the characters a CJK keyword is made of.
+ */
+export function isCjk(c: number): boolean {
+  return (
+    (c >= 0x4e00 && c <= 0x9fff) ||
+    (c >= 0x3400 && c <= 0x4dbf) ||
+    (c >= 0xf900 && c <= 0xfaff) ||
+    (c >= 0x3040 && c <= 0x30ff) ||
+    (c >= 0x31f0 && c <= 0x31ff) ||
+    (c >= 0xff66 && c <= 0xff9f) ||
+    (c >= 0xac00 && c <= 0xd7af) ||
+    (c >= 0x1100 && c <= 0x11ff) ||
+    (c >= 0x3130 && c <= 0x318f)
+  );
 }

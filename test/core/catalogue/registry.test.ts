@@ -84,7 +84,11 @@ describe('[CLS-03][CLS-04] the rule catalogue', () => {
           false,
         );
       }
-      for (const k of rule.when.keywords ?? []) expect(k, rule.id).toMatch(/^[a-z0-9_]{1,48}$/);
+      // A word token, or a CJK bigram (compileCatalogue refuses any other CJK keyword).
+      for (const k of rule.when.keywords ?? [])
+        expect(k, rule.id).toMatch(
+          /^(?:[a-z0-9_]{1,48}|[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}]{2})$/u,
+        );
       if (
         rule.when.text !== undefined &&
         rule.when.keywords === undefined &&

@@ -1,0 +1,89 @@
+// `recourse classify FILE` through the CLI, per evidence, side by side with two baselines run in the same process
+// on the same file: the naive scan (150 keyword regular expressions on the raw text, a code per line:
+// bench/classify-naive-scan.mjs) and the floor (parse each line, print a small JSON answer:
+// bench/classify-parse-and-print.mjs). Start-up is timed on a one-line file and subtracted. A benchmark, not a
+// test: it prints figures and never fails (npm run bench:classify-cli).
+//
+// Input: every corpus record (as the envelope the tests build) and every catalogue fixture's evidence, replicated
+// in a fixed order to 23,800 lines, written to a temporary folder. Output goes to a file in the same folder.
+import { spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { corpusFiles, readCorpus, toEnvelope } from '../test/helpers/corpus.mjs';
+
+const lines = 23_800;
+const rounds = 5;
+const here = (path) => fileURLToPath(new URL(path, import.meta.url));
+
+const fixturesDir = here('../catalogue/fixtures/');
+const envelopes = [
+  ...corpusFiles.flatMap(readCorpus).map(toEnvelope),
+  ...readdirSync(fixturesDir)
+    .filter((name) => name.endsWith('.jsonl'))
+    .sort()
+    .flatMap((name) => readFileSync(join(fixturesDir, name), 'utf8').split('\n'))
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line).evidence),
+].map((envelope) => JSON.stringify(envelope));
+
+const dir = mkdtempSync(join(tmpdir(), 'recourse-bench-cli-'));
+const file = join(dir, 'evidence.jsonl');
+const one = join(dir, 'one.jsonl');
+writeFileSync(
+  file,
+  `${Array.from({ length: lines }, (_, i) => envelopes[i % envelopes.length]).join('\n')}\n`,
+);
+writeFileSync(one, `${envelopes[0]}\n`);
+
+const programs = {
+  'naive scan': [here('./classify-naive-scan.mjs')],
+  'parse and print': [here('./classify-parse-and-print.mjs')],
+  'recourse classify': [here('../dist/cli/main.js'), 'classify', '--now', '2026-06-01T12:00:00Z'],
+};
+const names = Object.keys(programs);
+
+/** Wall time of one run, ms, with standard output to a file; fails loudly if the program does. */
+function run(name, input) {
+  const out = openSync(join(dir, 'out'), 'w');
+  const start = process.hrtime.bigint();
+  const child = spawnSync(process.execPath, [...programs[name], input], { stdio: ['ignore', out, 'pipe'] });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  closeSync(out);
+  if (child.status !== 0) throw new Error(`${name} exited ${child.status}: ${child.stderr}`);
+  return ms;
+}
+
+// Interleaved rounds, best of each: a pause of the machine hits one round of one program, not a whole column.
+const best = Object.fromEntries(names.map((name) => [name, { full: Infinity, startup: Infinity }]));
+for (let round = 0; round < rounds; round++) {
+  for (const name of names) {
+    best[name].startup = Math.min(best[name].startup, run(name, one));
+    best[name].full = Math.min(best[name].full, run(name, file));
+  }
+}
+const outputLines = readFileSync(join(dir, 'out'), 'utf8').split('\n').length - 1;
+rmSync(dir, { recursive: true, force: true });
+
+console.log(
+  `${lines.toLocaleString('en-US')} envelopes (${envelopes.length} distinct: corpus and fixtures, replicated); ` +
+    `best of ${rounds} interleaved runs each; recourse printed ${outputLines.toLocaleString('en-US')} lines`,
+);
+console.log(`machine: ${cpus().length} cores, load average ${loadavg()[0].toFixed(2)} over the last minute`);
+const perEvidence = {};
+for (const name of names) {
+  const { full, startup } = best[name];
+  perEvidence[name] = ((full - startup) * 1000) / (lines - 1);
+  console.log(
+    `${name.padEnd(18)} ${full.toFixed(0).padStart(6)} ms in all, start-up ${startup.toFixed(0).padStart(4)} ms, ` +
+      `${perEvidence[name].toFixed(1).padStart(6)} µs per evidence net (${((full * 1000) / lines).toFixed(1)} raw)`,
+  );
+}
+const naive = perEvidence['naive scan'];
+const floor = perEvidence['parse and print'];
+const recourse = perEvidence['recourse classify'];
+console.log(
+  `recourse / naive scan ${(recourse / naive).toFixed(2)}x (target <= 0.75x: ${recourse / naive <= 0.75 ? 'met' : 'MISSED'}); ` +
+    `recourse / parse and print ${(recourse / floor).toFixed(2)}x; naive scan / parse and print ${(naive / floor).toFixed(2)}x`,
+);

@@ -1,0 +1,16 @@
+/**
+ * Terminal escape sequences: CSI (`ESC [` parameters, intermediates, a final byte: colours `\x1b[31m`,
+ * `\x1b[0;1m`, cursor moves), OSC (`ESC ]` up to BEL or `ESC \`: titles, hyperlinks), a character-set selection
+ * (`ESC ( B`) and the other two-character escapes. Every part is bounded, so the scan is linear.
+ */
+const terminalCode =
+  // eslint-disable-next-line no-control-regex -- finding escape sequences is the point
+  /\u001b(?:\[[0-?]{0,64}[ -/]{0,8}[@-~]|\][^\u0007\u001b]{0,2048}(?:\u0007|\u001b\\)|[()*+#][ -~]|[0-~])/g;
+
+/**
+ * `text` without its terminal colour and control sequences, so `\x1b[31mError: 529 Overloaded\x1b[0m` reads as
+ * `Error: 529 Overloaded`. Text without ESC is returned as is (one native scan).
+ */
+export function stripTerminalCodes(text: string): string {
+  return text.includes('\u001b') ? text.replace(terminalCode, '') : text;
+}
