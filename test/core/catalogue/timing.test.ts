@@ -101,6 +101,23 @@ describe('[CLS-23][DAT-08] timing hints', () => {
     expect([plain.retry_after, plain.reset_at]).toEqual([null, null]);
   });
 
+  it('Chinese waits, a loading model\'s estimated_time, a cooldown\'s reset_seconds, "Retry after <date> UTC"', () => {
+    expect(text('429 所有账号均已达速率限制，请 117 秒后重试').retry_after).toBe(plus(117));
+    expect(text('429 请求过于频繁，请 5 分钟后再试').retry_after).toBe(plus(300));
+    expect(
+      http429({}, '{"error":"Model x/y is currently loading","estimated_time":35.6677131652832}').retry_after,
+    ).toBe(iso(t0 + 35668));
+    // Seven hours of cooldown: a long window, so the code follows the wait (quota, not a rate limit).
+    const cooldown = http429({}, '{"error":{"code":"model_cooldown","reset_seconds":25803}}');
+    expect([cooldown.code, cooldown.retry_after]).toEqual(['quota_limited', plus(25803)]);
+    const cody = text(
+      '429: you have exceeded the rate limit of 10 requests. Retry after 2026-06-01 12:20:00 +0000 UTC',
+    );
+    expect(cody.reset_at ?? cody.retry_after).toBe(plus(1200));
+    // A countdown of the client's own in Chinese is not read as "N seconds later, retry": no 后重试 follows it.
+    expect(text('429 等待 13570s 第 1/10 次').retry_after).toBeNull();
+  });
+
   it('Gemini RetryInfo.retryDelay and Code Assist quotaResetTimeStamp from the body', () => {
     const body = JSON.stringify({
       error: {

@@ -117,6 +117,15 @@ const specs: readonly FieldRuleSpec[] = [
     field: 'code',
     values: ['billing_hard_limit_reached', 'billing_not_active'],
     code: 'quota_limited',
+    // Relays of the one-api family answer "the group's upstream load is saturated" under this code: the message wins.
+    unless: /负载已饱和/,
+  },
+  {
+    id: 'moonshot.rate_limit_reached.v1',
+    description: 'Moonshot rate_limit_reached_error type',
+    field: 'type',
+    values: ['rate_limit_reached_error'],
+    code: 'rate_limited',
   },
   {
     id: 'openai.rate_limit_exceeded.v1',

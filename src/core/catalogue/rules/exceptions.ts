@@ -113,7 +113,13 @@ const specs: readonly ExceptionSpec[] = [
     generic: true,
     confidence: 'high',
   },
-  { id: 'sdk.overloaded_error.v1', names: ['overloadederror'], code: 'provider_overloaded' },
+  {
+    id: 'sdk.overloaded_error.v1',
+    names: ['overloadederror'],
+    code: 'provider_overloaded',
+    // Text generation servers raise OverloadedError for one model at capacity: the message names it.
+    unless: /\bmodel (?:is )?(?:currently )?overloaded\b/,
+  },
   { id: 'sdk.model_not_ready.v1', names: ['modelnotreadyexception'], code: 'model_capacity' },
   {
     id: 'sdk.stream_error.v1',

@@ -114,7 +114,11 @@ export const httpStatusRules: readonly Rule[] = [
     priority: -10,
     code: 'provider_unavailable',
     confidence: 'medium',
-    when: { status: [500, 502, 503, 504, 520, 521, 522, 523, 524, 525, 526, 530] },
+    when: {
+      status: [500, 502, 503, 504, 520, 521, 522, 523, 524, 525, 526, 530],
+      // A gateway whose own code threw answers 5xx with the exception as its body: no provider failed.
+      unless: /cannot read propert(?:y|ies) of (?:undefined|null)/,
+    },
   },
   {
     id: 'http.status_529.v1',

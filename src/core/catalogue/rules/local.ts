@@ -60,8 +60,9 @@ export const localRules: readonly Rule[] = [
         'too',
         'messages',
         'contextwindowexceeded',
+        'size',
       ],
-      text: /maximum context length|context[ _](?:length|window)(?: (?:limit|size))? (?:exceeded|is exceeded)|context_length_exceeded|contextwindowexceeded|(?:exceeds?|exceeded|longer than|larger than|beyond) (?:the )?(?:model'?s? |maximum |max )?(?:context|context window|context length|context limit)|exceed context limit|prompt is too long|input is too long|too many (?:input )?tokens in (?:the )?(?:prompt|request|input)|input (?:token count|tokens?)[^\n]{0,40}exceeds? the maximum|reduce the length of the messages|prompt (?:token count|tokens?) (?:of \d+ )?exceeds|request size exceeds model context window|context (?:is )?too (?:long|large)/,
+      text: /maximum context length|context[ _](?:length|window)(?: (?:limit|size))? (?:exceeded|is exceeded)|context_length_exceeded|contextwindowexceeded|(?:exceeds?|exceeded|longer than|larger than|beyond) (?:the )?(?:model'?s? |maximum |max )?(?:context|context window|context length|context limit)|exceed context limit|prompt is too long|input is too long|too many (?:input )?tokens in (?:the )?(?:prompt|request|input)|input (?:token count|tokens?)[^\n]{0,40}exceeds? the maximum|reduce the length of the messages|prompt (?:token count|tokens?) (?:of \d+ )?exceeds|request size exceeds model context window|context (?:is )?too (?:long|large)|context size (?:has been )?exceeded/,
       // A server that failed while computing the context length failed; the prompt's length is not the cause.
       unless: /internal error computing/,
     },
@@ -328,10 +329,14 @@ export const localRules: readonly Rule[] = [
         'daemon',
         'docker',
         'oauth',
+        'downloading',
+        'binary',
+        'eligibility',
+        'search',
       ],
       // Shell tools and installers (curl's own `curl: (28)` lines, a failed installation or release download) and
       // account look-ups beside the prompt (credits, usage, balance): none of them is a provider failing a prompt.
-      text: /\bcurl: \(\d{1,3}\)|installation failed|failed to install|install(?:er|ation)? (?:failed|error)|failed to (?:fetch|download) (?:the )?(?:latest )?(?:version|release|releases)\b|failed to (?:fetch|load|get|retrieve|refresh) (?:the )?(?:user'?s? |account )?(?:credits?|credit information|usage(?: data| stats)?|balance|billing info(?:rmation)?|account info(?:rmation)?|user info(?:rmation)?|subscription status)\b|\bedit[_ ]predictions?\b|predict_edits|error response from daemon|registry-1\.docker\.io|invalid oauth error response|clearcut|1p event logging|event logging|telemetry|\botlp(?:exporter|\b)|opentelemetry|statsig|sentry\.io|error installing (?:the )?(?:server|extension|update)|auto-?updat(?:e|er|ing)|failed to (?:check for|install|download|apply) (?:the )?updates?|update check failed|updates\/download|vscode-reh|\bmcp (?:server|error|client|tool|connection)|mcp server|\bide (?:companion|extension|integration|server|connection)|companion (?:extension|server|connection)|keychain|seckeychain|libsecret|keytar|(?:failed|unable) to (?:read|load|parse) (?:the )?(?:managed |optional |user |project )?settings/,
+      text: /\bcurl: \(\d{1,3}\)|installation failed|failed to install|install(?:er|ation)? (?:failed|error)|failed to (?:fetch|download) (?:the )?(?:latest )?(?:version|release|releases)\b|failed to (?:fetch|load|get|retrieve|refresh) (?:the )?(?:user'?s? |account )?(?:credits?|credit information|usage(?: data| stats)?|balance|billing info(?:rmation)?|account info(?:rmation)?|user info(?:rmation)?|subscription status)\b|\bedit[_ ]predictions?\b|predict_edits|error response from daemon|registry-1\.docker\.io|invalid oauth error response|clearcut|1p event logging|event logging|telemetry|\botlp(?:exporter|\b)|opentelemetry|statsig|sentry\.io|error installing (?:the )?(?:server|extension|update)|auto-?updat(?:e|er|ing)|failed to (?:check for|install|download|apply) (?:the )?updates?|update check failed|updates\/download|vscode-reh|\bmcp (?:server|error|client|tool|connection)|mcp server|\bide (?:companion|extension|integration|server|connection)|companion (?:extension|server|connection)|keychain|seckeychain|libsecret|keytar|(?:failed|unable) to (?:read|load|parse) (?:the )?(?:managed |optional |user |project )?settings|downloading (?:the )?extension|\bbinary request timed out\b|could not get enabled capabilities|eligibility check failed|error during web search|\bweb search failed\b/,
     },
   },
   {

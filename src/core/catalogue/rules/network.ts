@@ -22,7 +22,17 @@ export const networkRules: readonly Rule[] = [
     code: 'network_unavailable',
     confidence: 'high',
     when: {
-      keywords: ['enotfound', 'eai_again', 'getaddrinfo', 'resolve', 'resolution', 'nodename', 'host', 'dns'],
+      keywords: [
+        'enotfound',
+        'eai_again',
+        'getaddrinfo',
+        'resolve',
+        'resolution',
+        'nodename',
+        'host',
+        'dns',
+        'known',
+      ],
       text: /\benotfound\b|\beai_again\b|getaddrinfo|could not resolve (?:host|hostname|proxy)|temporary failure in name resolution|name or service not known|nodename nor servname|no such host|dns (?:lookup|resolution) (?:failed|error)/,
       unless: notAFailureReport,
     },

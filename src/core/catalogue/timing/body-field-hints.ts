@@ -4,13 +4,13 @@ import { parseIsoDateTime } from '../../time/iso-time.js';
 
 /**
  * Timing from structured body fields (lower-cased text): Gemini `RetryInfo.retryDelay`, Code Assist
- * `quotaResetDelay` and `quotaResetTimeStamp`, and `retry_after`/`reset_at` style fields. Client-side backoff
+ * `quotaResetDelay` and `quotaResetTimeStamp`, and `retry_after`/`reset_at` style fields, a cooldown's `reset_seconds` and a loading model's `estimated_time`. Client-side backoff
  * fields (`retryInMs`) are not provider hints and are not read.
  */
 const delayField =
   /\\{0,3}["']?(?:retrydelay|quotaresetdelay)\\{0,3}["']?\s{0,3}:\s{0,3}\\{0,3}["']([0-9hms.]{1,32})\\{0,3}["']/;
 const secondsField =
-  /\\{0,3}["'](?:retry_after|retry_after_seconds|retryafterseconds)\\{0,3}["']\s{0,3}:\s{0,3}(\d{1,9}(?:\.\d{1,6})?)(?![\d.])/;
+  /\\{0,3}["'](?:retry_after|retry_after_seconds|retryafterseconds|reset_seconds|estimated_time)\\{0,3}["']\s{0,3}:\s{0,3}(\d{1,9}(?:\.\d{1,15})?)(?![\d.])/;
 const msField = /\\{0,3}["'](?:retry_after_ms|retryafterms)\\{0,3}["']\s{0,3}:\s{0,3}(\d{1,12})(?![\d.])/;
 const instantField =
   /\\{0,3}["']?(?:quotaresettimestamp|reset_at|resets_at|resetsat|resetat|reset_time)\\{0,3}["']?\s{0,3}:\s{0,3}(?:(\d{10,13})(?![\d.])|\\{0,3}["']([0-9t:.z+-]{16,35})\\{0,3}["'])/;

@@ -45,13 +45,13 @@ function run(extractor: TimingExtractor, input: TimingInput): RawHints {
     case 'quoted_headers':
       return text.includes('ratelimit') ? quotedHeaderHints(text, input.referenceMs) : {};
     case 'body_fields':
-      return /retry|reset|delay/.test(text) ? bodyFieldHints(text) : {};
+      return /retry|reset|delay|estimated_time/.test(text) ? bodyFieldHints(text) : {};
     case 'phrases':
-      return /try|reset|wait|available|come back/.test(text) ? relativePhraseHints(text) : {};
+      return /try|reset|wait|available|come back|后/.test(text) ? relativePhraseHints(text) : {};
     case 'usage_limit_epoch':
       return text.includes('|') ? usageLimitEpochHints(text) : {};
     case 'zoned_clock':
-      return /reset|again|regain/.test(text) && /utc|gmt|\//.test(text)
+      return /reset|again|regain|retry after/.test(text) && /utc|gmt|\//.test(text)
         ? zonedClockHints(text, input.referenceMs)
         : {};
   }

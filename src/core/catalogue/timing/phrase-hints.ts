@@ -14,11 +14,18 @@ const relativePhrase = new RegExp(
   String.raw`\b(?:try again|try a\s{1,3}gain|retry|retry-after:|resets?|available again|come back|wait)\s{1,3}(?:in\s{1,200}|after\s{1,200})?(?:about\s|approximately\s|~\s?)?(${humanDurationSource})(?![^\n]{0,24}\battempts?\b)`,
 );
 
+/** The same in Chinese: "请 117 秒后重试" (retry after 117 seconds), "5 分钟后再试" (try again in 5 minutes). */
+const chineseRelativePhrase = /(\d{1,6})\s{0,2}(秒|秒钟|分钟|小时)后(?:再)?(?:重试|再试|尝试)/;
+const chineseUnitSeconds: Readonly<Record<string, number>> = { 秒: 1, 秒钟: 1, 分钟: 60, 小时: 3600 };
+
 export function relativePhraseHints(text: string): RawHints {
   const m = relativePhrase.exec(text);
-  if (!m) return {};
-  const seconds = parseHumanDuration(m[1]!);
-  return seconds === null ? {} : { retryAfter: { delaySeconds: seconds } };
+  if (m) {
+    const seconds = parseHumanDuration(m[1]!);
+    return seconds === null ? {} : { retryAfter: { delaySeconds: seconds } };
+  }
+  const zh = chineseRelativePhrase.exec(text);
+  return zh ? { retryAfter: { delaySeconds: Number(zh[1]) * chineseUnitSeconds[zh[2]!]! } } : {};
 }
 
 /** Claude Code's subscription sentinel `usage limit reached|1755615600` (epoch seconds or ms). */
@@ -40,7 +47,7 @@ const zonedClock =
 
 /** A reset stated as an ISO date and a UTC time: "You will regain access on 2025-07-01 at 00:00 UTC". */
 const isoDateClock =
-  /\b(?:regain access|resets?|available again|try again)\s{1,3}(?:on|at)\s{1,3}(\d{4}-\d{2}-\d{2})(?:\s{1,8}at)?[\sT]{1,8}(\d{2}):(\d{2})(?::(\d{2}))?\s{0,2}(?:utc|gmt|z)\b/;
+  /\b(?:regain access|resets?|available again|try again|retry after)\s{1,3}(?:(?:on|at)\s{1,3})?(\d{4}-\d{2}-\d{2})(?:\s{1,8}at)?[\sT]{1,8}(\d{2}):(\d{2})(?::(\d{2}))?\s{0,2}(?:\+0000\s{1,2})?(?:utc|gmt|z)\b/;
 
 export function zonedClockHints(text: string, referenceMs: number): RawHints {
   const iso = isoDateClock.exec(text);
