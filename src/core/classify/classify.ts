@@ -176,17 +176,14 @@ function run(
 
 /** Candidate rules come only from the index: the evidence's tokens and structured facts select them. */
 function findMatches(facts: Facts, catalogue: CompiledCatalogue, all: boolean): RuleMatch[] {
-  const seen = new Uint8Array(catalogue.rules.length);
+  // A handful of candidates per evidence: a linear `includes` beats allocating a mark per rule, and keeps the
+  // cost of an evidence independent of the catalogue's size.
   const candidates: number[] = [];
+  const byKey = catalogue.byKey;
   const take = (key: string) => {
-    const list = catalogue.byKey.get(key);
+    const list = byKey.get(key);
     if (list === undefined) return;
-    for (const index of list) {
-      if (seen[index] === 0) {
-        seen[index] = 1;
-        candidates.push(index);
-      }
-    }
+    for (const index of list) if (!candidates.includes(index)) candidates.push(index);
   };
   forEachToken(facts.text, take);
   for (const [name, values] of facts.fields) for (const value of values) take(fieldKey(name, value));
@@ -194,7 +191,7 @@ function findMatches(facts: Facts, catalogue: CompiledCatalogue, all: boolean): 
   if (facts.rpcCode !== null) take(`rpc:${facts.rpcCode}`);
   if (facts.exitCode !== null) take(`exit:${facts.exitCode}`);
   if (facts.signal !== null) take(`signal:${facts.signal}`);
-  for (const index of catalogue.always) if (seen[index] === 0) candidates.push(index);
+  for (const index of catalogue.always) if (!candidates.includes(index)) candidates.push(index);
 
   const rules = catalogue.rules;
   candidates.sort((a, b) => rules[a]!.rank - rules[b]!.rank);
