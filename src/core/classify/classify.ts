@@ -1,6 +1,7 @@
 import { factsOf, forEachToken, type Facts } from './facts.js';
 import { fieldKey, statusKey, type CompiledCatalogue } from './compiled-catalogue.js';
 import { matchRule } from './match-rule.js';
+import { unstrippedOffset } from './terminal-codes.js';
 import { resolve, type Resolution, type RuleMatch } from './resolve.js';
 import type { Classification, UnclassifiedReason } from './classification.js';
 import { defaultCatalogue } from './default-catalogue.js';
@@ -222,7 +223,9 @@ function build(
   const rule = winner.compiled.rule;
   const excerpt = safeExcerpt(
     facts.raw,
-    winner.offset >= 0 ? { at: 'offset', offset: winner.offset } : defaultAnchor(evidence),
+    winner.offset >= 0
+      ? { at: 'offset', offset: unstrippedOffset(facts.raw, winner.offset) }
+      : defaultAnchor(evidence),
   );
   if (resolution.kind === 'conflict') {
     return {
