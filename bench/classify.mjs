@@ -72,8 +72,8 @@ const big = measure(
   'synthetic catalogue, 10x the rules',
 );
 const ratio = big.mean / base.mean;
-console.log(`cost of a 10x catalogue per evidence: ${ratio.toFixed(2)}x (target <= 1.5x)`);
+console.log(`cost of a 10x catalogue per evidence: ${ratio.toFixed(2)}x (target <= 1.1x)`);
 console.log(
-  `targets: >= 100,000/s ${base.perSecond >= 100_000 ? 'met' : 'MISSED'}; p99 < 50 µs ${base.p99 < 50 ? 'met' : 'MISSED'}; ` +
-    `10x catalogue <= 1.5x ${ratio <= 1.5 ? 'met' : 'MISSED'}`,
+  `targets: >= 100,000/s ${base.perSecond >= 100_000 ? 'met' : 'MISSED'}; p99 <= 50 µs ${base.p99 <= 50 ? 'met' : 'MISSED'}; ` +
+    `10x catalogue <= 1.1x ${ratio <= 1.1 ? 'met' : 'MISSED'}`,
 );

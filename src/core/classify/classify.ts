@@ -1,6 +1,7 @@
 import { factsOf, forEachToken, type Facts } from './facts.js';
 import { fieldKey, statusKey, type CompiledCatalogue } from './compiled-catalogue.js';
 import { matchRule } from './match-rule.js';
+import { unstrippedOffset } from './terminal-codes.js';
 import { resolve, type Resolution, type RuleMatch } from './resolve.js';
 import type { Classification, UnclassifiedReason } from './classification.js';
 import { defaultCatalogue } from './default-catalogue.js';
@@ -176,17 +177,14 @@ function run(
 
 /** Candidate rules come only from the index: the evidence's tokens and structured facts select them. */
 function findMatches(facts: Facts, catalogue: CompiledCatalogue, all: boolean): RuleMatch[] {
-  const seen = new Uint8Array(catalogue.rules.length);
+  // A handful of candidates per evidence: a linear `includes` beats allocating a mark per rule, and keeps the
+  // cost of an evidence independent of the catalogue's size.
   const candidates: number[] = [];
+  const byKey = catalogue.byKey;
   const take = (key: string) => {
-    const list = catalogue.byKey.get(key);
+    const list = byKey.get(key);
     if (list === undefined) return;
-    for (const index of list) {
-      if (seen[index] === 0) {
-        seen[index] = 1;
-        candidates.push(index);
-      }
-    }
+    for (const index of list) if (!candidates.includes(index)) candidates.push(index);
   };
   forEachToken(facts.text, take);
   for (const [name, values] of facts.fields) for (const value of values) take(fieldKey(name, value));
@@ -194,7 +192,7 @@ function findMatches(facts: Facts, catalogue: CompiledCatalogue, all: boolean): 
   if (facts.rpcCode !== null) take(`rpc:${facts.rpcCode}`);
   if (facts.exitCode !== null) take(`exit:${facts.exitCode}`);
   if (facts.signal !== null) take(`signal:${facts.signal}`);
-  for (const index of catalogue.always) if (seen[index] === 0) candidates.push(index);
+  for (const index of catalogue.always) if (!candidates.includes(index)) candidates.push(index);
 
   const rules = catalogue.rules;
   candidates.sort((a, b) => rules[a]!.rank - rules[b]!.rank);
@@ -225,7 +223,9 @@ function build(
   const rule = winner.compiled.rule;
   const excerpt = safeExcerpt(
     facts.raw,
-    winner.offset >= 0 ? { at: 'offset', offset: winner.offset } : defaultAnchor(evidence),
+    winner.offset >= 0
+      ? { at: 'offset', offset: unstrippedOffset(facts.raw, winner.offset) }
+      : defaultAnchor(evidence),
   );
   if (resolution.kind === 'conflict') {
     return {

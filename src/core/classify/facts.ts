@@ -22,15 +22,16 @@ export interface Facts {
   readonly headers: HeaderList;
   /** The error message alone (an ACP error without its `data`), untrimmed. */
   readonly message: string;
-  /** The classification window, original case (for excerpts and timing). */
+  /** The classification window, original case and escape sequences (for excerpts: offsets map back to it). */
   readonly raw: string;
-  /** The same window lower-cased (rules read this). */
+  /** The same window without terminal escape sequences, lower-cased (rules and timing read this). */
   readonly text: string;
 }
 
 export function factsOf(evidence: Evidence): Facts {
-  const raw = windowOf(stripTerminalCodes(primaryText(evidence)));
-  const text = raw.toLowerCase();
+  const raw = windowOf(primaryText(evidence));
+  // Rules read the text without terminal escape sequences; the excerpt is cut from `raw` (see unstrippedOffset).
+  const text = stripTerminalCodes(raw).toLowerCase();
   const fields = structuredFields(text);
   const sourceIds: string[] = [];
   if (evidence.providerId) sourceIds.push(evidence.providerId.toLowerCase());

@@ -14,3 +14,18 @@ const terminalCode =
 export function stripTerminalCodes(text: string): string {
   return text.includes('\u001b') ? text.replace(terminalCode, '') : text;
 }
+
+/**
+ * Maps an offset in `stripTerminalCodes(text)` back to the same character in `text`. Only matching reads the
+ * stripped text: the excerpt is cut from the original and sanitized there, because a malformed sequence can
+ * swallow a character (`\x1b[ a` eats the `a` of `arn:`) and hide a secret's context from the redactor.
+ */
+export function unstrippedOffset(text: string, offset: number): number {
+  if (!text.includes('\u001b')) return offset;
+  let removed = 0;
+  for (const m of text.matchAll(terminalCode)) {
+    if (m.index - removed > offset) break;
+    removed += m[0].length;
+  }
+  return offset + removed;
+}

@@ -8,7 +8,7 @@ import {
   type Rule,
 } from '../../../src/core/index.js';
 import { forEachToken } from '../../../src/core/classify/facts.js';
-import { stripTerminalCodes } from '../../../src/core/classify/terminal-codes.js';
+import { stripTerminalCodes, unstrippedOffset } from '../../../src/core/classify/terminal-codes.js';
 
 const now = Date.parse('2026-06-01T12:00:00Z');
 const tokens = (text: string) => {
@@ -30,12 +30,22 @@ describe('[CLS-01] terminal colour codes', () => {
     expect(stripTerminalCodes('no escapes here')).toBe('no escapes here');
   });
 
-  it('classifies coloured evidence like the plain text, excerpt included', () => {
+  it('classifies coloured evidence like the plain text; the excerpt is cut from the original', () => {
     const plain = { kind: 'stderr', agent: 'claude-code', text: 'Error: 529 Overloaded' };
     const coloured = { ...plain, text: '\x1b[31mError: 529 Overloaded\x1b[0m' };
-    const expected = classify(plain, { now });
+    const { safe_excerpt: _plainExcerpt, ...expected } = classify(plain, { now });
     expect(expected.code).toBe('provider_overloaded');
-    expect(classify(coloured, { now })).toEqual(expected);
+    const { safe_excerpt: excerpt, ...got } = classify(coloured, { now });
+    expect(got).toEqual(expected);
+    expect(excerpt).toContain('Error: 529 Overloaded');
+  });
+
+  it('never lets a malformed sequence swallow the context that marks a secret', () => {
+    const text =
+      '\x1b[31mAPI Error: \x1b[ arn:aws:bedrock:us-east-1:760871982093:inference-profile/x 529 Overloaded';
+    expect(JSON.stringify(classify({ kind: 'stderr', text }, { now }))).not.toContain('760871982093');
+    expect(unstrippedOffset('\x1b[31mab\x1b[0mcd', 3)).toBe(12);
+    expect(unstrippedOffset('abcd', 3)).toBe(3);
   });
 
   it('leaves an unterminated OSC and a lone ESC to the excerpt sanitizer, in linear time', () => {
