@@ -8,6 +8,11 @@
  */
 interface SecretFormat {
   readonly name: string;
+  /**
+   * How its match begins, lower-cased: the scan tries the format only where the text begins so (its first two
+   * characters, or its one character). The high-entropy run has none: the scan tries it at the start of a long run.
+   */
+  readonly starts: readonly string[];
   readonly source: string;
   /** What the secret becomes: `[REDACTED]` unless said otherwise. */
   readonly replacement?: string;
@@ -23,7 +28,7 @@ interface SecretFormat {
   readonly extend?: RegExp;
 }
 
-export const redacted = '[REDACTED]';
+const redacted = '[REDACTED]';
 
 /**
  * A case-insensitive source for a key word (`ci('key')` is `[kK][eE][yY]`). The scan is case-sensitive because
@@ -85,7 +90,7 @@ const identifierPart = /^(?:[a-z]+|[A-Z][a-z]+|[A-Z]+|[0-9]+|[a-z0-9]{1,3})$/;
  * 20 or more with letters and digits that is not an identifier made of words and numbers
  * (`claude-3-5-sonnet-20241022`, `gpt-4o-2024-08-06`, `max_tokens_to_sample`).
  */
-export function looksLikeKey(run: string): boolean {
+function looksLikeKey(run: string): boolean {
   const bare = run.replace(/=+$/, '');
   if (!hasDigit.test(bare) || !hasLetter.test(bare)) return false;
   if (bare.length >= 16 && (hexOnly.test(bare) || uuid.test(bare))) return true;
@@ -123,14 +128,50 @@ const emailLocal = /[A-Za-z0-9._%+-]/;
 export const secretFormats: readonly SecretFormat[] = [
   {
     name: 'private_key',
+    starts: ['-----begin'],
     source: '(-----BEGIN[A-Z ]{0,40}PRIVATE KEY-----[^-]*(?:-----END[A-Z ]{0,40}PRIVATE KEY-----)?)',
   },
   {
     name: 'jwt',
+    starts: ['eyj'],
     source: String.raw`(?<![A-Za-z0-9_-])(eyJ[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]{6,}(?:\.[A-Za-z0-9_-]*)?)`,
   },
   {
     name: 'prefixed_api_key',
+    starts: [
+      'sk-',
+      'sk_',
+      'rk_',
+      'pk_',
+      'aiza',
+      'ya29.',
+      '1//',
+      'gsk_',
+      'xai-',
+      'hf_',
+      'pplx-',
+      'r8_',
+      'npm_',
+      'gh',
+      'github_pat_',
+      'glpat-',
+      'xox',
+      'xapp-',
+      'akia',
+      'asia',
+      'agpa',
+      'aida',
+      'aroa',
+      'anpa',
+      'anva',
+      'aipa',
+      'sess-',
+      'key-',
+      'nvapi-',
+      'fw_',
+      'csk-',
+      'tgp_',
+    ],
     source:
       wordStart +
       String.raw`(sk-[A-Za-z0-9_*.-]{6,}|(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{8,}|AIza[0-9A-Za-z_-]{16,}|ya29\.[0-9A-Za-z_-]{10,}|1\/\/[0-9A-Za-z_-]{16,}|gsk_[A-Za-z0-9]{12,}|xai-[A-Za-z0-9]{12,}|hf_[A-Za-z0-9]{12,}|pplx-[A-Za-z0-9]{12,}|r8_[A-Za-z0-9]{12,}|npm_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{12,}|xox[abposr]-[A-Za-z0-9-]{8,}|xapp-[A-Za-z0-9-]{8,}|(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}|sess-[A-Za-z0-9]{16,}|key-[A-Za-z0-9]{20,}|nvapi-[A-Za-z0-9_-]{16,}|fw_[A-Za-z0-9]{16,}|csk-[A-Za-z0-9]{16,}|tgp_v1_[A-Za-z0-9_-]{16,})`,
@@ -138,11 +179,13 @@ export const secretFormats: readonly SecretFormat[] = [
   {
     // The user and password of `scheme://user:password@host`; the `@` stays.
     name: 'url_credentials',
+    starts: [':'],
     source: String.raw`(?<=[A-Za-z][A-Za-z0-9+.-]{0,20}):\/\/([^\s/?#@'"<>]{1,256}@)`,
     replacement: `${redacted}@`,
   },
   {
     name: 'authorization_scheme',
+    starts: ['bearer', 'basic'],
     source:
       wordStart +
       ci('(?:bearer|basic)') +
@@ -151,6 +194,7 @@ export const secretFormats: readonly SecretFormat[] = [
   {
     // `Cookie: a=1; b=2` and `Set-Cookie: ...`: every pair of the header line.
     name: 'cookie',
+    starts: ['cookie', 'set-cookie'],
     source:
       wordStart +
       ci('(?:set-)?cookie') +
@@ -161,15 +205,36 @@ export const secretFormats: readonly SecretFormat[] = [
   {
     // The value is not redacted when it is itself the next name (`key= "api-key": "..."`): that pair is redacted.
     name: 'password_assignment',
+    starts: ['password', 'passwd', 'pwd', 'passphrase', 'secret', 'credential'],
     source: wordStart + passwordNames + assignment + notAName + `(${valueEnd.replace('[', '[^')}{3,})`,
   },
   {
     name: 'credential_assignment',
+    starts: [
+      'x-',
+      'ocp',
+      'subscription',
+      'api',
+      'access',
+      'secret',
+      'account',
+      'shared',
+      'private',
+      'session',
+      'refresh',
+      'id',
+      'auth',
+      'security',
+      'bearer',
+      'oauth',
+      'proxy',
+    ],
     source: wordStart + keyNames + assignment + notAName + notPlain + `(${valueEnd.replace('[', '[^')}{3,})`,
   },
   {
     // `token=abc123xyz`, `"key": "..."`: a weak name's value is redacted when it reads as a short key.
     name: 'weak_assignment',
+    starts: ['token', 'key', 'signature', 'sig', 'session'],
     source:
       wordStart + weakNames + assignment + notAName + `([A-Za-z0-9]${valueEnd.replace('[', '[^')}{7,1023})`,
     accept: (text, start, end) => (looksLikeShortKey(text.slice(start, end)) ? start : -1),
@@ -177,12 +242,41 @@ export const secretFormats: readonly SecretFormat[] = [
   },
   {
     name: 'api_key_provided',
+    starts: ['api'],
     source: wordStart + ci('api key provided') + String.raw`:?\s{0,4}([^\s"'\`,;.]{3,})`,
   },
   {
     // A key word followed, within a few characters, by a run that reads as a key (`invalid subscription key
     // 0a1b...`, `token: "..."`, `key=...`): keys identified by the words around them, not only by prefixes.
     name: 'keyword_key',
+    starts: [
+      'x-',
+      'ocp',
+      'subscription',
+      'api',
+      'access',
+      'secret',
+      'account',
+      'shared',
+      'private',
+      'session',
+      'refresh',
+      'id',
+      'auth',
+      'security',
+      'bearer',
+      'oauth',
+      'proxy',
+      'password',
+      'passwd',
+      'pwd',
+      'passphrase',
+      'credential',
+      'token',
+      'key',
+      'signature',
+      'sig',
+    ],
     source: wordStart + `(?:${strongNames}|${weakNames})` + nearby + `([A-Za-z0-9]${keyRun}{15,1023}={0,2})`,
     accept: (text, start, end) => keyLike(text, start, end),
     extend: runCharacter,
@@ -190,6 +284,7 @@ export const secretFormats: readonly SecretFormat[] = [
   {
     // The local part is read backwards from the `@` by `accept`, so the scan starts only at an `@`.
     name: 'email',
+    starts: ['@'],
     source: String.raw`(?<=[A-Za-z0-9._%+-])(@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24})(?![A-Za-z0-9-])`,
     replacement: '[EMAIL]',
     accept: (text, start) => {
@@ -200,12 +295,14 @@ export const secretFormats: readonly SecretFormat[] = [
   },
   {
     name: 'aws_account',
+    starts: ['arn:'],
     source: String.raw`(?<![A-Za-z0-9])arn:aws[a-z-]{0,20}:[a-z0-9-]{0,40}:[a-z0-9-]{0,40}:(\d{12})`,
   },
   {
     // `org-AbC123`, `user_2x9...`: the value has a digit or mixes cases; a word (`user-friendly`,
     // `USER_PROJECT_DENIED`) is no identifier.
     name: 'prefixed_account_id',
+    starts: ['org', 'user', 'proj', 'acct', 'team', 'ws', 'cus'],
     source:
       wordStart +
       ci('(?:org|user|proj|acct|team|ws|cus)[-_]') +
@@ -213,6 +310,7 @@ export const secretFormats: readonly SecretFormat[] = [
   },
   {
     name: 'path_account_id',
+    starts: ['subscriptions', 'projects', 'organizations', 'accounts', 'tenants', 'team', 'users', 'home'],
     source:
       wordStart +
       ci('(?:subscriptions|projects|organizations|accounts|tenants|teams?|users|home)') +
@@ -220,6 +318,17 @@ export const secretFormats: readonly SecretFormat[] = [
   },
   {
     name: 'named_account_id',
+    starts: [
+      'organization',
+      'organisation',
+      'project',
+      'account',
+      'team',
+      'tenant',
+      'workspace',
+      'subscription',
+      'consumer',
+    ],
     source:
       wordStart +
       ci('(?:organization|organisation|project|account|team|tenant|workspace|subscription|consumer)') +
@@ -234,13 +343,38 @@ export const secretFormats: readonly SecretFormat[] = [
     // equals sign ends a run (`NAME=value` is a name and a value, base64 padding ends the value).
     // A request id (`req_...`, after `request_id`) is not one.
     name: 'high_entropy_token',
+    starts: [],
     source: String.raw`(?<![A-Za-z0-9_+-])((?=[A-Za-z0-9_+-]*[A-Z])(?=[A-Za-z0-9_+-]*[a-z])(?=[A-Za-z0-9_+-]*[0-9])[A-Za-z0-9_+-]{32,}={0,2})`,
     accept: (text, start, end) => (isRequestId(text, start, end) ? -1 : start),
   },
 ];
 
-/** Every format as one alternative of one expression; group i + 1 is format i's secret. */
-const secretScan = new RegExp(secretFormats.map((f) => `(?:${f.source})`).join('|'), 'g');
+/** Each format as an expression that matches only where it is tried (sticky). */
+const sticky = secretFormats.map((f) => new RegExp(f.source, 'y'));
+const highEntropy = secretFormats.findIndex((f) => f.starts.length === 0);
+
+/**
+ * Format indexes by the one or two lower-cased ASCII characters their matches begin with, in format order:
+ * `startTable[c0 * 128 + c1]` (c1 is 0 for a one-character start) indexes `startLists`.
+ */
+const startLists: Array<Array<{ readonly index: number; readonly starts: string[] }>> = [[]];
+const startTable = new Uint8Array(128 * 128);
+secretFormats.forEach((format, index) => {
+  for (const start of format.starts) {
+    const key = start.charCodeAt(0) * 128 + (start.length > 1 ? start.charCodeAt(1) : 0);
+    if (startTable[key] === 0) {
+      startTable[key] = startLists.length;
+      startLists.push([]);
+    }
+    const list = startLists[startTable[key]!]!;
+    const entry = list.find((e) => e.index === index);
+    if (entry === undefined) list.push({ index, starts: [start] });
+    else entry.starts.push(start);
+  }
+});
+
+/** The start of the next run of 32 or more high-entropy run characters. */
+const longRun = /(?<![A-Za-z0-9_+-])[A-Za-z0-9_+-]{32}/g;
 
 /** One secret found: text[start, end) is shown as `replacement`. */
 export interface SecretSpan {
@@ -249,35 +383,84 @@ export interface SecretSpan {
   readonly replacement: string;
 }
 
+const isAlnum = (c: number) => (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 122);
+/** A character of a high-entropy run (`[A-Za-z0-9_+-]`). */
+const isRun = (c: number) => isAlnum(c) || c === 95 || c === 43 || c === 45;
+const lower = (c: number) => (c >= 65 && c <= 90 ? c | 32 : c);
+
 /**
- * The secrets of `text`, in order and disjoint, found in one pass over it. Where two formats match at the same
- * place the earlier in `secretFormats` wins; a candidate a format's `accept` refuses lets the scan go on from the
- * next character.
+ * The secrets of `text`, in order and disjoint, found in one pass over it. The pass stops at the start of each
+ * word, at `-`, `:` and `@`, and at the start of each run of 32 or more key characters; there it tries the formats
+ * that can begin so, in `secretFormats` order, the first that matches (and whose `accept` takes it) winning.
  */
 export function findSecrets(text: string): SecretSpan[] {
   const spans: SecretSpan[] = [];
-  const scan = secretScan;
-  scan.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = scan.exec(text)) !== null) {
-    let end = m.index + m[0].length;
-    let i = 1;
-    while (m[i] === undefined) i++;
-    const format = secretFormats[i - 1]!;
-    let start = end - m[i]!.length;
-    if (format.accept !== undefined) start = format.accept(text, start, end);
-    if (start < 0) {
-      // Refused: a high-entropy run is skipped whole, anything else resumes at the next character.
-      scan.lastIndex = format.name === 'high_entropy_token' ? end : m.index + 1;
-      continue;
+  const n = text.length;
+  let nextLongRun = -1;
+  let previous = 0;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    let span: SecretSpan | null = null;
+    let skipTo = i + 1;
+    if (isAlnum(c) ? !isAlnum(previous) : c === 45 || c === 58 || c === 64) {
+      const c1 = c === 58 || c === 64 ? 0 : lower(text.charCodeAt(i + 1));
+      const list = c1 < 128 ? startTable[lower(c) * 128 + c1]! : 0;
+      if (list !== 0) {
+        for (const { index, starts } of startLists[list]!) {
+          if (!startsWithAny(text, i, starts)) continue;
+          span = attempt(text, i, index);
+          if (span !== null) break;
+        }
+      }
     }
-    if (format.extend !== undefined) {
-      while (end < text.length && format.extend.test(text[end]!)) end++;
-      scan.lastIndex = end;
+    if (span === null && nextLongRun < i) {
+      longRun.lastIndex = i;
+      nextLongRun = longRun.exec(text)?.index ?? n;
     }
-    const previous = spans[spans.length - 1];
-    if (previous !== undefined && start < previous.end) start = previous.end;
-    spans.push({ start, end, replacement: format.replacement ?? redacted });
+    if (span === null && nextLongRun === i) {
+      span = attempt(text, i, highEntropy);
+      if (span === null) {
+        // A refused run (a request id) is skipped whole, as a run is read once.
+        while (skipTo < n && isRun(text.charCodeAt(skipTo))) skipTo++;
+      }
+    }
+    if (span !== null) {
+      // An e-mail's local part, read backwards, may reach into the secret before it.
+      const last = spans[spans.length - 1];
+      if (last !== undefined && span.start < last.end) span = { ...span, start: last.end };
+      spans.push(span);
+      skipTo = Math.max(span.end, i + 1);
+    }
+    previous = text.charCodeAt(skipTo - 1);
+    i = skipTo;
   }
   return spans;
+}
+
+/** Whether text at `at` begins with one of `starts` (lower-case), letters compared without case. */
+function startsWithAny(text: string, at: number, starts: readonly string[]): boolean {
+  next: for (const start of starts) {
+    for (let k = 2; k < start.length; k++) {
+      if (lower(text.charCodeAt(at + k)) !== start.charCodeAt(k)) continue next;
+    }
+    return true;
+  }
+  return false;
+}
+
+/** Format `index` tried at `at`: its span, or null when it does not match there or its `accept` refuses. */
+function attempt(text: string, at: number, index: number): SecretSpan | null {
+  const format = secretFormats[index]!;
+  const expression = sticky[index]!;
+  expression.lastIndex = at;
+  const m = expression.exec(text);
+  if (m === null) return null;
+  let end = at + m[0].length;
+  const start = format.accept?.(text, end - m[1]!.length, end) ?? end - m[1]!.length;
+  if (start < 0) return null;
+  if (format.extend !== undefined) {
+    while (end < text.length && format.extend.test(text[end]!)) end++;
+  }
+  return { start, end, replacement: format.replacement ?? redacted };
 }
