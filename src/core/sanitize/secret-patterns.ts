@@ -1,10 +1,11 @@
 /**
- * The credential and account-identifier formats the sanitizer recognizes, found in one pass: every format is an
- * alternative of a single scan (`secretScan`), anchored on a prefix (`sk-`, `AIza`, `eyJ`, `-----BEGIN`, `://`),
- * a key word (`api key`, `subscription key`, `token`, `password`, `Authorization`) or the start of a long
- * high-entropy run. Each alternative has exactly one capturing group, the secret, which ends its match; what
- * precedes the group (a key word, a scheme, `arn:aws:...:`) is context and stays. Every alternative is linear:
- * bounded quantifiers or possessive-free ones over disjoint character classes, no nested repetition.
+ * The credential and account-identifier formats the sanitizer recognizes, found in one pass (`findSecrets`): each
+ * format begins with a prefix (`sk-`, `AIza`, `eyJ`, `-----BEGIN`, `://`), a key word (`api key`, `subscription
+ * key`, `token`, `password`, `Authorization`) or the start of a long high-entropy run, and the pass tries a format
+ * only where the text begins so. Each format's expression has exactly one capturing group, the secret, which ends
+ * its match; what precedes the group (a key word, a scheme, `arn:aws:...:`) is context and stays. Every expression
+ * is linear: bounded quantifiers or possessive-free ones over disjoint character classes, no nested repetition.
+ * docs/classification.md (Sanitization) says what is redacted and what is kept on purpose (request ids).
  */
 interface SecretFormat {
   readonly name: string;
