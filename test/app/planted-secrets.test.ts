@@ -351,7 +351,7 @@ describe('[DAT-09][DAT-13][CLS-21] planted credentials never come out (issue 10)
           return { status: 'failure', evidence: envelope };
         const text =
           envelope.kind === 'stderr' ? envelope.text : envelope.kind === 'http' ? envelope.body : '';
-        throw Object.assign(new Error(text ?? ''), {
+        throw Object.assign(new Error(typeof text === 'string' ? text : JSON.stringify(text)), {
           status: 401,
           headers: envelope.kind === 'http' ? envelope.headers : {},
         });
