@@ -237,9 +237,15 @@ export const secretFormats: readonly SecretFormat[] = [
     name: 'weak_assignment',
     starts: ['token', 'key', 'signature', 'sig', 'session'],
     source:
-      wordStart + weakNames + assignment + notAName + `([A-Za-z0-9]${valueEnd.replace('[', '[^')}{7,1023})`,
+      wordStart +
+      weakNames +
+      assignment +
+      notAName +
+      // No `=` or `:` inside the value (base64 padding ends it): `key=key=key=...` is read once per `=`, not
+      // once per key word and value length.
+      `([A-Za-z0-9]${valueEnd.replace('[', '[^=:')}{7,127}={0,2})`,
     accept: (text, start, end) => (looksLikeShortKey(text.slice(start, end)) ? start : -1),
-    extend: /[^\s"'`,;&})\]\\]/,
+    extend: /[^\s"'`,;&})\]\\=:]/,
   },
   {
     name: 'api_key_provided',
@@ -278,7 +284,7 @@ export const secretFormats: readonly SecretFormat[] = [
       'signature',
       'sig',
     ],
-    source: wordStart + `(?:${strongNames}|${weakNames})` + nearby + `([A-Za-z0-9]${keyRun}{15,1023}={0,2})`,
+    source: wordStart + `(?:${strongNames}|${weakNames})` + nearby + `([A-Za-z0-9]${keyRun}{15,127}={0,2})`,
     accept: (text, start, end) => keyLike(text, start, end),
     extend: runCharacter,
   },
