@@ -1,23 +1,33 @@
-import { secretPatterns } from './secret-patterns.js';
-
-const escape = (literal: string): string => literal.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-
-/** One native scan per pattern decides whether its (costlier) pattern needs to run at all. */
-const hintScans: ReadonlyArray<RegExp | null> = secretPatterns.map((p) =>
-  p.hints.length === 0 ? null : new RegExp(p.hints.map(escape).join('|'), p.caseless ? 'i' : ''),
-);
+import { findSecrets } from './secret-patterns.js';
 
 /**
  * Replaces every credential and account identifier in `text` with `[REDACTED]` (e-mail addresses with
- * `[EMAIL]`). Patterns whose literal hints are absent are skipped, so clean text is cheap.
+ * `[EMAIL]`). One pass over the text finds them (`findSecrets`).
  */
 export function redactSecrets(text: string): string {
-  let out = text;
-  for (let i = 0; i < secretPatterns.length; i++) {
-    const hints = hintScans[i];
-    if (hints && !hints.test(out)) continue;
-    const spec = secretPatterns[i]!;
-    out = out.replace(spec.pattern, spec.replace);
+  return redactRange(text, 0, text.length);
+}
+
+/**
+ * text[from, to) with its secrets replaced, the secrets found in the whole of `text`: what lies outside the range
+ * is the margin that lets a secret be recognized (by the key word before it) and whole (a key cut by the range's
+ * edge is replaced entirely, never shown in part).
+ */
+export function redactRange(text: string, from: number, to: number): string {
+  let out = '';
+  let at = from;
+  for (const span of findSecrets(text)) {
+    if (span.end <= at) continue;
+    if (span.start >= to) break;
+    if (span.start > at) out += text.slice(at, span.start);
+    out += span.replacement;
+    at = span.end;
   }
+  if (at < to) out += text.slice(at, to);
   return out;
+}
+
+/** True when `text` holds no credential or account identifier. */
+export function isFreeOfSecrets(text: string): boolean {
+  return findSecrets(text).length === 0;
 }

@@ -1,4 +1,4 @@
-import { redactSecrets } from './redact-secrets.js';
+import { isFreeOfSecrets, redactRange } from './redact-secrets.js';
 import { cutUtf8, cutUtf8Tail } from '../text/utf8.js';
 import { stripControlCharacters } from '../text/whitespace.js';
 
@@ -9,8 +9,12 @@ export const excerptMaxBytes = 512;
 const windowChars = 640;
 /** How far a window edge may move to land between tokens, so no secret is cut in half before redaction. */
 const snapChars = 256;
-/** Context read before a window so prefix-recognized credentials are still recognized. */
-const leadInChars = 256;
+/**
+ * Context read on each side of the window: a credential is often recognized by what precedes it (`arn:aws:...:`,
+ * `organization`, `key=`) and only whole by what follows it (`user:password@`), and a window edge may fall inside
+ * one. Only the window is printed; the margins are read, never shown.
+ */
+const marginChars = 256;
 
 /** Where the excerpt starts: the head, the tail, or around a character offset (a rule's match). */
 export type ExcerptAnchor =
@@ -38,24 +42,21 @@ export function safeExcerpt(raw: string, anchor: ExcerptAnchor = { at: 'head' })
 }
 
 /**
- * Sanitizes raw[start, end) as if the text before `start` were there: credentials are often recognized by
- * what precedes them (`arn:aws:...:`, `organization`, `key=`), and a window edge may fall inside one. The
- * window is redacted with a lead-in; when the lead-in redacts to a prefix of the whole, the whole is cut after
- * it, otherwise (a redaction spans the edge) the excerpt keeps the lead-in rather than risk a fragment.
+ * Sanitizes raw[start, end) as if the margins around it were there: the secrets are found in margin, window and
+ * margin together, in one pass, and only the window is printed, a secret across its edge replaced whole.
  */
 function sanitizeWindow(raw: string, start: number, end: number): string {
-  if (start === 0) return clean(raw.slice(0, end));
-  const lead = Math.max(0, start - leadInChars);
-  const whole = clean(raw.slice(lead, end));
-  const leadIn = clean(raw.slice(lead, start));
-  return whole.startsWith(leadIn) ? whole.slice(leadIn.length) : whole;
+  const before = clean(raw.slice(Math.max(0, start - marginChars), start));
+  const shown = clean(raw.slice(start, end));
+  const after = clean(raw.slice(end, Math.min(raw.length, end + marginChars)));
+  return redactRange(before + shown + after, before.length, before.length + shown.length);
 }
 
 /** Escaped controls in serialized JSON (`\\n`, `\\t`, `\\u001b`) would glue words together and hide a key. */
 const escapedControl = /\\(?:[nrtfbv]|u00[01][0-9a-fA-F])/g;
 
 function clean(text: string): string {
-  return redactSecrets(stripControlCharacters(text).replace(escapedControl, ' '));
+  return stripControlCharacters(text).replace(escapedControl, ' ');
 }
 
 /** Characters a credential can contain; any other character is a safe place to cut. */
@@ -80,7 +81,7 @@ export function safeIdentifier(value: string | null): string | null {
   if (value === null || !identifierShape.test(value)) return null;
   const known = identifierVerdicts.get(value);
   if (known !== undefined) return known ? value : null;
-  const safe = redactSecrets(value) === value;
+  const safe = isFreeOfSecrets(value);
   // Ids repeat (a handful of providers, agents and models): remember a bounded number of verdicts.
   if (identifierVerdicts.size >= 1024) identifierVerdicts.clear();
   identifierVerdicts.set(value, safe);

@@ -1,58 +1,150 @@
 /**
- * Credential and account-identifier patterns. Each runs only when its cheap literal `hint` occurs in the text
- * (checked case-insensitively when `caseless`), so clean text costs a few `includes` calls. Every pattern is
- * linear: bounded or possessive-free quantifiers over disjoint character classes, no nested repetition.
+ * The credential and account-identifier formats the sanitizer recognizes, found in one pass (`findSecrets`): each
+ * format begins with a prefix (`sk-`, `AIza`, `eyJ`, `-----BEGIN`, `://`), a key word (`api key`, `subscription
+ * key`, `token`, `password`, `Authorization`) or the start of a long high-entropy run, and the pass tries a format
+ * only where the text begins so. Each format's expression has exactly one capturing group, the secret, which ends
+ * its match; what precedes the group (a key word, a scheme, `arn:aws:...:`) is context and stays. Every expression
+ * is linear: bounded quantifiers or possessive-free ones over disjoint character classes, no nested repetition.
+ * docs/classification.md (Sanitization) says what is redacted and what is kept on purpose (request ids).
  */
-export interface SecretPattern {
+interface SecretFormat {
   readonly name: string;
-  /** Literals of which at least one must occur for the pattern to run. Empty: always runs. */
-  readonly hints: readonly string[];
-  readonly caseless?: boolean;
-  readonly pattern: RegExp;
-  /** Replacement; `$1`-style groups keep non-secret context (a header name, a scheme). */
-  readonly replace: string;
+  /**
+   * How its match begins, lower-cased: the scan tries the format only where the text begins so (its first two
+   * characters, or its one character). The high-entropy run has none: the scan tries it at the start of a long run.
+   */
+  readonly starts: readonly string[];
+  readonly source: string;
+  /** What the secret becomes: `[REDACTED]` unless said otherwise. */
+  readonly replacement?: string;
+  /**
+   * Decides a candidate the expression alone cannot (is this run a request id, an identifier?). Returns the
+   * secret's start (the match's group may start later, as an e-mail's does), or -1 when it is no secret.
+   */
+  readonly accept?: (text: string, start: number, end: number) => number;
+  /**
+   * The characters the secret goes on with: its match is bounded (a refused candidate is read again from the next
+   * character, so an unbounded one could be read many times), the secret is not.
+   */
+  readonly extend?: RegExp;
 }
 
-const R = '[REDACTED]';
+const redacted = '[REDACTED]';
 
-/** Names under which credentials are assigned (`api_key=`, `"Authorization":`, `password:`). */
-const credentialKey = String.raw`(?:api[_-]?key|apikey|access[_-]?key(?:[_-]?id)?|secret[_-]?access[_-]?key|subscription[_-]?key|ocp-apim-subscription-key|access[_-]?token|refresh[_-]?token|id[_-]?token|auth[_-]?token|session[_-]?token|security[_-]?token|bearer[_-]?token|client[_-]?secret|secret|password|passwd|pwd|token|key|credentials?|authorization|proxy-authorization|cookie|set-cookie|signature|sig)`;
+/**
+ * A case-insensitive source for a key word (`ci('key')` is `[kK][eE][yY]`). The scan is case-sensitive because
+ * key prefixes are (`AKIA`, `AIza`), so key words spell their caselessness out; escapes (`\s`) are left alone.
+ */
+function ci(source: string): string {
+  return source.replace(/\\.|[a-zA-Z]/g, (c) =>
+    c.length === 2 ? c : `[${c.toLowerCase()}${c.toUpperCase()}]`,
+  );
+}
 
-export const secretPatterns: readonly SecretPattern[] = [
+/** Not preceded by a letter or digit: a key word or prefix starts here (`OPENAI_API_KEY` still counts). */
+const wordStart = '(?<![A-Za-z0-9])';
+
+/** Names whose value is a secret whatever it is (`password=hunter`, `pwd: 123456`). */
+const passwordNames = ci(String.raw`(?:password|passwd|pwd|passphrase|secret|credentials?)`);
+
+/**
+ * Names whose value is a credential unless it is a plain word or a short number (`api_key: value length must`,
+ * `refresh token: 401 Unauthorized`), in `name: value`, `name=value` and quoted (`"api-key": "..."`) form.
+ */
+const keyNames = ci(
+  String.raw`(?:x-)?(?:ocp-apim-subscription-key|subscription[ _-]?key|api[ _-]?key|apikey|access[ _-]?key(?:[ _-]?id)?|secret[ _-]?(?:access[ _-]?)?key|account[ _-]?key|shared[ _-]?access[ _-]?key|private[ _-]?key|session[ _-]?key|(?:access|refresh|id|auth|session|security|bearer|api|oauth)[ _-]?token|(?:proxy-)?authorization)`,
+);
+
+const strongNames = `(?:${passwordNames}|${keyNames})`;
+
+/** Names whose value is a credential only when it looks like one (`key: "service"` is Google's metadata). */
+const weakNames = ci(String.raw`(?:token|key|signature|sig|session(?:id|_id|-id)?)`);
+
+/** Between a name and its value: quotes (JSON escaped up to twice), a colon or equals sign, blanks. */
+const assignment = String.raw`\\{0,3}["'\`]?\s{0,4}[:=]\s{0,4}\\{0,3}["'\`]?`;
+
+/** Between a key word and a key in prose: `subscription key 0a1b...`, `token is "..."`, `key: (...)`. */
+const nearby = String.raw`s?\\{0,3}["'\`]?\s{0,3}(?:[:=]|${ci('is')}(?=\s)|${ci('was')}(?=\s))?\s{0,3}\\{0,3}["'\`(\[<]?`;
+
+/** Where an assigned value ends. */
+const valueEnd = String.raw`[\s"'\`,;&}\])\\]`;
+
+/** A plain word or a short number, then the end of the value: no credential (`token: expired`). */
+const notPlain = String.raw`(?!(?:[A-Za-z][a-z]{0,23}[.:!?]?|[0-9]{1,8})(?!${valueEnd.replace('[', '[^')}))`;
+
+/** A value that is itself another assignment's name or a scheme: that one is read on its own. */
+const notAName = String.raw`(?!\[REDACTED\]|\[EMAIL\]|${ci('(?:bearer|basic|token|apikey)')}\s|(?:${strongNames}|${weakNames})\\{0,3}["'\`]\s{0,4}[:=])`;
+
+/** The characters a key run is made of (hex, base64, base64url). */
+const keyRun = '[A-Za-z0-9+/_-]';
+
+const runCharacter = /[A-Za-z0-9+/=_-]/;
+const hexOnly = /^[0-9a-fA-F]+$/;
+const uuid = /^[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}$/;
+const hasDigit = /[0-9]/;
+const hasLetter = /[A-Za-z]/;
+/** A part of a model id, version or slug: a word, a number, a short tag (`4o`, `v1`). */
+const identifierPart = /^(?:[a-z]+|[A-Z][a-z]+|[A-Z]+|[0-9]+|[a-z0-9]{1,3})$/;
+
+/**
+ * A run that reads as a key: hex of 16 or more characters with letters and digits (a UUID counts), or base64 of
+ * 20 or more with letters and digits that is not an identifier made of words and numbers
+ * (`claude-3-5-sonnet-20241022`, `gpt-4o-2024-08-06`, `max_tokens_to_sample`).
+ */
+function looksLikeKey(run: string): boolean {
+  const bare = run.replace(/=+$/, '');
+  if (!hasDigit.test(bare) || !hasLetter.test(bare)) return false;
+  if (bare.length >= 16 && (hexOnly.test(bare) || uuid.test(bare))) return true;
+  if (bare.length < 20) return false;
+  return !bare.split(/[-_/.+]/).every((part) => part === '' || identifierPart.test(part));
+}
+
+/** A value of eight or more characters with letters and digits that is not an identifier (`gpt-4o-mini`). */
+function looksLikeShortKey(value: string): boolean {
+  return (
+    value.length >= 8 &&
+    hasDigit.test(value) &&
+    hasLetter.test(value) &&
+    !value.split(/[-_/.+:]/).every((part) => part === '' || identifierPart.test(part))
+  );
+}
+
+/** Request ids name a request, not an account: kept so a failure can be reported (docs/classification.md). */
+const requestIdRun = /^req(?:uest)?[_-]/i;
+const requestIdBefore =
+  /(?:request|trace|correlation)[ _-]?id\\{0,3}["'`]?\s{0,4}[:=]?\s{0,4}\\{0,3}["'`]?$/i;
+
+function isRequestId(text: string, start: number, end: number): boolean {
+  return (
+    requestIdRun.test(text.slice(start, Math.min(end, start + 8))) ||
+    requestIdBefore.test(text.slice(Math.max(0, start - 24), start))
+  );
+}
+
+const keyLike = (text: string, start: number, end: number): number =>
+  looksLikeKey(text.slice(start, end)) && !isRequestId(text, start, end) ? start : -1;
+
+const emailLocal = /[A-Za-z0-9._%+-]/;
+
+export const secretFormats: readonly SecretFormat[] = [
   {
     name: 'private_key',
-    hints: ['PRIVATE KEY'],
-    pattern: /-----BEGIN[A-Z ]{0,40}PRIVATE KEY-----[^-]*(?:-----END[A-Z ]{0,40}PRIVATE KEY-----)?/g,
-    replace: R,
+    starts: ['-----begin'],
+    source: '(-----BEGIN[A-Z ]{0,40}PRIVATE KEY-----[^-]*(?:-----END[A-Z ]{0,40}PRIVATE KEY-----)?)',
   },
   {
     name: 'jwt',
-    hints: ['eyJ'],
-    pattern: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]{6,}(?:\.[A-Za-z0-9_-]*)?/g,
-    replace: R,
-  },
-  {
-    name: 'url_credentials',
-    hints: ['://'],
-    pattern: /\b([a-z][a-z0-9+.-]{0,20}:\/\/)[^\s/?#@'"<>]{1,256}@/gi,
-    replace: `$1${R}@`,
-  },
-  {
-    name: 'authorization_scheme',
-    hints: ['bearer', 'basic', 'token ', 'apikey '],
-    caseless: true,
-    pattern:
-      /\b(bearer|basic|token|apikey)(\s+)(?=[A-Za-z0-9._~+/=-]{8,})(?=[^\s]*[0-9._~+/=-])[A-Za-z0-9._~+/=-]+/gi,
-    replace: `$1$2${R}`,
+    starts: ['eyj'],
+    source: String.raw`(?<![A-Za-z0-9_-])(eyJ[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]{6,}(?:\.[A-Za-z0-9_-]*)?)`,
   },
   {
     name: 'prefixed_api_key',
-    hints: [
+    starts: [
       'sk-',
       'sk_',
       'rk_',
       'pk_',
-      'AIza',
+      'aiza',
       'ya29.',
       '1//',
       'gsk_',
@@ -66,8 +158,14 @@ export const secretPatterns: readonly SecretPattern[] = [
       'glpat-',
       'xox',
       'xapp-',
-      'AKIA',
-      'ASIA',
+      'akia',
+      'asia',
+      'agpa',
+      'aida',
+      'aroa',
+      'anpa',
+      'anva',
+      'aipa',
       'sess-',
       'key-',
       'nvapi-',
@@ -75,83 +173,301 @@ export const secretPatterns: readonly SecretPattern[] = [
       'csk-',
       'tgp_',
     ],
-    pattern:
-      /(?<![A-Za-z0-9])(?:sk-[A-Za-z0-9_*.-]{6,}|(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{8,}|AIza[0-9A-Za-z_-]{16,}|ya29\.[0-9A-Za-z_-]{10,}|1\/\/[0-9A-Za-z_-]{16,}|gsk_[A-Za-z0-9]{12,}|xai-[A-Za-z0-9]{12,}|hf_[A-Za-z0-9]{12,}|pplx-[A-Za-z0-9]{12,}|r8_[A-Za-z0-9]{12,}|npm_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{12,}|xox[abposr]-[A-Za-z0-9-]{8,}|xapp-[A-Za-z0-9-]{8,}|(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}|sess-[A-Za-z0-9]{16,}|key-[A-Za-z0-9]{20,}|nvapi-[A-Za-z0-9_-]{16,}|fw_[A-Za-z0-9]{16,}|csk-[A-Za-z0-9]{16,}|tgp_v1_[A-Za-z0-9_-]{16,})/g,
-    replace: R,
+    source:
+      wordStart +
+      String.raw`(sk-[A-Za-z0-9_*.-]{6,}|(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{8,}|AIza[0-9A-Za-z_-]{16,}|ya29\.[0-9A-Za-z_-]{10,}|1\/\/[0-9A-Za-z_-]{16,}|gsk_[A-Za-z0-9]{12,}|xai-[A-Za-z0-9]{12,}|hf_[A-Za-z0-9]{12,}|pplx-[A-Za-z0-9]{12,}|r8_[A-Za-z0-9]{12,}|npm_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{12,}|xox[abposr]-[A-Za-z0-9-]{8,}|xapp-[A-Za-z0-9-]{8,}|(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}|sess-[A-Za-z0-9]{16,}|key-[A-Za-z0-9]{20,}|nvapi-[A-Za-z0-9_-]{16,}|fw_[A-Za-z0-9]{16,}|csk-[A-Za-z0-9]{16,}|tgp_v1_[A-Za-z0-9_-]{16,})`,
+  },
+  {
+    // The user and password of `scheme://user:password@host`; the `@` stays.
+    name: 'url_credentials',
+    starts: [':'],
+    source: String.raw`(?<=[A-Za-z][A-Za-z0-9+.-]{0,20}):\/\/([^\s/?#@'"<>]{1,256}@)`,
+    replacement: `${redacted}@`,
+  },
+  {
+    name: 'authorization_scheme',
+    starts: ['bearer', 'basic'],
+    source:
+      wordStart +
+      ci('(?:bearer|basic)') +
+      String.raw`\s{1,4}((?=[A-Za-z0-9._~+/=-]*[0-9~+/=_])[A-Za-z0-9._~+/=-]{8,})`,
+  },
+  {
+    // `Cookie: a=1; b=2` and `Set-Cookie: ...`: every pair of the header line.
+    name: 'cookie',
+    starts: ['cookie', 'set-cookie'],
+    source:
+      wordStart +
+      ci('(?:set-)?cookie') +
+      assignment +
+      notAName +
+      String.raw`([^\s"'\`;\\]{3,}(?:;\s?[^\s"'\`;\\]{1,})*)`,
+  },
+  {
+    // The value is not redacted when it is itself the next name (`key= "api-key": "..."`): that pair is redacted.
+    name: 'password_assignment',
+    starts: ['password', 'passwd', 'pwd', 'passphrase', 'secret', 'credential'],
+    source: wordStart + passwordNames + assignment + notAName + `(${valueEnd.replace('[', '[^')}{3,})`,
   },
   {
     name: 'credential_assignment',
-    hints: ['key', 'token', 'secret', 'passw', 'pwd', 'credential', 'auth', 'cookie', 'signature', 'sig='],
-    caseless: true,
-    // The value is not redacted when it is itself the next key (`key= "api-key": "..."`): that pair is redacted.
-    pattern: new RegExp(
-      String.raw`\b((?:x-)?${credentialKey}\\{0,3}["'\`]?\s{0,4}[:=]\s{0,4}\\{0,3}["'\`]?)` +
-        String.raw`(?!\[REDACTED\]|\[EMAIL\]|(?:bearer|basic|token|apikey)\s|(?:x-)?${credentialKey}\\{0,3}["'\`]\s{0,4}[:=])` +
-        String.raw`[^\s"'\`,;&}\])\\]{3,}`,
-      'gi',
-    ),
-    replace: `$1${R}`,
+    starts: [
+      'x-',
+      'ocp',
+      'subscription',
+      'api',
+      'access',
+      'secret',
+      'account',
+      'shared',
+      'private',
+      'session',
+      'refresh',
+      'id',
+      'auth',
+      'security',
+      'bearer',
+      'oauth',
+      'proxy',
+    ],
+    source: wordStart + keyNames + assignment + notAName + notPlain + `(${valueEnd.replace('[', '[^')}{3,})`,
+  },
+  {
+    // `token=abc123xyz`, `"key": "..."`: a weak name's value is redacted when it reads as a short key.
+    name: 'weak_assignment',
+    starts: ['token', 'key', 'signature', 'sig', 'session'],
+    source:
+      wordStart +
+      weakNames +
+      assignment +
+      notAName +
+      // No `=` or `:` inside the value (base64 padding ends it): `key=key=key=...` is read once per `=`, not
+      // once per key word and value length.
+      `([A-Za-z0-9]${valueEnd.replace('[', '[^=:')}{7,127}={0,2})`,
+    accept: (text, start, end) => (looksLikeShortKey(text.slice(start, end)) ? start : -1),
+    extend: /[^\s"'`,;&})\]\\=:]/,
   },
   {
     name: 'api_key_provided',
-    hints: ['provided'],
-    caseless: true,
-    pattern: /\b(api key provided:?\s{0,4})[^\s"'`,;.]{3,}/gi,
-    replace: `$1${R}`,
+    starts: ['api'],
+    source: wordStart + ci('api key provided') + String.raw`:?\s{0,4}([^\s"'\`,;.]{3,})`,
   },
   {
+    // A key word followed, within a few characters, by a run that reads as a key (`invalid subscription key
+    // 0a1b...`, `token: "..."`, `key=...`): keys identified by the words around them, not only by prefixes.
+    name: 'keyword_key',
+    starts: [
+      'x-',
+      'ocp',
+      'subscription',
+      'api',
+      'access',
+      'secret',
+      'account',
+      'shared',
+      'private',
+      'session',
+      'refresh',
+      'id',
+      'auth',
+      'security',
+      'bearer',
+      'oauth',
+      'proxy',
+      'password',
+      'passwd',
+      'pwd',
+      'passphrase',
+      'credential',
+      'token',
+      'key',
+      'signature',
+      'sig',
+    ],
+    source: wordStart + `(?:${strongNames}|${weakNames})` + nearby + `([A-Za-z0-9]${keyRun}{15,127}={0,2})`,
+    accept: (text, start, end) => keyLike(text, start, end),
+    extend: runCharacter,
+  },
+  {
+    // The local part is read backwards from the `@` by `accept`, so the scan starts only at an `@`.
     name: 'email',
-    hints: ['@'],
-    pattern:
-      /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}/g,
-    replace: '[EMAIL]',
+    starts: ['@'],
+    source: String.raw`(?<=[A-Za-z0-9._%+-])(@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24})(?![A-Za-z0-9-])`,
+    replacement: '[EMAIL]',
+    accept: (text, start) => {
+      let from = start;
+      while (from > 0 && start - from < 64 && emailLocal.test(text[from - 1]!)) from--;
+      return from > 0 && emailLocal.test(text[from - 1]!) ? -1 : from;
+    },
   },
   {
     name: 'aws_account',
-    hints: ['arn:'],
-    pattern: /\b(arn:aws[a-z-]{0,20}:[a-z0-9-]{0,40}:[a-z0-9-]{0,40}:)\d{12}/g,
-    replace: `$1${R}`,
+    starts: ['arn:'],
+    source: String.raw`(?<![A-Za-z0-9])arn:aws[a-z-]{0,20}:[a-z0-9-]{0,40}:[a-z0-9-]{0,40}:(\d{12})`,
   },
   {
+    // `org-AbC123`, `user_2x9...`: the value has a digit or mixes cases; a word (`user-friendly`,
+    // `USER_PROJECT_DENIED`) is no identifier.
     name: 'prefixed_account_id',
-    hints: ['org-', 'org_', 'user_', 'user-', 'proj_', 'acct_', 'team_', 'team-', 'ws_', 'cus_'],
-    caseless: true,
-    pattern: /(?<![A-Za-z0-9])(?:org|user|proj|acct|team|ws|cus)[-_][A-Za-z0-9]{6,}/gi,
-    replace: R,
+    starts: ['org', 'user', 'proj', 'acct', 'team', 'ws', 'cus'],
+    source:
+      wordStart +
+      ci('(?:org|user|proj|acct|team|ws|cus)[-_]') +
+      '((?:(?=[A-Za-z0-9]*[0-9])|(?=[A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9]*[a-z]))[A-Za-z0-9]{6,})',
   },
   {
     name: 'path_account_id',
-    hints: [
-      'subscriptions/',
-      'projects/',
-      'organizations/',
-      'accounts/',
-      'tenants/',
-      'team/',
-      'teams/',
-      'users/',
-      'home/',
-    ],
-    caseless: true,
-    pattern:
-      /\b(subscriptions|projects|organizations|accounts|tenants|teams?|users|home)\/(?!REDACTED\b)[A-Za-z0-9._-]{2,128}/gi,
-    replace: `$1/${R}`,
+    starts: ['subscriptions', 'projects', 'organizations', 'accounts', 'tenants', 'team', 'users', 'home'],
+    source:
+      wordStart +
+      ci('(?:subscriptions|projects|organizations|accounts|tenants|teams?|users|home)') +
+      String.raw`\/(?!REDACTED\b)([A-Za-z0-9._-]{2,128})`,
   },
   {
     name: 'named_account_id',
-    hints: ['organization', 'project', 'account', 'team', 'tenant', 'workspace', 'subscription', 'consumer'],
-    caseless: true,
-    pattern:
-      /\b((?:organization|organisation|project|account|team|tenant|workspace|subscription|consumer)(?:[ _-]?id)?(?:\s{0,4}[:=]\s{0,4}|\s{1,4})[('"`]?)(?!(?:is|has|was|the|and|for|with|that|this|does|not|of|on|in|to|or|may|can|limit|rate|usage|quota|level|tier|settings|billing|credits?|member|owner|admin|access|api|key|must|before|yet)\b)(?=[A-Za-z0-9_.:-]{4,}[)'"`\s.,;:]|[A-Za-z0-9_.:-]{4,}$)(?=[^\s)'"`]*[0-9_-])[A-Za-z0-9_.:-]{4,128}/gi,
-    replace: `$1${R}`,
+    starts: [
+      'organization',
+      'organisation',
+      'project',
+      'account',
+      'team',
+      'tenant',
+      'workspace',
+      'subscription',
+      'consumer',
+    ],
+    source:
+      wordStart +
+      ci('(?:organization|organisation|project|account|team|tenant|workspace|subscription|consumer)') +
+      ci('(?:[ _-]?id)?') +
+      String.raw`(?:\s{0,4}[:=]\s{0,4}|\s{1,4})[('"\`]?` +
+      `(?!${ci('(?:is|has|was|the|and|for|with|that|this|does|not|of|on|in|to|or|may|can|limit|rate|usage|quota|level|tier|settings|billing|credits?|member|owner|admin|access|api|key|must|before|yet)')}\\b|${ci('https?:')})` +
+      String.raw`(?=[A-Za-z0-9_.:-]{4,}[)'"\`\s.,;:]|[A-Za-z0-9_.:-]{4,}$)(?=[^\s)'"\`]*[0-9_-])([A-Za-z0-9_.:-]{4,128})`,
   },
   {
     // A run of 32 or more key characters mixing upper case, lower case and digits: an unprefixed key (Mistral,
-    // Cohere, an AWS secret). Matched only at the start of a run (the look-behind), so each run is read once.
+    // Cohere, an AWS secret). Matched only at the start of a run (the look-behind), so each run is read once; an
+    // equals sign ends a run (`NAME=value` is a name and a value, base64 padding ends the value).
+    // A request id (`req_...`, after `request_id`) is not one.
     name: 'high_entropy_token',
-    hints: [],
-    pattern:
-      /(?<![A-Za-z0-9_+=-])(?=[A-Za-z0-9_+=-]{32,})(?=[A-Za-z0-9_+=-]*[A-Z])(?=[A-Za-z0-9_+=-]*[a-z])(?=[A-Za-z0-9_+=-]*[0-9])[A-Za-z0-9_+=-]{32,}/g,
-    replace: R,
+    starts: [],
+    source: String.raw`(?<![A-Za-z0-9_+-])((?=[A-Za-z0-9_+-]*[A-Z])(?=[A-Za-z0-9_+-]*[a-z])(?=[A-Za-z0-9_+-]*[0-9])[A-Za-z0-9_+-]{32,}={0,2})`,
+    accept: (text, start, end) => (isRequestId(text, start, end) ? -1 : start),
   },
 ];
+
+/** Each format as an expression that matches only where it is tried (sticky). */
+const sticky = secretFormats.map((f) => new RegExp(f.source, 'y'));
+const highEntropy = secretFormats.findIndex((f) => f.starts.length === 0);
+
+/**
+ * Format indexes by the one or two lower-cased ASCII characters their matches begin with, in format order:
+ * `startTable[c0 * 128 + c1]` (c1 is 0 for a one-character start) indexes `startLists`.
+ */
+const startLists: Array<Array<{ readonly index: number; readonly starts: string[] }>> = [[]];
+const startTable = new Uint8Array(128 * 128);
+secretFormats.forEach((format, index) => {
+  for (const start of format.starts) {
+    const key = start.charCodeAt(0) * 128 + (start.length > 1 ? start.charCodeAt(1) : 0);
+    if (startTable[key] === 0) {
+      startTable[key] = startLists.length;
+      startLists.push([]);
+    }
+    const list = startLists[startTable[key]!]!;
+    const entry = list.find((e) => e.index === index);
+    if (entry === undefined) list.push({ index, starts: [start] });
+    else entry.starts.push(start);
+  }
+});
+
+/** The start of the next run of 32 or more high-entropy run characters. */
+const longRun = /(?<![A-Za-z0-9_+-])[A-Za-z0-9_+-]{32}/g;
+
+/** One secret found: text[start, end) is shown as `replacement`. */
+export interface SecretSpan {
+  readonly start: number;
+  readonly end: number;
+  readonly replacement: string;
+}
+
+const isAlnum = (c: number) => (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 122);
+/** A character of a high-entropy run (`[A-Za-z0-9_+-]`). */
+const isRun = (c: number) => isAlnum(c) || c === 95 || c === 43 || c === 45;
+const lower = (c: number) => (c >= 65 && c <= 90 ? c | 32 : c);
+
+/**
+ * The secrets of `text`, in order and disjoint, found in one pass over it. The pass stops at the start of each
+ * word, at `-`, `:` and `@`, and at the start of each run of 32 or more key characters; there it tries the formats
+ * that can begin so, in `secretFormats` order, the first that matches (and whose `accept` takes it) winning.
+ */
+export function findSecrets(text: string): SecretSpan[] {
+  const spans: SecretSpan[] = [];
+  const n = text.length;
+  let nextLongRun = -1;
+  let previous = 0;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    let span: SecretSpan | null = null;
+    let skipTo = i + 1;
+    if (isAlnum(c) ? !isAlnum(previous) : c === 45 || c === 58 || c === 64) {
+      const c1 = c === 58 || c === 64 ? 0 : lower(text.charCodeAt(i + 1));
+      const list = c1 < 128 ? startTable[lower(c) * 128 + c1]! : 0;
+      if (list !== 0) {
+        for (const { index, starts } of startLists[list]!) {
+          if (!startsWithAny(text, i, starts)) continue;
+          span = attempt(text, i, index);
+          if (span !== null) break;
+        }
+      }
+    }
+    if (span === null && nextLongRun < i) {
+      longRun.lastIndex = i;
+      nextLongRun = longRun.exec(text)?.index ?? n;
+    }
+    if (span === null && nextLongRun === i) {
+      span = attempt(text, i, highEntropy);
+      if (span === null) {
+        // A refused run (a request id) is skipped whole, as a run is read once.
+        while (skipTo < n && isRun(text.charCodeAt(skipTo))) skipTo++;
+      }
+    }
+    if (span !== null) {
+      // An e-mail's local part, read backwards, may reach into the secret before it.
+      const last = spans[spans.length - 1];
+      if (last !== undefined && span.start < last.end) span = { ...span, start: last.end };
+      spans.push(span);
+      skipTo = Math.max(span.end, i + 1);
+    }
+    previous = text.charCodeAt(skipTo - 1);
+    i = skipTo;
+  }
+  return spans;
+}
+
+/** Whether text at `at` begins with one of `starts` (lower-case), letters compared without case. */
+function startsWithAny(text: string, at: number, starts: readonly string[]): boolean {
+  next: for (const start of starts) {
+    for (let k = 2; k < start.length; k++) {
+      if (lower(text.charCodeAt(at + k)) !== start.charCodeAt(k)) continue next;
+    }
+    return true;
+  }
+  return false;
+}
+
+/** Format `index` tried at `at`: its span, or null when it does not match there or its `accept` refuses. */
+function attempt(text: string, at: number, index: number): SecretSpan | null {
+  const format = secretFormats[index]!;
+  const expression = sticky[index]!;
+  expression.lastIndex = at;
+  const m = expression.exec(text);
+  if (m === null) return null;
+  let end = at + m[0].length;
+  const start = format.accept?.(text, end - m[1]!.length, end) ?? end - m[1]!.length;
+  if (start < 0) return null;
+  if (format.extend !== undefined) {
+    while (end < text.length && format.extend.test(text[end]!)) end++;
+  }
+  return { start, end, replacement: format.replacement ?? redacted };
+}
