@@ -302,8 +302,9 @@ export const secretFormats: readonly SecretFormat[] = [
   },
   {
     name: 'aws_account',
-    starts: ['arn:'],
-    source: String.raw`(?<![A-Za-z0-9])arn:aws[a-z-]{0,20}:[a-z0-9-]{0,40}:[a-z0-9-]{0,40}:(\d{12})`,
+    // Also from the colon: another secret's value may have swallowed the `arn` (`..5e4farn:aws:...`).
+    starts: ['arn:', ':'],
+    source: String.raw`(?:(?<![A-Za-z0-9])arn)?:aws[a-z-]{0,20}:[a-z0-9-]{0,40}:[a-z0-9-]{0,40}:(\d{12})`,
   },
   {
     // `org-AbC123`, `user_2x9...`: the value has a digit or mixes cases; a word (`user-friendly`,
@@ -433,11 +434,12 @@ export function findSecrets(text: string): SecretSpan[] {
       }
     }
     if (span !== null) {
-      // An e-mail's local part, read backwards, may reach into the secret before it.
+      // Spans may overlap: a key word's value can swallow the first letters of another secret (`...5e4farn:aws:...`),
+      // so the scan goes on inside a span and an overlapping one extends it. An e-mail's local part, read
+      // backwards, may reach into the secret before it the same way.
       const last = spans[spans.length - 1];
-      if (last !== undefined && span.start < last.end) span = { ...span, start: last.end };
-      spans.push(span);
-      skipTo = Math.max(span.end, i + 1);
+      if (last === undefined || span.start >= last.end) spans.push(span);
+      else if (span.end > last.end) spans[spans.length - 1] = { ...last, end: span.end };
     }
     previous = text.charCodeAt(skipTo - 1);
     i = skipTo;

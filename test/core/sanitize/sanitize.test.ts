@@ -23,6 +23,16 @@ describe('[DAT-09][CLS-21] sanitization', () => {
     }
   });
 
+  it('finds a secret that begins inside another one (a key word value swallowing an ARN prefix)', () => {
+    // Found by the fuzz test: the session id's value ran into `arn`, and the account id after it survived.
+    const text = '{"session_id":"9a8b7c6d-5e4farn:aws:bedrock:us-east-1:929030141252:inference-profile/x"}';
+    expect(redactSecrets(text)).not.toContain('929030141252');
+    expect(safeExcerpt(text)).not.toContain('929030141252');
+    expect(redactSecrets('arn:aws:bedrock:us-east-1:929030141252:x')).toBe(
+      'arn:aws:bedrock:us-east-1:[REDACTED]:x',
+    );
+  });
+
   it('keeps the message readable', () => {
     const text = 'API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}';
     expect(safeExcerpt(text)).toBe(text);
