@@ -5,4 +5,4 @@
 export const catalogueVersion = '2026.12.01-1';
 
 /** Fingerprint of the rule set this version was released with (see test/core/catalogue/registry.test.ts). */
-export const catalogueFingerprint = '133-ae9cb8a9';
+export const catalogueFingerprint = '133-c55382e4';

@@ -5,7 +5,8 @@ const notAFailureReport = new RegExp(`${proseCue.source}|${causeOnly.source}|${m
 
 /** CUR-08's vetoes (context cancellation, deadline, cancel escalation) and prose: no transport loss then. */
 const streamLossVetoes = new RegExp(
-  `context (?:canceled|cancelled|deadline exceeded)|cancel escalated|${notAFailureReport.source}`,
+  // A stream that names why it ended ("before completion: Proxy request budget exhausted") was ended, not lost.
+  `context (?:canceled|cancelled|deadline exceeded)|cancel escalated|before completion: [^\\n]{0,40}budget exhausted|${notAFailureReport.source}`,
 );
 import type { Rule } from '../rule.js';
 
@@ -32,8 +33,9 @@ export const networkRules: readonly Rule[] = [
         'host',
         'dns',
         'known',
+        'lookup',
       ],
-      text: /\benotfound\b|\beai_again\b|getaddrinfo|could not resolve (?:host|hostname|proxy)|temporary failure in name resolution|name or service not known|nodename nor servname|no such host|dns (?:lookup|resolution) (?:failed|error)/,
+      text: /\benotfound\b|\beai_again\b|getaddrinfo|could not resolve (?:host|hostname|proxy)|temporary failure in name resolution|name or service not known|nodename nor servname|no such host|dns (?:lookup|resolution) (?:failed|error)|failed host lookup/,
       unless: notAFailureReport,
     },
   },
@@ -81,8 +83,12 @@ export const networkRules: readonly Rule[] = [
         'err_socket_connection_timeout',
         'err_connection_timed_out',
         'reading',
+        'curl',
+        'sockettimeoutexception',
+        'interruptedioexception',
+        'operation',
       ],
-      text: /\betimedout\b|\besockettimedout\b|und_err_connect_timeout|connecttimeouterror|apitimeouterror|\b(?:read|connect)timeout\b|connect(?:ion)? timed out|timed out (?:while |when )?(?:connecting|waiting for (?:a |the )?(?:response|server))|request timed out(?! while processing)|read timed out|read timeout on endpoint|readtimeouterror|timeout awaiting|deadline exceeded while connecting|client\.timeout exceeded|awaiting headers|httpclient\.timeout|i\/o timeout|timeout of \d{1,9}ms exceeded|err_socket_connection_timeout|socket connection timeout|err_connection_timed_out|timeout on reading data from socket/,
+      text: /\betimedout\b|\besockettimedout\b|und_err_connect_timeout|connecttimeouterror|apitimeouterror|\b(?:read|connect)timeout\b|connect(?:ion)? timed out|timed out (?:while |when )?(?:connecting|waiting for (?:a |the )?(?:response|server))|request timed out(?! while processing)|read timed out|read timeout on endpoint|readtimeouterror|timeout awaiting|deadline exceeded while connecting|client\.timeout exceeded|awaiting headers|httpclient\.timeout|i\/o timeout|timeout of \d{1,9}ms exceeded|err_socket_connection_timeout|socket connection timeout|err_connection_timed_out|timeout on reading data from socket|curl error 28: operation timed out|sockettimeoutexception|interruptedioexception: timeout|the read operation timed out/,
       unless: notAFailureReport,
     },
   },
@@ -143,8 +149,10 @@ export const networkRules: readonly Rule[] = [
         'err_connection_reset',
         'err_internet_disconnected',
         'firewall',
+        '407',
+        'tunnel',
       ],
-      text: /fetch failed|failed to fetch|networkerror when attempting|network request failed|network error(?! while reading)|connection error|unable to connect|could not connect|cannot connect|can.t connect|failed to connect|apiconnectionerror|\bconnecterror\b|error connecting to|you (?:are|appear to be) offline|no internet connection|check your (?:internet|network) connection|\beconnaborted\b|tunneling socket could not be established|proxy (?:error|connection failed|authentication required)|not supported by the http2 proxy|error sending request for url|err_connection_(?:refused|reset|closed)|err_internet_disconnected|check your firewall rules and network connection/,
+      text: /fetch failed|failed to fetch|networkerror when attempting|network request failed|network error(?! while reading)|connection error|unable to connect|could not connect|cannot connect|can.t connect|failed to connect|apiconnectionerror|\bconnecterror\b|error connecting to|you (?:are|appear to be) offline|no internet connection|check your (?:internet|network) connection|\beconnaborted\b|tunneling socket could not be established|proxy (?:error|connection failed|authentication required)|not supported by the http2 proxy|error sending request for url|err_connection_(?:refused|reset|closed)|err_internet_disconnected|check your firewall rules and network connection|status code 407\b|407 proxy authentication required|connect tunnel failed|connection failed: connect error/,
       // "Failed to fetch ... { status: 500 }": a response came, so the status decides.
       unless: new RegExp(`\\bstatus(?:code)?\\s{0,2}[:=]\\s{0,3}[1-5]\\d\\d|${notAFailureReport.source}`),
     },
