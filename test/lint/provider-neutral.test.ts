@@ -93,10 +93,11 @@ const ordinaryWords = new Set([
 
 /**
  * Vendor and agent names that are also keywords or ordinary words of TypeScript code (the Continue editor
- * extension, Together AI): as a bare word they would flag every `continue;`. Their hyphenated ids and rule ids
+ * extension, Together AI, the `open` of Open WebUI, Meta's Llama API): as a bare word they would flag every
+ * `continue;` or `open()`. Their hyphenated ids and rule ids
  * still count as signatures.
  */
-const namesThatAreWords = new Set(['continue', 'together']);
+const namesThatAreWords = new Set(['continue', 'together', 'open', 'meta']);
 
 /** The classifier's own output vocabulary: codes are provider-neutral by design (DAT-02). */
 const catalogueCodes = new Set<string>([...transientCodes, ...hardCodes, ...nonProviderCodes]);
