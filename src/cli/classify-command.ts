@@ -145,7 +145,8 @@ function classifyLine(line: number, text: string, options: ClassifyOptions, expl
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { error: { line, path: '', message: `malformed JSON: ${(error as Error).message}` } };
+    // Node's parser message quotes the line itself (all of it when it is short): say where, never what.
+    return { error: { line, path: '', message: `malformed JSON: ${jsonErrorPlace(error)}` } };
   }
   const parsed = parseEnvelope(value);
   if (!parsed.ok) {
@@ -155,4 +156,13 @@ function classifyLine(line: number, text: string, options: ClassifyOptions, expl
   if (!explain) return classifyEvidence(parsed.evidence, options);
   const explanation = explainEvidence(parsed.evidence, options);
   return { ...explanation.classification, matches: explanation.matches };
+}
+
+/** Where JSON.parse gave up ("at position 12", "unexpected end"), without the text it quotes. */
+function jsonErrorPlace(error: unknown): string {
+  const message = error instanceof Error ? error.message : '';
+  const position = /position (\d{1,12})/.exec(message);
+  if (position) return `unexpected input at position ${position[1]}`;
+  if (/end of (?:json|data) input|unexpected end/i.test(message)) return 'unexpected end of input';
+  return 'not a JSON value';
 }

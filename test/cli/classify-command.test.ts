@@ -60,6 +60,26 @@ describe('recourse classify', () => {
     expect(JSON.parse(r.lines[4]!)).toMatchObject({ error: { line: 5, path: '' } });
   });
 
+  it('[DAT-09] never echoes a credential in an error line: not in a path, a value, or the parser message', () => {
+    const key = 'sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789';
+    const aws = 'AKIAIOSFODNN7EXAMPLE';
+    const r = runCli(
+      ['classify', '-'],
+      jsonl(
+        `{"kind":"stderr","text":"x","${key}":1}`,
+        `{"kind":"http","status":500,"headers":{"${aws}":{}}}`,
+        aws,
+        `{"kind":"${'a'.repeat(180)} https://al:Sup3rSecretPassw0rdX@host.example","text":"x"}`,
+      ),
+    );
+    expect(r.status).toBe(2);
+    expect(r.lines).toHaveLength(4);
+    for (const fragment of [key.slice(8, 24), aws, 'Sup3rSecret']) expect(r.stdout).not.toContain(fragment);
+    expect(JSON.parse(r.lines[2]!)).toEqual({
+      error: { line: 3, path: '', message: 'malformed JSON: not a JSON value' },
+    });
+  });
+
   it('skips blank lines but counts them in line numbers', () => {
     const r = runCli(['classify', '-'], `${JSON.stringify(overloaded)}\n\n   \n{"kind":5}\n`);
     expect(r.lines).toHaveLength(2);

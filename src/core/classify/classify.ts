@@ -121,8 +121,18 @@ function nowMs(options: ClassifyOptions | undefined): number {
     );
   }
   const ms = typeof now === 'number' ? now : now.getTime();
-  return Number.isFinite(ms) ? ms : 0;
+  // A clock that is not a finite instant between the years 1970 and 9999 would print times that are not ISO-8601.
+  if (!Number.isFinite(ms) || ms < 0 || ms > latestClockMs) {
+    throw new RecourseError(
+      'invalid_input',
+      `classify needs options.now as a finite instant from 1970 to 9999 (got ${String(ms)})`,
+    );
+  }
+  return ms;
 }
+
+/** 9999-12-31T23:59:59.999Z: the last instant an ISO-8601 timestamp with a four-digit year can name. */
+const latestClockMs = 253_402_300_799_999;
 
 /**
  * `observed_at` is the origin unless it lies more than the tolerance ahead of `now`: a clock that far ahead

@@ -1,6 +1,6 @@
 import { evidenceBounds } from './bounds.js';
 import { cutUtf8 } from '../text/utf8.js';
-import { describe, type FieldIssue } from '../validation/field-issue.js';
+import { describe, pointer, type FieldIssue } from '../validation/field-issue.js';
 
 /** One validation problem of an envelope, addressed by a JSON pointer (`/error/code`). */
 export type EnvelopeIssue = FieldIssue;
@@ -27,7 +27,7 @@ export class FieldReader {
   }
 
   path(key: string): string {
-    return `${this.prefix}/${key}`;
+    return pointer(this.prefix, key);
   }
 
   fail(key: string, message: string): void {

@@ -1,11 +1,14 @@
 import { findSecrets } from './secret-patterns.js';
+import { stripDisplayCodes } from '../text/display-codes.js';
 
 /**
  * Replaces every credential and account identifier in `text` with `[REDACTED]` (e-mail addresses with
- * `[EMAIL]`). One pass over the text finds them (`findSecrets`).
+ * `[EMAIL]`), and drops common terminal colour codes. One pass over the text finds them (`findSecrets`).
  */
 export function redactSecrets(text: string): string {
-  return redactRange(text, 0, text.length);
+  // A key coloured by the terminal (`ESC[31mAKIA...`) only starts a word once the colour code is gone.
+  const plain = stripDisplayCodes(text);
+  return redactRange(plain, 0, plain.length);
 }
 
 /**

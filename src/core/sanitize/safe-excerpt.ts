@@ -1,5 +1,6 @@
 import { isFreeOfSecrets, redactRange } from './redact-secrets.js';
 import { cutUtf8, cutUtf8Tail } from '../text/utf8.js';
+import { stripDisplayCodes } from '../text/display-codes.js';
 import { stripControlCharacters } from '../text/whitespace.js';
 
 /** The bound of every `safe_excerpt`, in UTF-8 bytes (REQUIREMENTS DAT-09 decision). */
@@ -56,7 +57,7 @@ function sanitizeWindow(raw: string, start: number, end: number): string {
 const escapedControl = /\\(?:[nrtfbv]|u00[01][0-9a-fA-F])/g;
 
 function clean(text: string): string {
-  return stripControlCharacters(text).replace(escapedControl, ' ');
+  return stripControlCharacters(stripDisplayCodes(text)).replace(escapedControl, ' ');
 }
 
 /** Characters a credential can contain; any other character is a safe place to cut. */

@@ -175,7 +175,7 @@ export const secretFormats: readonly SecretFormat[] = [
     ],
     source:
       wordStart +
-      String.raw`(sk-[A-Za-z0-9_*.-]{6,}|(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{8,}|AIza[0-9A-Za-z_-]{16,}|ya29\.[0-9A-Za-z_-]{10,}|1\/\/[0-9A-Za-z_-]{16,}|gsk_[A-Za-z0-9]{12,}|xai-[A-Za-z0-9]{12,}|hf_[A-Za-z0-9]{12,}|pplx-[A-Za-z0-9]{12,}|r8_[A-Za-z0-9]{12,}|npm_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{12,}|xox[abposr]-[A-Za-z0-9-]{8,}|xapp-[A-Za-z0-9-]{8,}|(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}|sess-[A-Za-z0-9]{16,}|key-[A-Za-z0-9]{20,}|nvapi-[A-Za-z0-9_-]{16,}|fw_[A-Za-z0-9]{16,}|csk-[A-Za-z0-9]{16,}|tgp_v1_[A-Za-z0-9_-]{16,})`,
+      String.raw`(sk-[A-Za-z0-9_*.-]{6,}|(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{8,}|AIza[0-9A-Za-z_-]{16,}|ya29\.[0-9A-Za-z_-]{10,}|1\/\/[0-9A-Za-z_-]{16,}|gsk_[A-Za-z0-9]{12,}|xai-[A-Za-z0-9]{12,}|hf_[A-Za-z0-9]{12,}|pplx-[A-Za-z0-9]{12,}|r8_[A-Za-z0-9]{12,}|npm_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{12,}|xox[abposr]-[A-Za-z0-9-]{8,}|xapp-[A-Za-z0-9-]{8,}|(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}(?:[:=,;\s"']{1,3}[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+]))?|sess-[A-Za-z0-9]{16,}|key-[A-Za-z0-9]{20,}|nvapi-[A-Za-z0-9_-]{16,}|fw_[A-Za-z0-9]{16,}|csk-[A-Za-z0-9]{16,}|tgp_v1_[A-Za-z0-9_-]{16,})`,
   },
   {
     // The user and password of `scheme://user:password@host`; the `@` stays.
@@ -435,11 +435,11 @@ export function findSecrets(text: string): SecretSpan[] {
     }
     if (span !== null) {
       // Spans may overlap: a key word's value can swallow the first letters of another secret (`...5e4farn:aws:...`),
-      // so the scan goes on inside a span and an overlapping one extends it. An e-mail's local part, read
-      // backwards, may reach into the secret before it the same way.
+      // so the scan goes on inside a span, and what an overlapping one adds after it is replaced too. An e-mail's
+      // local part, read backwards, may reach into the secret before it the same way.
       const last = spans[spans.length - 1];
       if (last === undefined || span.start >= last.end) spans.push(span);
-      else if (span.end > last.end) spans[spans.length - 1] = { ...last, end: span.end };
+      else if (span.end > last.end) spans.push({ ...span, start: last.end });
     }
     previous = text.charCodeAt(skipTo - 1);
     i = skipTo;

@@ -1,4 +1,4 @@
-import { redactSecrets } from '../sanitize/redact-secrets.js';
+import { redactRange } from '../sanitize/redact-secrets.js';
 import { escapeControlsInJson } from '../text/escape-controls.js';
 import { stripControlCharacters } from '../text/whitespace.js';
 
@@ -8,9 +8,19 @@ export interface FieldIssue {
   readonly message: string;
 }
 
-/** A JSON pointer with one more segment (`~` and `/` escaped as RFC 6901 says). */
+/**
+ * A JSON pointer with one more segment (`~` and `/` escaped as RFC 6901 says). A segment is input too (an unknown
+ * key may be a pasted credential): it is redacted and kept to 64 characters.
+ */
 export function pointer(base: string, segment: string | number): string {
-  return `${base}/${String(segment).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  const key = typeof segment === 'number' ? String(segment) : safeSegment(segment);
+  return `${base}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+}
+
+function safeSegment(segment: string): string {
+  // Controls stay: JSON output carries the key as it was, and whatever prints it escapes them.
+  const shown = redactRange(segment, 0, segment.length);
+  return shown.length > 64 ? `${shown.slice(0, 64)}…` : shown;
 }
 
 /**
@@ -25,7 +35,9 @@ export function describe(value: unknown): string {
   if (typeof value === 'object') return 'an object';
   if (typeof value === 'string') {
     // Echo bad input only redacted and short: an error message must never carry a credential.
-    const shown = redactSecrets(stripControlCharacters(value.length > 200 ? value.slice(0, 200) : value));
+    // Redacted before it is cut: a credential across the cut is then replaced whole, never shown in part.
+    const text = stripControlCharacters(value.length > 1024 ? value.slice(0, 1024) : value);
+    const shown = redactRange(text, 0, Math.min(text.length, 200));
     return escapeControlsInJson(JSON.stringify(shown.length > 40 ? `${shown.slice(0, 40)}…` : shown));
   }
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);

@@ -44,9 +44,13 @@ describe('classify without a clock', () => {
     }
   });
 
-  it('takes epoch ms or a Date, and reads a non-finite clock as the epoch', () => {
+  it('takes epoch ms or a Date, and refuses a clock that is no instant from 1970 to 9999', () => {
     const at = Date.UTC(2026, 11, 1);
     expect(classify(envelope, { now: new Date(at) })).toEqual(classify(envelope, { now: at }));
-    expect(classify(envelope, { now: Number.NaN }).occurred_at).toBe('1970-01-01T00:00:00Z');
+    expect(classify(envelope, { now: 0 }).occurred_at).toBe('1970-01-01T00:00:00Z');
+    // A NaN clock used to read as the epoch and -1e20 printed a year that is no ISO-8601: both are refused now.
+    for (const now of [Number.NaN, Infinity, -1, -1e20, 1e16, new Date(Number.NaN)]) {
+      expect(() => classify(envelope, { now }), String(now)).toThrow(RecourseError);
+    }
   });
 });

@@ -5,7 +5,8 @@ import { excerptMaxBytes, redactSecrets, safeExcerpt, safeIdentifier } from '../
 describe('[DAT-09][CLS-21] sanitization', () => {
   it('[DAT-09] removes bidi isolates and the Arabic letter mark as it removes overrides and controls', () => {
     const hostile = 'Over\u2066loaded\u2069 \u061cand\u202e \u2067 \u2068 done\u001b[31m';
-    expect(safeExcerpt(hostile)).toBe('Overloaded and done[31m');
+    // The colour code goes whole (a key coloured red starts a word again), not only its ESC.
+    expect(safeExcerpt(hostile)).toBe('Overloaded and done');
   });
 
   it.each(secretSamples().map((s) => [s.kind, s] as const))('redacts %s', (_kind, sample) => {
@@ -31,6 +32,22 @@ describe('[DAT-09][CLS-21] sanitization', () => {
     expect(redactSecrets('arn:aws:bedrock:us-east-1:929030141252:x')).toBe(
       'arn:aws:bedrock:us-east-1:[REDACTED]:x',
     );
+  });
+
+  it('redacts a key right after a terminal colour code, a colour-split key, and an AWS key pair', () => {
+    const cases = [
+      ['Error 401 \u001b[31mAKIAIOSFODNN7EXAMPLE\u001b[0m', 'AKIAIOSFODNN7EXAMPLE'],
+      ['\u001b(Bxoxb-123456789012-abcdefghij', 'abcdefghij'],
+      ['\u001b[1mgsk_abcdefghijklmnop', 'abcdefghijklmnop'],
+      ['invalid api key pMLQZZypjfaD79VP\u001b[31mpMLQZZypjfaD79VPunwNEazQwyL4\u001b[0m', 'unwNEazQwyL4'],
+      ['AKIAIOSFODNN7EXAMPLE:wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', 'bPxRfiCYEXAMPLEKEY'],
+    ] as const;
+    for (const [text, secret] of cases) {
+      expect(safeExcerpt(text), text).not.toContain(secret);
+      expect(redactSecrets(text), text).not.toContain(secret);
+    }
+    // A malformed sequence keeps its characters rather than take a prefix's first letter with it.
+    expect(safeExcerpt('\u001b[ arn:aws:bedrock:us-east-1:929030141252:x')).not.toContain('929030141252');
   });
 
   it('keeps the message readable', () => {
