@@ -186,7 +186,7 @@ function findMatches(facts: Facts, catalogue: CompiledCatalogue, all: boolean): 
     if (list === undefined) return;
     for (const index of list) if (!candidates.includes(index)) candidates.push(index);
   };
-  forEachToken(facts.text, take);
+  forEachToken(facts.text, take, catalogue.tokenFilter);
   for (const [name, values] of facts.fields) for (const value of values) take(fieldKey(name, value));
   if (facts.status !== null) take(statusKey(facts.status));
   if (facts.rpcCode !== null) take(`rpc:${facts.rpcCode}`);
