@@ -167,11 +167,14 @@ function run(
   return {
     classification: build(resolution, evidence, facts, base, referenceMs),
     timingOrigin,
-    matches: matches.map((m) => ({
-      rule: m.compiled.rule.id,
-      code: m.compiled.rule.code,
-      level: m.compiled.level,
-    })),
+    // Only an explanation lists them: a classification need not build the list.
+    matches: explain
+      ? matches.map((m) => ({
+          rule: m.compiled.rule.id,
+          code: m.compiled.rule.code,
+          level: m.compiled.level,
+        }))
+      : [],
   };
 }
 
