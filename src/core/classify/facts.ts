@@ -94,33 +94,29 @@ function windowOf(text: string): string {
 const hashSeed = 0x811c9dc5 | 0;
 const hashStep = (h: number, c: number): number => Math.imul(h ^ c, 0x01000193);
 
-/** Bits of a token filter: 2^18, a 32 KiB bitmap (a few percent false positives for 10,000 keys). */
-const filterBits = 1 << 18;
+/** Slots of a token filter: 65,536 bytes, one per hash slot (about 1 % of them set by the shipped keys). */
+const filterSlots = 65_536;
 
-/** The bit of a token filter a hash selects. */
-const filterBit = (h: number): number => (h ^ (h >>> 15)) & (filterBits - 1);
+/** The slot of a token filter a hash selects. */
+const filterSlot = (h: number): number => (h ^ (h >>> 16)) & (filterSlots - 1);
 
 /**
- * A bitmap over token hashes holding every key in `keys`: the tokenizer builds a token's string only when its bit
- * is set, so most words of a text (no rule's keyword) cost no slice and no map lookup. A superset, never a filter
- * that drops a key: a set bit only means "look it up".
+ * A table over token hashes marking every key in `keys`: the tokenizer builds a token's string only when its slot
+ * is marked, so most words of a text (no rule's keyword) cost no slice and no map lookup. A superset, never a filter
+ * that drops a key: a marked slot only means "look it up".
  */
-export function tokenFilter(keys: Iterable<string>): Uint32Array {
-  const bits = new Uint32Array(filterBits / 32);
+export function tokenFilter(keys: Iterable<string>): Uint8Array {
+  const slots = new Uint8Array(filterSlots);
   for (const key of keys) {
     let h = hashSeed;
     for (let i = 0; i < key.length; i++) h = hashStep(h, key.charCodeAt(i));
-    const bit = filterBit(h);
-    bits[bit >>> 5]! |= 1 << (bit & 31);
+    slots[filterSlot(h)] = 1;
   }
-  return bits;
+  return slots;
 }
 
-const passes = (filter: Uint32Array | undefined, h: number): boolean => {
-  if (filter === undefined) return true;
-  const bit = filterBit(h);
-  return (filter[bit >>> 5]! & (1 << (bit & 31))) !== 0;
-};
+const passes = (filter: Uint8Array | undefined, h: number): boolean =>
+  filter === undefined || filter[filterSlot(h)] === 1;
 
 /**
  * Invokes `visit` for every lower-case word token (`[a-z0-9_]+`, at most 48 characters) of `text`, for the parts
@@ -129,7 +125,7 @@ const passes = (filter: Uint32Array | undefined, h: number): boolean => {
  * `务器`, `器繁`, `繁忙`): those scripts put no spaces between words, so a bigram is their keyword. With a
  * `filter` (`tokenFilter` of the keys looked up), only the tokens that pass it are built and visited.
  */
-export function forEachToken(text: string, visit: (token: string) => void, filter?: Uint32Array): void {
+export function forEachToken(text: string, visit: (token: string) => void, filter?: Uint8Array): void {
   const n = text.length;
   let start = -1;
   let underscore = false;
@@ -171,7 +167,7 @@ function visitParts(
   start: number,
   end: number,
   visit: (token: string) => void,
-  filter: Uint32Array | undefined,
+  filter: Uint8Array | undefined,
 ): void {
   let from = start;
   let h = hashSeed;
