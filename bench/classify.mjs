@@ -1,5 +1,6 @@
 // Classification throughput and per-evidence latency, over the labelled corpus and over a synthetic
 // catalogue ten times larger. Prints figures; it is a benchmark, not a test (npm run bench:classify).
+import { cpus, loadavg } from 'node:os';
 import {
   catalogueRules,
   classifyEvidence,
@@ -16,6 +17,20 @@ const evidence = corpusFiles.flatMap(readCorpus).flatMap((record) => {
 });
 
 /**
+ * A keyword no input carries, for variant `n`: a word gets a suffix; a Chinese, Japanese or Korean keyword (the
+ * catalogue takes those as two-character bigrams only) becomes another bigram, of CJK extension A characters.
+ */
+function syntheticKeyword(keyword, n, index) {
+  if (
+    !/[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]/.test(
+      keyword,
+    )
+  )
+    return `${keyword}_syn${n}`;
+  return String.fromCharCode(0x3400 + n, 0x3500 + index);
+}
+
+/**
  * Ten times the rules: each real rule plus nine variants shaped like it (same kinds, statuses, tiers and
  * pattern sizes) whose keywords and field values are new words, as a catalogue grown by other providers'
  * messages would be.
@@ -25,7 +40,7 @@ function syntheticRules(factor) {
   for (let n = 1; n < factor; n++) {
     for (const rule of catalogueRules) {
       const when = { ...rule.when };
-      if (when.keywords) when.keywords = when.keywords.map((k) => `${k}_syn${n}`);
+      if (when.keywords) when.keywords = when.keywords.map((k, i) => syntheticKeyword(k, n, i));
       if (when.fields) {
         when.fields = Object.fromEntries(
           Object.entries(when.fields).map(([k, v]) => [k, v.map((x) => `${x}_syn${n}`)]),
@@ -63,6 +78,11 @@ function measure(catalogue, label) {
   return { perSecond, mean, p99: pct(0.99) };
 }
 
+console.log(
+  `load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} on ${cpus().length} cores`,
+);
 console.log(
   `corpus: ${evidence.length} evidence envelopes from corpus/; one core, timings include the call only`,
 );

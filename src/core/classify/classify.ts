@@ -177,11 +177,14 @@ function run(
   return {
     classification: build(resolution, evidence, facts, base, referenceMs),
     timingOrigin,
-    matches: matches.map((m) => ({
-      rule: m.compiled.rule.id,
-      code: m.compiled.rule.code,
-      level: m.compiled.level,
-    })),
+    // Only an explanation lists them: a classification need not build the list.
+    matches: explain
+      ? matches.map((m) => ({
+          rule: m.compiled.rule.id,
+          code: m.compiled.rule.code,
+          level: m.compiled.level,
+        }))
+      : [],
   };
 }
 
@@ -196,7 +199,7 @@ function findMatches(facts: Facts, catalogue: CompiledCatalogue, all: boolean): 
     if (list === undefined) return;
     for (const index of list) if (!candidates.includes(index)) candidates.push(index);
   };
-  forEachToken(facts.text, take);
+  forEachToken(facts.text, take, catalogue.tokenFilter);
   for (const [name, values] of facts.fields) for (const value of values) take(fieldKey(name, value));
   if (facts.status !== null) take(statusKey(facts.status));
   if (facts.rpcCode !== null) take(`rpc:${facts.rpcCode}`);

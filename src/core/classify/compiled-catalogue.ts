@@ -2,7 +2,7 @@ import { classOfCode, isProviderCode } from '../catalogue/codes.js';
 import { defaultTimingExtractors, ruleTiers, type Rule, type TimingExtractor } from '../catalogue/rule.js';
 import type { EvidenceKind } from '../evidence/envelope.js';
 import { RecourseError } from '../errors.js';
-import { isCjk } from './facts.js';
+import { isCjk, tokenFilter } from './facts.js';
 
 /** A rule prepared for matching: its rank and the keys it is indexed under. */
 export interface CompiledRule {
@@ -31,6 +31,8 @@ export interface CompiledCatalogue {
   readonly version: string;
   readonly rules: readonly CompiledRule[];
   readonly byKey: ReadonlyMap<string, readonly number[]>;
+  /** `tokenFilter` of every key of `byKey`: which text tokens are worth looking up. */
+  readonly tokenFilter: Uint8Array;
   /** Rules with no selective key (evaluated for every evidence). */
   readonly always: readonly number[];
 }
@@ -86,7 +88,7 @@ export function compileCatalogue(version: string, rules: readonly Rule[]): Compi
     if (keys.length === 0) always.push(index);
     for (const key of keys) add(key, index);
   });
-  return { version, rules: compiled, byKey, always };
+  return { version, rules: compiled, byKey, tokenFilter: tokenFilter(byKey.keys()), always };
 }
 
 function checkKeyword(ruleId: string, keyword: string): void {

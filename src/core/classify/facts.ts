@@ -90,33 +90,63 @@ function windowOf(text: string): string {
   return `${text.slice(0, windowHeadChars)}\n…\n${text.slice(text.length - windowTailChars)}`;
 }
 
+/** FNV-1a over UTF-16 code units: the hash a token is filtered by, computed as the scan reads it. */
+const hashSeed = 0x811c9dc5 | 0;
+const hashStep = (h: number, c: number): number => Math.imul(h ^ c, 0x01000193);
+
+/** Slots of a token filter: 65,536 bytes, one per hash slot (about 1 % of them set by the shipped keys). */
+const filterSlots = 65_536;
+
+/** The slot of a token filter a hash selects. */
+const filterSlot = (h: number): number => (h ^ (h >>> 16)) & (filterSlots - 1);
+
+/**
+ * A table over token hashes marking every key in `keys`: the tokenizer builds a token's string only when its slot
+ * is marked, so most words of a text (no rule's keyword) cost no slice and no map lookup. A superset, never a filter
+ * that drops a key: a marked slot only means "look it up".
+ */
+export function tokenFilter(keys: Iterable<string>): Uint8Array {
+  const slots = new Uint8Array(filterSlots);
+  for (const key of keys) {
+    let h = hashSeed;
+    for (let i = 0; i < key.length; i++) h = hashStep(h, key.charCodeAt(i));
+    slots[filterSlot(h)] = 1;
+  }
+  return slots;
+}
+
+const passes = (filter: Uint8Array | undefined, h: number): boolean =>
+  filter === undefined || filter[filterSlot(h)] === 1;
+
 /**
  * Invokes `visit` for every lower-case word token (`[a-z0-9_]+`, at most 48 characters) of `text`, for the parts
  * of a snake_case token (`anthropic_quota_exceeded` also yields `quota` and `exceeded`), and, in every run of
  * Chinese, Japanese or Korean characters, for each overlapping two-character bigram (`服务器繁忙` yields `服务`,
- * `务器`, `器繁`, `繁忙`): those scripts put no spaces between words, so a bigram is their keyword.
+ * `务器`, `器繁`, `繁忙`): those scripts put no spaces between words, so a bigram is their keyword. With a
+ * `filter` (`tokenFilter` of the keys looked up), only the tokens that pass it are built and visited.
  */
-export function forEachToken(text: string, visit: (token: string) => void): void {
+export function forEachToken(text: string, visit: (token: string) => void, filter?: Uint8Array): void {
+  const n = text.length;
   let start = -1;
   let underscore = false;
   let previousCjk = false;
-  for (let i = 0; i <= text.length; i++) {
-    const c = i < text.length ? text.charCodeAt(i) : 0;
+  let whole = hashSeed;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? text.charCodeAt(i) : 0;
     const word = (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95;
     if (word) {
-      if (start < 0) start = i;
+      if (start < 0) {
+        start = i;
+        whole = hashSeed;
+      }
+      whole = hashStep(whole, c);
       if (c === 95) underscore = true;
       previousCjk = false;
       continue;
     }
     if (start >= 0) {
-      const length = i - start;
-      if (length <= 48 || underscore) {
-        const token = text.slice(start, i);
-        if (length <= 48) visit(token);
-        if (underscore)
-          for (const part of token.split('_')) if (part !== '' && part.length <= 48) visit(part);
-      }
+      if (i - start <= 48 && passes(filter, whole)) visit(text.slice(start, i));
+      if (underscore) visitParts(text, start, i, visit, filter);
       start = -1;
       underscore = false;
     }
@@ -125,8 +155,31 @@ export function forEachToken(text: string, visit: (token: string) => void): void
       continue;
     }
     const cjk = isCjk(c);
-    if (cjk && previousCjk) visit(text.slice(i - 1, i + 1));
+    if (cjk && previousCjk && passes(filter, hashStep(hashStep(hashSeed, text.charCodeAt(i - 1)), c)))
+      visit(text.slice(i - 1, i + 1));
     previousCjk = cjk;
+  }
+}
+
+/** The non-empty parts of at most 48 characters between the underscores of text[start, end), in order. */
+function visitParts(
+  text: string,
+  start: number,
+  end: number,
+  visit: (token: string) => void,
+  filter: Uint8Array | undefined,
+): void {
+  let from = start;
+  let h = hashSeed;
+  for (let i = start; i <= end; i++) {
+    const c = i < end ? text.charCodeAt(i) : 95;
+    if (c !== 95) {
+      h = hashStep(h, c);
+      continue;
+    }
+    if (i > from && i - from <= 48 && passes(filter, h)) visit(text.slice(from, i));
+    from = i + 1;
+    h = hashSeed;
   }
 }
 

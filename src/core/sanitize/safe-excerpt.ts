@@ -56,7 +56,14 @@ function sanitizeWindow(raw: string, start: number, end: number): string {
 /** Escaped controls in serialized JSON (`\\n`, `\\t`, `\\u001b`) would glue words together and hide a key. */
 const escapedControl = /\\(?:[nrtfbv]|u00[01][0-9a-fA-F])/g;
 
+/** Any character `clean` could change (a superset): text without one is returned as is, after one scan. */
+const mayNeedCleaning =
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060-\u2069\ufeff\ud800-\udfff]|\\[nrtfbvu]/;
+
 function clean(text: string): string {
+  // ESC (\u001b) is in the set, so text with a terminal sequence is always cleaned.
+  if (!mayNeedCleaning.test(text)) return text;
   return stripControlCharacters(stripDisplayCodes(text)).replace(escapedControl, ' ');
 }
 
