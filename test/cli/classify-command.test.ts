@@ -1,4 +1,5 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -79,6 +80,26 @@ describe('recourse classify', () => {
       error: { line: 3, path: '', message: 'malformed JSON: not a JSON value' },
     });
   });
+
+  it.runIf(existsSync('/dev/full'))(
+    'says in one line that it cannot write to a full disk, and exits 1',
+    () => {
+      const full = openSync('/dev/full', 'w');
+      try {
+        const cli = new URL('../../dist/cli/main.js', import.meta.url).pathname;
+        const r = spawnSync(process.execPath, [cli, 'classify', '-'], {
+          input: jsonl(overloaded),
+          stdio: ['pipe', full, 'pipe'],
+          encoding: 'utf8',
+          timeout: 60_000,
+        });
+        expect(r.status).toBe(1);
+        expect(r.stderr).toBe('recourse: cannot write the output: ENOSPC\n');
+      } finally {
+        closeSync(full);
+      }
+    },
+  );
 
   it('skips blank lines but counts them in line numbers', () => {
     const r = runCli(['classify', '-'], `${JSON.stringify(overloaded)}\n\n   \n{"kind":5}\n`);
