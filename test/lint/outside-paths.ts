@@ -21,11 +21,11 @@ export const sharedDirVariable = ['RECOURSE', 'SHARED', 'DIR'].join('_');
 
 /**
  * System paths a test may name: they exist on every Linux machine the tests run on and hold nothing of the
- * project. `/dev/null` discards output; `/proc/...` reads the state of a process the test started; the
+ * project. `/dev/null` discards output, `/dev/full` refuses it (a full disk); `/proc/...` reads the state of a process the test started; the
  * distribution's Chromium and its driver are what browser tests drive. Anything else absolute (a home folder,
  * /work, /tmp: use `os.tmpdir()`) ties the tests to one machine.
  */
-const allowedAbsolute = new Set(['/dev/null', '/usr/bin/chromium', '/usr/bin/chromedriver']);
+const allowedAbsolute = new Set(['/dev/null', '/dev/full', '/usr/bin/chromium', '/usr/bin/chromedriver']);
 const allowedAbsolutePrefixes = ['/proc/'];
 
 /**
