@@ -126,6 +126,27 @@ const keyLike = (text: string, start: number, end: number): number =>
 
 const emailLocal = /[A-Za-z0-9._%+-]/;
 
+/** The first letters of the API-key and token names (`keyNames`): where a key word's value can begin. */
+const keyNameStarts = [
+  'x-',
+  'ocp',
+  'subscription',
+  'api',
+  'access',
+  'secret',
+  'account',
+  'shared',
+  'private',
+  'session',
+  'refresh',
+  'id',
+  'auth',
+  'security',
+  'bearer',
+  'oauth',
+  'proxy',
+];
+
 export const secretFormats: readonly SecretFormat[] = [
   {
     name: 'private_key',
@@ -211,25 +232,7 @@ export const secretFormats: readonly SecretFormat[] = [
   },
   {
     name: 'credential_assignment',
-    starts: [
-      'x-',
-      'ocp',
-      'subscription',
-      'api',
-      'access',
-      'secret',
-      'account',
-      'shared',
-      'private',
-      'session',
-      'refresh',
-      'id',
-      'auth',
-      'security',
-      'bearer',
-      'oauth',
-      'proxy',
-    ],
+    starts: keyNameStarts,
     source: wordStart + keyNames + assignment + notAName + notPlain + `(${valueEnd.replace('[', '[^')}{3,})`,
   },
   {
@@ -257,23 +260,7 @@ export const secretFormats: readonly SecretFormat[] = [
     // 0a1b...`, `token: "..."`, `key=...`): keys identified by the words around them, not only by prefixes.
     name: 'keyword_key',
     starts: [
-      'x-',
-      'ocp',
-      'subscription',
-      'api',
-      'access',
-      'secret',
-      'account',
-      'shared',
-      'private',
-      'session',
-      'refresh',
-      'id',
-      'auth',
-      'security',
-      'bearer',
-      'oauth',
-      'proxy',
+      ...keyNameStarts,
       'password',
       'passwd',
       'pwd',
