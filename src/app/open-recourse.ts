@@ -8,6 +8,7 @@ import type { NoticeLog } from '../engine/interactive/retry-notices.js';
 import type { ReconciliationReport } from '../engine/reconciliation-report.js';
 import {
   RecourseError,
+  type EventLog,
   type FieldIssue,
   type Store,
   type TaskSessions,
@@ -57,6 +58,8 @@ export interface Recourse {
   readonly store: Store;
   readonly transcript: Transcript;
   readonly taskSessions: TaskSessions;
+  /** The durable log of what viewers are told (the HTTP service's event stream resumes from it). */
+  readonly events: EventLog;
   readonly clock: Clock;
   readonly engine: Engine;
   readonly sessions: InteractiveSessions;
@@ -108,6 +111,7 @@ export async function openRecourse(options: RecourseOptions): Promise<Recourse> 
       store: database.store,
       transcript: database.transcript,
       taskSessions: database.sessions,
+      events: database.events,
       clock,
       engine,
       sessions,

@@ -18,7 +18,7 @@ export const errorCodes = [
   'closed',
   /** A wait for a route (`Engine.waitFor`) ran out of time. */
   'timeout',
-  /** The database is held by another open Recourse (one engine per SQLite file). */
+  /** The database is held by another open Recourse (one engine per SQLite file), or a profile is named by routes. */
   'in_use',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];

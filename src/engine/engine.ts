@@ -39,6 +39,7 @@ import {
   type DispatchIntent,
   type DynamicProfile,
   type DynamicProfileInput,
+  type ProfileSummary,
   type JsonValue,
   type Route,
   type RouteEvent,
@@ -170,6 +171,34 @@ export class Engine {
       await tx.saveProfile(stored, nowMs);
       return stored;
     });
+  }
+
+  /** The latest version of every stored dynamic profile (id, name, version), by id. */
+  async listProfiles(): Promise<readonly ProfileSummary[]> {
+    if (this.closed) throw new EngineClosedError();
+    return this.options.store.listProfiles();
+  }
+
+  /**
+   * Deletes a dynamic profile with every version, unless a stored route still names it (code `in_use`: purge
+   * or finish those routes first), so no route's next decision meets a profile that is gone.
+   */
+  async deleteProfile(profileId: string): Promise<void> {
+    if (typeof profileId !== 'string' || profileId === '') {
+      throw new EngineInputError([{ path: '/id', message: 'a profile id is a non-empty string' }]);
+    }
+    const outcome = await this.submit(async (tx) => {
+      const routes = await tx.countProfileRoutes(profileId);
+      if (routes > 0) return routes;
+      return (await tx.deleteProfile(profileId)) ? 0 : -1;
+    });
+    if (outcome < 0) throw new ProfileNotFoundError(profileId);
+    if (outcome > 0) {
+      throw new RecourseError(
+        'in_use',
+        `dynamic profile ${JSON.stringify(profileId)} is named by ${outcome} stored route${outcome === 1 ? '' : 's'}: purge or finish them first`,
+      );
+    }
   }
 
   /** Starts a route on its first candidate (generation 1) and dispatches the initial attempt. */

@@ -11,6 +11,7 @@ export interface Database {
   plan_errors: PlanErrorRow;
   session_messages: SessionMessageRow;
   task_sessions: TaskSessionRow;
+  events: EventRow;
 }
 
 export interface ProfileRow {
@@ -130,4 +131,12 @@ export interface TaskSessionRow {
   owner: string;
   route_id: string;
   created_at_ms: number;
+}
+
+export interface EventRow {
+  id: Generated<number>;
+  type: string;
+  at_ms: number;
+  /** The event's document as JSON (what a client receives). */
+  data: string;
 }

@@ -1,4 +1,5 @@
 export {
+  type ProfileSummary,
   type RouteFence,
   type RouteQuery,
   type ScheduledRoute,
@@ -15,3 +16,4 @@ export type {
   Transcript,
   TranscriptEvent,
 } from './transcript-port.js';
+export type { EventLog, LoggedEvent } from './event-log-port.js';

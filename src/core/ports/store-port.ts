@@ -44,6 +44,14 @@ export interface Store {
   readCircuit(key: string): Promise<Circuit | null>;
   listPlanErrors(planId: string): Promise<readonly PlanErrorRecord[]>;
   countRoutes(): Promise<Readonly<Record<RouteState, number>>>;
+  /** The latest version of every stored dynamic profile, by id (not validated: a list must not fail on one). */
+  listProfiles(): Promise<readonly ProfileSummary[]>;
+}
+
+export interface ProfileSummary {
+  readonly id: string;
+  readonly name: string;
+  readonly version: number;
 }
 
 export interface RouteQuery {
@@ -93,6 +101,10 @@ export interface StoreTransaction {
   saveProfile(profile: DynamicProfile, atMs: number): Promise<void>;
   /** As `Store.readProfile`, inside the transaction. */
   readProfile(id: string): Promise<DynamicProfile | null>;
+  /** Deletes every version of the profile; false when none was stored. */
+  deleteProfile(id: string): Promise<boolean>;
+  /** How many stored routes name the profile. */
+  countProfileRoutes(id: string): Promise<number>;
   readCircuits(keys: readonly string[]): Promise<ReadonlyMap<string, Circuit>>;
   /** Writes a circuit only if its stored version is `expectedVersion` (0 for a new circuit). */
   writeCircuit(circuit: Circuit, expectedVersion: number): Promise<boolean>;

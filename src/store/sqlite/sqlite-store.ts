@@ -10,6 +10,7 @@ import {
   type DynamicProfile,
   type IntentOutcome,
   type PlanErrorRecord,
+  type ProfileSummary,
   type Route,
   type RouteQuery,
   type RouteState,
@@ -20,9 +21,11 @@ import {
   type StoreTransaction,
   type TaskSessions,
   type Transcript,
+  type EventLog,
 } from '../../core/index.js';
 import { StatementCache } from './statement-cache.js';
 import { SqliteTransaction } from './sqlite-transaction.js';
+import { SqliteEventLog } from './sqlite-event-log.js';
 import { SqliteTaskSessions, SqliteTranscript, type TranscriptClock } from './sqlite-transcript.js';
 import { uuidv7 } from '../../support/ids.js';
 import { attemptOfRow, circuitOfRow, intentOfRow, ProfileDocuments } from '../row-codecs.js';
@@ -46,6 +49,7 @@ export interface SqliteDatabase {
   readonly store: Store;
   readonly transcript: Transcript;
   readonly sessions: TaskSessions;
+  readonly events: EventLog;
 }
 
 /** The SQLite adapter of the Store port: Kysely over better-sqlite3, WAL, numbered migrations. */
@@ -68,6 +72,7 @@ export function openSqliteDatabase(options: SqliteStoreOptions = {}): SqliteData
     store: new SqliteStore(db, cache),
     transcript: new SqliteTranscript(db, clock),
     sessions: new SqliteTaskSessions(db),
+    events: new SqliteEventLog(db),
   };
 }
 
@@ -257,6 +262,16 @@ class SqliteStore implements Store {
     const counts = Object.fromEntries(routeStates.map((s) => [s, 0])) as Record<RouteState, number>;
     for (const r of rows) counts[r.state as RouteState] = Number(r.n);
     return counts;
+  }
+
+  async listProfiles(): Promise<readonly ProfileSummary[]> {
+    const rows = await this.db
+      .selectFrom('profiles as p')
+      .select(['p.id', 'p.name', 'p.version'])
+      .where('p.version', '=', sql<number>`(SELECT max(q.version) FROM profiles q WHERE q.id = p.id)`)
+      .orderBy('p.id')
+      .execute();
+    return rows.map((r) => ({ id: r.id, name: r.name, version: Number(r.version) }));
   }
 }
 

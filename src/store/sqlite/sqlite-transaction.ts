@@ -112,6 +112,8 @@ const statements = {
     'UPDATE dispatch_intents SET outcome = @outcome, resolved_at_ms = @at WHERE id = @id AND outcome IS NULL',
   saveProfile: `${insert('profiles', ['id', 'version', 'name', 'document', 'created_at_ms'])} ON CONFLICT (id, version) DO UPDATE SET name = excluded.name, document = excluded.document`,
   readProfile: 'SELECT version, document FROM profiles WHERE id = ? ORDER BY version DESC LIMIT 1',
+  deleteProfile: 'DELETE FROM profiles WHERE id = ?',
+  countProfileRoutes: 'SELECT count(*) AS n FROM routes WHERE profile_id = ?',
   readCircuits: (n: number) => `SELECT * FROM circuits WHERE key IN (${Array(n).fill('?').join(', ')})`,
   insertCircuit: `${insert('circuits', circuitColumns)} ON CONFLICT (key) DO NOTHING`,
   updateCircuit: `UPDATE circuits SET ${circuitColumns
@@ -233,6 +235,16 @@ export class SqliteTransaction implements StoreTransaction {
     const row = this.cache.prepare(statements.readProfile).get(id) as
       { version: number; document: string } | undefined;
     return Promise.resolve(row === undefined ? null : this.profiles.parse(id, row.version, row.document));
+  }
+
+  deleteProfile(id: string): Promise<boolean> {
+    const result = this.cache.prepare(statements.deleteProfile).run(id);
+    return Promise.resolve(result.changes > 0);
+  }
+
+  countProfileRoutes(id: string): Promise<number> {
+    const row = this.cache.prepare(statements.countProfileRoutes).get(id) as { n: number };
+    return Promise.resolve(Number(row.n));
   }
 
   readCircuits(keys: readonly string[]): Promise<ReadonlyMap<string, Circuit>> {

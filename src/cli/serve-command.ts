@@ -1,0 +1,151 @@
+import { readFileSync, statSync } from 'node:fs';
+import type { Command } from 'commander';
+import { parseTokens, type Role } from '../server/auth.js';
+import { startService, type RunningService, type ServiceOptions } from '../server/service.js';
+import { escapeControlCharacters } from '../core/text/escape-controls.js';
+
+interface ServeFlags {
+  readonly port: string;
+  readonly host: string;
+  readonly db: string;
+  readonly tokensFile?: string;
+  readonly webhook?: string;
+  readonly ackTimeout: string;
+  readonly logLevel: string;
+  readonly demo?: boolean;
+}
+
+/**
+ * `recourse serve`: the HTTP service on one SQLite file. Tokens come from RECOURSE_TOKENS or --tokens-file
+ * (`role:token` pairs); without them it listens on loopback and prints a URL with a token made for this run.
+ * SIGTERM and SIGINT shut it down gracefully: requests in flight finish, queued decisions commit.
+ */
+export function registerServeCommand(program: Command, demo?: DemoHook): void {
+  program
+    .command('serve')
+    .description('serve the HTTP API (and the event stream) on an embedded SQLite database')
+    .option('--port <port>', 'TCP port (0 picks a free one)', '7420')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--db <file>', 'SQLite database file', './.recourse/recourse.db')
+    .option('--tokens-file <file>', 'role:token pairs, one per line (or RECOURSE_TOKENS)')
+    .option('--webhook <url>', 'POST each dispatch intent here, signed with RECOURSE_WEBHOOK_SECRET')
+    .option('--ack-timeout <seconds>', 'how long a dispatch waits for its acknowledgement', '30')
+    .option('--log-level <level>', 'fatal, error, warn, info, debug or silent', 'info')
+    .option('--demo', 'run the built-in simulated agent fleet (what `npm start` shows)')
+    .action(async (flags: ServeFlags) => {
+      const options = serviceOptions(flags);
+      if (typeof options === 'string') {
+        process.stderr.write(`recourse serve: ${escapeControlCharacters(options)}\n`);
+        process.exit(2);
+      }
+      let service: RunningService;
+      try {
+        service = await startService(
+          flags.demo === true && demo !== undefined ? demo.options(options) : options,
+        );
+      } catch (error) {
+        process.stderr.write(`recourse serve: ${escapeControlCharacters(messageOf(error))}\n`);
+        process.exit(1);
+      }
+      const stopDemo = flags.demo === true && demo !== undefined ? await demo.start(service) : null;
+      const where =
+        service.generatedAdminToken === null
+          ? service.url
+          : `${service.url}/?token=${service.generatedAdminToken}`;
+      process.stdout.write(
+        `Recourse is listening on ${service.url} (database ${flags.db})\n` +
+          (service.generatedAdminToken === null
+            ? ''
+            : `No tokens are configured: an admin token was made for this run. Open:\n  ${where}\n` +
+              `From a terminal: export RECOURSE_SERVER=${service.url} RECOURSE_TOKEN=${service.generatedAdminToken}\n`),
+      );
+      let stopping = false;
+      const stop = (signal: string) => {
+        if (stopping) return;
+        stopping = true;
+        service.log.info({ signal }, 'shutting down');
+        void (async () => {
+          await stopDemo?.();
+          await service.close();
+          process.exit(0);
+        })().catch((error: unknown) => {
+          process.stderr.write(`recourse serve: shutdown failed: ${messageOf(error)}\n`);
+          process.exit(1);
+        });
+      };
+      process.on('SIGTERM', () => stop('SIGTERM'));
+      process.on('SIGINT', () => stop('SIGINT'));
+    });
+}
+
+/** How `--demo` plugs its simulated fleet in (kept out of this file so the server does not depend on it). */
+export interface DemoHook {
+  options(options: ServiceOptions): ServiceOptions;
+  start(service: RunningService): Promise<() => Promise<void>>;
+}
+
+function serviceOptions(flags: ServeFlags): ServiceOptions | string {
+  const port = Number(flags.port);
+  if (!/^\d{1,5}$/.test(flags.port) || port > 65535)
+    return `--port must be 0 to 65535 (got ${JSON.stringify(flags.port)})`;
+  const ackSeconds = Number(flags.ackTimeout);
+  if (!Number.isFinite(ackSeconds) || ackSeconds < 1 || ackSeconds > 3600) {
+    return `--ack-timeout must be 1 to 3600 seconds (got ${JSON.stringify(flags.ackTimeout)})`;
+  }
+  if (flags.db === '' || isDirectory(flags.db))
+    return `--db must name a file (got ${JSON.stringify(flags.db)})`;
+  let tokens: { role: Role; token: string }[] = [];
+  const fromEnv = process.env.RECOURSE_TOKENS;
+  if (flags.tokensFile !== undefined) {
+    let text: string;
+    try {
+      if (statSync(flags.tokensFile).isDirectory())
+        return `--tokens-file ${JSON.stringify(flags.tokensFile)} is a directory`;
+      text = readFileSync(flags.tokensFile, 'utf8');
+    } catch (error) {
+      return `--tokens-file ${JSON.stringify(flags.tokensFile)} cannot be read: ${(error as NodeJS.ErrnoException).code ?? messageOf(error)}`;
+    }
+    const parsed = parseTokens(text, '--tokens-file');
+    if (!parsed.ok) return parsed.message;
+    tokens = parsed.tokens;
+  } else if (fromEnv !== undefined && fromEnv.trim() !== '') {
+    const parsed = parseTokens(fromEnv, 'RECOURSE_TOKENS');
+    if (!parsed.ok) return parsed.message;
+    tokens = parsed.tokens;
+  }
+  if (flags.webhook !== undefined) {
+    try {
+      const url = new URL(flags.webhook);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        return '--webhook must be an http or https URL';
+    } catch {
+      return `--webhook must be a URL (got ${JSON.stringify(flags.webhook)})`;
+    }
+  }
+  return {
+    port,
+    host: flags.host,
+    database: flags.db,
+    tokens,
+    ...(process.env.RECOURSE_SECRET === undefined ? {} : { secret: process.env.RECOURSE_SECRET }),
+    ...(flags.webhook === undefined ? {} : { webhookUrl: flags.webhook }),
+    ...(process.env.RECOURSE_WEBHOOK_SECRET === undefined
+      ? {}
+      : { webhookSecret: process.env.RECOURSE_WEBHOOK_SECRET }),
+    ackTimeoutMs: ackSeconds * 1000,
+    version: '0.1.0',
+    logLevel: flags.logLevel,
+  };
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

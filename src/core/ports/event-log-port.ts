@@ -1,0 +1,28 @@
+/** One stored event: its id orders the log and is the Server-Sent Events id a client resumes from. */
+export interface LoggedEvent {
+  readonly id: number;
+  readonly type: string;
+  readonly atMs: number;
+  /** The event's document (JSON text), exactly as clients receive it. */
+  readonly data: string;
+}
+
+/**
+ * The EventLog port: the durable, bounded log of what viewers are told (route transitions, circuit changes,
+ * transcript messages, plan errors), so a client that reconnects resumes without a gap. Ids only grow; a
+ * pruned id is never reused.
+ */
+export interface EventLog {
+  /** Appends in order, in one transaction; returns the stored events with their ids. */
+  append(
+    events: readonly { readonly type: string; readonly atMs: number; readonly data: string }[],
+  ): Promise<readonly LoggedEvent[]>;
+  /** Events after `afterId`, oldest first, at most `limit`. */
+  after(afterId: number, limit: number): Promise<readonly LoggedEvent[]>;
+  /** The first and last ids still stored (null when the log is empty). */
+  bounds(): Promise<{ readonly first: number; readonly last: number } | null>;
+  /** The highest id ever given (0 before the first event), pruned or not. */
+  lastId(): Promise<number>;
+  /** Deletes all but the newest `keep` events and those older than `beforeMs`; returns how many went. */
+  prune(keep: number, beforeMs: number): Promise<number>;
+}

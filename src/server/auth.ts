@@ -1,0 +1,139 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/**
+ * `viewer` reads; `operator` also acts on routes, sessions and plans; `admin` also edits profiles and policies
+ * (API-06); `adapter` stands apart: it submits evidence, results and acknowledgements (API-04).
+ */
+export const roles = ['viewer', 'operator', 'admin', 'adapter'] as const;
+export type Role = (typeof roles)[number];
+
+/** What a route needs; `docs/server.md` has the table of which role reaches which. */
+export type Access = 'public' | 'read' | 'operate' | 'admin' | 'adapter' | 'orchestrate';
+
+const allowed: Readonly<Record<Exclude<Access, 'public'>, readonly Role[]>> = {
+  // An adapter reads the routes it reports on; nothing it reads carries a credential or raw evidence (API-07).
+  read: ['viewer', 'operator', 'admin', 'adapter'],
+  operate: ['operator', 'admin'],
+  admin: ['admin'],
+  adapter: ['adapter'],
+  // Starting a route or a task session: an orchestrator (adapter) or a person (operator, admin).
+  orchestrate: ['operator', 'admin', 'adapter'],
+};
+
+export function roleMayAccess(role: Role, access: Access): boolean {
+  return access === 'public' || allowed[access].includes(role);
+}
+
+interface TokenEntry {
+  readonly role: Role;
+  readonly digest: Buffer;
+}
+
+/** Configured bearer tokens. Only digests are kept, and a lookup compares against every entry in constant time. */
+export class TokenTable {
+  private readonly entries: readonly TokenEntry[];
+
+  constructor(tokens: readonly { readonly role: Role; readonly token: string }[]) {
+    this.entries = tokens.map((t) => ({ role: t.role, digest: digest(t.token) }));
+  }
+
+  get size(): number {
+    return this.entries.length;
+  }
+
+  /** The role of a presented token, or null. Every entry is compared, so the time says nothing of a match. */
+  lookup(token: string): Role | null {
+    const presented = digest(token);
+    let found: Role | null = null;
+    for (const entry of this.entries) {
+      if (timingSafeEqual(entry.digest, presented) && found === null) found = entry.role;
+    }
+    return found;
+  }
+
+  /** A key derived from every configured token: each node with the same tokens derives the same key. */
+  derivedKey(): Buffer {
+    const hash = createHash('sha256').update('recourse-cookie-key/v1');
+    for (const d of [...this.entries].map((e) => e.digest.toString('hex')).sort()) hash.update(d);
+    return hash.digest();
+  }
+}
+
+function digest(token: string): Buffer {
+  return createHash('sha256').update(token, 'utf8').digest();
+}
+
+/** A token the server makes for one run when none is configured (printed in the start-up URL). */
+export function generatedToken(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+const tokenShape = /^[\x21-\x7e]{16,256}$/;
+
+/**
+ * Parses `role:token` pairs separated by commas or new lines (`RECOURSE_TOKENS`, `--tokens-file`; `#` starts a
+ * comment line). Problems name the pair by its position, never its token.
+ */
+export function parseTokens(
+  text: string,
+  source: string,
+): { ok: true; tokens: { role: Role; token: string }[] } | { ok: false; message: string } {
+  const tokens: { role: Role; token: string }[] = [];
+  const pairs = text
+    .split(/[,\n]/)
+    .map((p) => p.trim())
+    .filter((p) => p !== '' && !p.startsWith('#'));
+  for (const [i, pair] of pairs.entries()) {
+    const colon = pair.indexOf(':');
+    const role = colon < 0 ? pair : pair.slice(0, colon);
+    const token = colon < 0 ? '' : pair.slice(colon + 1);
+    if (!(roles as readonly string[]).includes(role)) {
+      return {
+        ok: false,
+        message: `${source}: entry ${i + 1} must be ROLE:TOKEN with ROLE one of ${roles.join(', ')}`,
+      };
+    }
+    if (!tokenShape.test(token) || token.includes(',')) {
+      return {
+        ok: false,
+        message: `${source}: the ${role} token of entry ${i + 1} must be 16 to 256 visible characters without commas`,
+      };
+    }
+    tokens.push({ role: role as Role, token });
+  }
+  if (pairs.length > 0 && tokens.length === 0) return { ok: false, message: `${source}: no token` };
+  return { ok: true, tokens };
+}
+
+/** The browser's session cookie: stateless, signed, so every node sharing the key accepts it. */
+export const sessionCookieName = 'recourse_session';
+export const sessionCookieSeconds = 12 * 3600;
+
+export function signSession(key: Buffer, role: Role, nowMs: number): string {
+  const expires = Math.floor(nowMs / 1000) + sessionCookieSeconds;
+  const body = `v1.${role}.${expires}`;
+  return `${body}.${createHmac('sha256', key).update(body).digest('base64url')}`;
+}
+
+/** The role a cookie value carries, when its signature holds and it has not expired. */
+export function verifySession(key: Buffer, value: string, nowMs: number): Role | null {
+  const parts = value.split('.');
+  if (parts.length !== 4 || parts[0] !== 'v1') return null;
+  const [, role, expires, signature] = parts as [string, string, string, string];
+  const expected = createHmac('sha256', key).update(`v1.${role}.${expires}`).digest();
+  const given = Buffer.from(signature, 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  if (!(roles as readonly string[]).includes(role)) return null;
+  if (!/^\d{1,12}$/.test(expires) || Number(expires) * 1000 <= nowMs) return null;
+  return role as Role;
+}
+
+/** The value of one cookie in a Cookie header. */
+export function cookieValue(header: string | undefined, name: string): string | null {
+  if (header === undefined) return null;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return null;
+}

@@ -1,0 +1,21 @@
+import type { Recourse } from '../app/index.js';
+import type { RouteSnapshot } from '../core/index.js';
+import type { AckDispatcher } from './ack-dispatcher.js';
+import type { EventHub } from './event-hub.js';
+import type { ProfileCache } from './profile-cache.js';
+import { routeDocument, type RouteDocument } from './route-document.js';
+
+/** What every endpoint works with: the open Recourse and the server's own parts. */
+export interface ServerContext {
+  readonly recourse: Recourse;
+  readonly hub: EventHub;
+  readonly profiles: ProfileCache;
+  /** The dispatcher waiting for acknowledgements, when the server dispatches to an orchestrator. */
+  readonly dispatcher: AckDispatcher | null;
+  /** Counts a manual action's result (metrics); a no-op without them. */
+  readonly observeAction: (action: string, result: string) => void;
+}
+
+export function documentOf(context: ServerContext, route: RouteSnapshot): RouteDocument {
+  return routeDocument(route, context.profiles.get(route.profileId));
+}

@@ -1,0 +1,108 @@
+import type { LoggedEvent } from '../../core/index.js';
+import type { ServerContext } from '../context.js';
+import { endpoint, type Endpoint } from '../endpoint.js';
+import { z } from 'zod';
+
+const eventsQuery = z.strictObject({ last_event_id: z.string().max(32).optional() });
+
+/** A slow client is dropped past this much unsent data; it resumes from its last id when it reconnects. */
+const maxBufferedBytes = 4 * 1024 * 1024;
+const heartbeatMs = 15_000;
+const pageSize = 1000;
+
+/**
+ * `GET /v1/events`: Server-Sent Events. Each event has an id from the durable log and `server_time` in its data;
+ * `Last-Event-ID` (or `?last_event_id=`) resumes right after that id with no gap: the backlog is read from the log
+ * while live events wait, then the live ones follow. A client whose id is older than the log keeps (or unknown)
+ * gets one `reload` event and the stream ends: it must reload its state rather than miss events silently.
+ */
+export function eventEndpoints(context: ServerContext): Endpoint[] {
+  return [
+    endpoint<undefined, z.infer<typeof eventsQuery>>({
+      method: 'GET',
+      url: '/v1/events',
+      access: 'read',
+      tag: 'events',
+      summary:
+        'Server-Sent Events: route.transition, route.dispatch, circuit.changed, session.message.created|updated|deleted, plan.error.recorded; resumable with Last-Event-ID',
+      query: eventsQuery,
+      streams: true,
+      responses: { 200: 'text/event-stream' },
+      async handler({ query, headers, reply, request }) {
+        const header = headers['last-event-id'];
+        const resumeText = (typeof header === 'string' ? header : undefined) ?? query.last_event_id;
+        const raw = reply.raw;
+        raw.writeHead(200, {
+          'content-type': 'text/event-stream; charset=utf-8',
+          'cache-control': 'no-cache, no-transform',
+          connection: 'keep-alive',
+          'x-accel-buffering': 'no',
+        });
+        let closed = false;
+        let lastSent = 0;
+        let live: LoggedEvent[] | null = [];
+        const write = (text: string) => {
+          if (closed) return;
+          raw.write(text);
+          if (raw.writableLength > maxBufferedBytes) end();
+        };
+        const send = (event: LoggedEvent) => {
+          if (event.id <= lastSent) return;
+          lastSent = event.id;
+          write(`id: ${event.id}\nevent: ${event.type}\ndata: ${event.data}\n\n`);
+        };
+        const unsubscribe = context.hub.subscribe((event) => {
+          if (live !== null) live.push(event);
+          else send(event);
+        });
+        const heartbeat = setInterval(() => {
+          write(
+            `event: heartbeat\ndata: ${JSON.stringify({ server_time: new Date(context.recourse.clock.now()).toISOString() })}\n\n`,
+          );
+        }, heartbeatMs);
+        heartbeat.unref();
+        const end = () => {
+          if (closed) return;
+          closed = true;
+          clearInterval(heartbeat);
+          unsubscribe();
+          raw.end();
+        };
+        request.raw.on('close', end);
+        const log = context.recourse.events;
+        const newest = await log.lastId();
+        write(`retry: 2000\n: resumable from id ${newest}\n\n`);
+        if (resumeText === undefined) {
+          lastSent = newest;
+        } else {
+          const resume = /^\d{1,15}$/.test(resumeText) ? Number(resumeText) : Number.NaN;
+          const bounds = await log.bounds();
+          const oldestKept = bounds === null ? newest + 1 : bounds.first;
+          if (!Number.isSafeInteger(resume) || resume > newest || resume < oldestKept - 1) {
+            write(
+              `event: reload\ndata: ${JSON.stringify({
+                reason:
+                  Number.isSafeInteger(resume) && resume <= newest ? 'too_far_behind' : 'unknown_event_id',
+                message:
+                  'events since your last one are no longer kept: reload the state, then follow from now',
+                server_time: new Date(context.recourse.clock.now()).toISOString(),
+              })}\n\n`,
+            );
+            end();
+            return null;
+          }
+          lastSent = resume;
+          for (;;) {
+            const page = await log.after(lastSent, pageSize);
+            for (const event of page) send(event);
+            if (page.length < pageSize || closed) break;
+          }
+        }
+        const waiting = live;
+        live = null;
+        for (const event of waiting) send(event);
+        return null;
+      },
+    }),
+  ];
+}

@@ -1,0 +1,202 @@
+import { replayEvidenceOf, snapshotOf, type SessionRef } from '../../core/index.js';
+import { documentOf, type ServerContext } from '../context.js';
+import { messageDocument } from '../documents.js';
+import { endpoint, type Endpoint } from '../endpoint.js';
+import { HttpError } from '../http-errors.js';
+import { checkedEnvelope } from '../checked-envelope.js';
+import { outcomeReply } from '../outcome-reply.js';
+import {
+  openSessionBody,
+  sessionCancelBody,
+  sessionEvidenceBody,
+  sessionQuery,
+  sessionRefBody,
+  sessionSuccessBody,
+} from '../schemas.js';
+import type { z } from 'zod';
+
+/**
+ * Task sessions on a concrete profile, with their interactive retry notice (docs/notices.md). Every call names
+ * the task-session pair; a pair that does not exist and a pair that is not the caller's get the same 404
+ * (NOT-43).
+ */
+export function sessionEndpoints(context: ServerContext): Endpoint[] {
+  const sessions = context.recourse.sessions;
+  const ref = (params: Readonly<Record<string, string>>, taskId: string): SessionRef => ({
+    taskId,
+    sessionId: params.id!,
+  });
+  return [
+    endpoint<z.infer<typeof openSessionBody>>({
+      method: 'POST',
+      url: '/v1/sessions',
+      access: 'orchestrate',
+      tag: 'sessions',
+      summary: 'Open a task session on a concrete profile and dispatch its first prompt',
+      body: openSessionBody,
+      responses: { 201: '`{session, route}`', 409: 'the session or its route exists', 422: 'invalid fields' },
+      async handler({ body }) {
+        if ((await context.recourse.taskSessions.read(body.session_id)) !== null) {
+          throw new HttpError(
+            409,
+            'session_exists',
+            `task session ${JSON.stringify(body.session_id)} exists`,
+          );
+        }
+        const route = await sessions.open({
+          taskId: body.task_id,
+          sessionId: body.session_id,
+          profileId: body.profile_id,
+          owner: body.owner,
+        });
+        return {
+          status: 201,
+          body: {
+            session: {
+              task_id: body.task_id,
+              session_id: body.session_id,
+              owner: body.owner,
+              route_id: route.id,
+            },
+            route: documentOf(context, snapshotOf(route)),
+          },
+        };
+      },
+    }),
+    endpoint<z.infer<typeof sessionEvidenceBody>>({
+      method: 'POST',
+      url: '/v1/sessions/:id/evidence',
+      access: 'adapter',
+      tag: 'sessions',
+      summary: 'A provider failure of the session’s current attempt',
+      body: sessionEvidenceBody,
+      responses: {
+        200: '`{result, route}`',
+        404: 'no such task session',
+        409: 'refused or fenced',
+        422: 'invalid fields',
+      },
+      async handler({ params, body }) {
+        const session = await owned(context, ref(params, body.task_id));
+        const envelope = checkedEnvelope(body.envelope);
+        const route = await context.recourse.engine.route(session.routeId);
+        const invocation = body.invocation_id ?? route?.dispatch?.intentId ?? '';
+        return outcomeReply(
+          context,
+          await sessions.reportFailure(ref(params, body.task_id), {
+            evidence: envelope,
+            replay:
+              body.replay === undefined || body.replay === null || route === null
+                ? null
+                : replayEvidenceOf(
+                    { sessionId: route.id, executionId: invocation, promptGeneration: route.generation },
+                    body.replay,
+                  ),
+            ...(body.prompt_open === undefined ? {} : { promptOpen: body.prompt_open }),
+            ...(body.invocation_id === undefined ? {} : { invocationId: body.invocation_id }),
+          }),
+        );
+      },
+    }),
+    endpoint<z.infer<typeof sessionSuccessBody>>({
+      method: 'POST',
+      url: '/v1/sessions/:id/success',
+      access: 'adapter',
+      tag: 'sessions',
+      summary: 'The session’s current attempt succeeded',
+      body: sessionSuccessBody,
+      responses: { 200: '`{result, route}`', 404: 'no such task session', 409: 'refused or fenced' },
+      async handler({ params, body }) {
+        await owned(context, ref(params, body.task_id));
+        return outcomeReply(
+          context,
+          await sessions.reportSuccess(ref(params, body.task_id), body.invocation_id),
+        );
+      },
+    }),
+    endpoint<z.infer<typeof sessionRefBody>>({
+      method: 'POST',
+      url: '/v1/sessions/:id/prompts',
+      access: 'adapter',
+      tag: 'sessions',
+      summary: 'A new user prompt begins in the session',
+      body: sessionRefBody,
+      responses: { 200: '`{result, route}`', 404: 'no such task session', 409: 'refused' },
+      async handler({ params, body }) {
+        await owned(context, ref(params, body.task_id));
+        return outcomeReply(context, await sessions.prompt(ref(params, body.task_id)));
+      },
+    }),
+    endpoint<z.infer<typeof sessionRefBody>>({
+      method: 'POST',
+      url: '/v1/sessions/:id/stop',
+      access: 'operate',
+      tag: 'sessions',
+      summary: 'Stop the session: a live retry loop ends and every retry notice is retired',
+      body: sessionRefBody,
+      responses: { 200: '`{result: stopped}`', 404: 'no such task session' },
+      async handler({ params, body }) {
+        await owned(context, ref(params, body.task_id));
+        await sessions.stop(ref(params, body.task_id));
+        return { status: 200, body: { result: 'stopped' } };
+      },
+    }),
+    endpoint<z.infer<typeof sessionCancelBody>>({
+      method: 'POST',
+      url: '/v1/sessions/:id/retry/cancel',
+      access: 'operate',
+      tag: 'sessions',
+      summary:
+        'Cancel the session’s retry for its owner: notices retired, a live loop ended, the Resume / Start fresh message written once',
+      body: sessionCancelBody,
+      responses: {
+        200: '`{result: cancelled, active}`',
+        404: 'not found: the same answer for a foreign and an unknown task-session pair (NOT-43)',
+      },
+      async handler({ params, body }) {
+        const result = await sessions.cancel(body.owner, ref(params, body.task_id));
+        if (result.outcome === 'refused') throw sessionNotFound();
+        return { status: 200, body: { result: 'cancelled', active: result.active } };
+      },
+    }),
+    endpoint<undefined, z.infer<typeof sessionQuery>>({
+      method: 'DELETE',
+      url: '/v1/sessions/:id',
+      access: 'operate',
+      tag: 'sessions',
+      summary: 'Delete a task session (`?task_id=`): its retry and notices are retired first',
+      query: sessionQuery,
+      responses: { 204: 'deleted', 404: 'no such task session' },
+      async handler({ params, query }) {
+        await owned(context, ref(params, query.task_id));
+        await sessions.deleteSession(ref(params, query.task_id));
+        return { status: 204, body: null };
+      },
+    }),
+    endpoint<undefined, z.infer<typeof sessionQuery>>({
+      method: 'GET',
+      url: '/v1/sessions/:id/messages',
+      access: 'read',
+      tag: 'sessions',
+      summary: 'The session’s transcript messages (`?task_id=`), oldest first',
+      query: sessionQuery,
+      responses: { 200: '`{messages}`', 404: 'no such task session' },
+      async handler({ params, query }) {
+        await owned(context, ref(params, query.task_id));
+        const messages = await context.recourse.transcript.list(ref(params, query.task_id));
+        return { status: 200, body: { messages: messages.map(messageDocument) } };
+      },
+    }),
+  ];
+}
+
+function sessionNotFound(): HttpError {
+  return new HttpError(404, 'not_found', 'no such task session');
+}
+
+/** The session when the pair matches; the same 404 otherwise, whichever part is wrong. */
+async function owned(context: ServerContext, ref: SessionRef) {
+  const session = await context.recourse.taskSessions.read(ref.sessionId);
+  if (session === null || session.taskId !== ref.taskId) throw sessionNotFound();
+  return session;
+}

@@ -1,0 +1,58 @@
+import type { FieldIssue } from '../core/index.js';
+import type { z } from 'zod';
+
+/** A reply an endpoint returns: a status and a JSON body. */
+export interface Reply {
+  readonly status: number;
+  readonly body: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** A refusal the client can act on, thrown by a handler and answered as `{"error":{code,message}, ...extra}`. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly extra: Readonly<Record<string, unknown>> = {},
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+/** `422` with every problem addressed by JSON pointer. */
+export function invalid(issues: readonly FieldIssue[]): HttpError {
+  return new HttpError(
+    422,
+    'invalid_input',
+    issues.length === 1
+      ? `${issues[0]!.path || '/'}: ${issues[0]!.message}`
+      : `${issues.length} invalid fields`,
+    { errors: issues.map((i) => ({ path: i.path, message: i.message })) },
+  );
+}
+
+export function errorBody(code: string, message: string, extra: Readonly<Record<string, unknown>> = {}) {
+  return { error: { code, message }, ...extra };
+}
+
+/** zod's issues as JSON pointers (`/a/0/b`); an unknown key is reported at its own path. */
+export function issuesOfZod(error: z.ZodError, base = ''): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  for (const issue of error.issues) {
+    const path = base + issue.path.map((p) => `/${escapePointer(String(p))}`).join('');
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        issues.push({ path: `${path}/${escapePointer(key)}`, message: 'unknown field' });
+      }
+    } else {
+      issues.push({ path, message: issue.message });
+    }
+  }
+  return issues;
+}
+
+function escapePointer(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}

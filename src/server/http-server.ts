@@ -1,0 +1,226 @@
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
+import {
+  cookieValue,
+  roleMayAccess,
+  sessionCookieName,
+  sessionCookieSeconds,
+  signSession,
+  verifySession,
+  type Access,
+  type Role,
+  type TokenTable,
+} from './auth.js';
+import type { ServerContext } from './context.js';
+import type { Endpoint } from './endpoint.js';
+import { adapterEndpoints } from './endpoints/adapter-endpoints.js';
+import { eventEndpoints } from './endpoints/event-endpoints.js';
+import { metaEndpoints } from './endpoints/meta-endpoints.js';
+import { profileEndpoints } from './endpoints/profile-endpoints.js';
+import { routeEndpoints } from './endpoints/route-endpoints.js';
+import { sessionEndpoints } from './endpoints/session-endpoints.js';
+import { errorBody, HttpError, invalid, issuesOfZod } from './http-errors.js';
+import { openApiDocument } from './openapi.js';
+import type { ZodType } from 'zod';
+import { httpErrorOf } from './outcome-reply.js';
+import { landingPage } from './landing-page.js';
+
+export const bodyLimitBytes = 1024 * 1024;
+
+export interface HttpServerOptions {
+  readonly context: ServerContext;
+  readonly tokens: TokenTable;
+  /** Signs the browser's session cookie; every node with the same key accepts it. */
+  readonly cookieKey: Buffer;
+  readonly version: string;
+  readonly logger?: FastifyBaseLogger;
+  /** More endpoints (plans, metrics) registered and documented like the built-in ones. */
+  readonly endpoints?: readonly Endpoint[];
+  /** Called after every answer with the route template (never the concrete URL), for metrics. */
+  readonly onResponse?: (route: string, method: string, status: number, seconds: number) => void;
+}
+
+/**
+ * The Fastify application: every endpoint declared as data (`Endpoint`), authorized by role, its body and query
+ * validated by its zod schema, its refusals and errors answered by one table; no stack trace and no 5xx for a
+ * client's mistake. It holds no state of its own: the context does.
+ */
+export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
+  const { context } = options;
+  const app: FastifyInstance = Fastify({
+    bodyLimit: bodyLimitBytes,
+    ...(options.logger === undefined ? { logger: false } : { loggerInstance: options.logger }),
+    // Requests are logged by the onResponse hook below, with the route template: a URL may carry a token.
+    logController: new LogController({ disableRequestLogging: true }),
+    return503OnClosing: true,
+  });
+  const endpoints = [
+    ...metaEndpoints(context),
+    ...profileEndpoints(context),
+    ...routeEndpoints(context),
+    ...adapterEndpoints(context),
+    ...sessionEndpoints(context),
+    ...eventEndpoints(context),
+    ...(options.endpoints ?? []),
+  ];
+  const streams = new Set<FastifyReply>();
+  for (const e of endpoints) {
+    app.route({
+      method: e.method,
+      url: e.url,
+      handler: async (request, reply) => {
+        const role = authorize(request, e.access, options);
+        const body = e.body === undefined ? undefined : parse(e.body, request.body);
+        const query = e.query === undefined ? undefined : parse(e.query, request.query ?? {});
+        if (e.streams === true) {
+          reply.hijack();
+          streams.add(reply);
+          reply.raw.on('close', () => streams.delete(reply));
+        }
+        const result = await e.handler({
+          params: request.params as Record<string, string>,
+          body,
+          query,
+          role,
+          headers: request.headers,
+          request,
+          reply,
+        });
+        if (result === null) return reply;
+        reply.code(result.status);
+        if (result.headers !== undefined) reply.headers(result.headers);
+        return result.status === 204 ? reply.send() : reply.send(result.body);
+      },
+    });
+  }
+  const document = openApiDocument(endpoints, options.version);
+  app.get('/openapi.json', () => document);
+  app.get('/', (request, reply) => browserEntry(request, reply, options));
+  app.setNotFoundHandler((request, reply) =>
+    reply
+      .code(404)
+      .send(errorBody('not_found', `no endpoint ${request.method} ${request.url.split('?')[0]}`)),
+  );
+  app.setErrorHandler((error, request, reply) => {
+    const known = httpErrorOf(error) ?? clientError(error);
+    if (known !== null) {
+      return reply.code(known.status).send(errorBody(known.code, known.message, known.extra));
+    }
+    request.log.error(
+      { err: { message: (error as Error).message, name: (error as Error).name } },
+      'internal error',
+    );
+    return reply.code(500).send(errorBody('internal', 'the server failed; the log has the details'));
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    const seconds = reply.elapsedTime / 1000;
+    options.onResponse?.(route, request.method, reply.statusCode, seconds);
+    request.log.info(
+      { method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      'request',
+    );
+    done();
+  });
+  // Event streams never end on their own: end them so closing waits only for ordinary requests.
+  app.addHook('preClose', (done) => {
+    for (const reply of streams) reply.raw.end();
+    done();
+  });
+  return app;
+}
+
+/** The caller's role, or an error: 401 without a valid credential, 403 when the role may not do this. */
+function authorize(request: FastifyRequest, access: Access, options: HttpServerOptions): Role | null {
+  if (access === 'public') return null;
+  const header = request.headers.authorization;
+  let role: Role | null;
+  if (header !== undefined) {
+    const match = /^Bearer ([\x21-\x7e]{1,512})$/.exec(header);
+    role = match === null ? null : options.tokens.lookup(match[1]!);
+    if (role === null) throw new HttpError(401, 'unauthorized', 'the bearer token is not valid');
+  } else {
+    const cookie = cookieValue(request.headers.cookie, sessionCookieName);
+    role = cookie === null ? null : verifySession(options.cookieKey, cookie, Date.now());
+    if (role === null) {
+      throw new HttpError(
+        401,
+        'unauthorized',
+        'send Authorization: Bearer TOKEN (or open /?token=TOKEN in a browser)',
+      );
+    }
+    // A cookie rides along with any request a browser makes: a change must come from our own pages.
+    if (request.method !== 'GET' && request.method !== 'HEAD' && !sameOrigin(request)) {
+      throw new HttpError(
+        403,
+        'cross_origin',
+        'a change made with the session cookie needs a same-origin Origin header',
+      );
+    }
+  }
+  if (!roleMayAccess(role, access)) {
+    throw new HttpError(403, 'forbidden', `the ${role} role may not do this (it needs ${access} access)`);
+  }
+  return role;
+}
+
+function sameOrigin(request: FastifyRequest): boolean {
+  const origin = request.headers.origin;
+  const host = request.headers.host;
+  return (
+    typeof origin === 'string' &&
+    host !== undefined &&
+    (origin === `http://${host}` || origin === `https://${host}`)
+  );
+}
+
+function parse<T>(schema: ZodType<T>, value: unknown): T {
+  const result = schema.safeParse(value);
+  if (!result.success) throw invalid(issuesOfZod(result.error));
+  return result.data;
+}
+
+/** Fastify's own refusals of a request (body too large, malformed JSON, an unsupported media type). */
+function clientError(error: unknown): HttpError | null {
+  const e = error as { statusCode?: number; code?: string; message?: string };
+  const status = e.statusCode;
+  if (status === undefined || status < 400 || status > 499) return null;
+  switch (e.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new HttpError(413, 'body_too_large', `the body is larger than ${bodyLimitBytes} bytes`);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new HttpError(415, 'unsupported_media_type', 'send the body as application/json');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new HttpError(400, 'malformed_json', 'the body is empty but says it is JSON');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case undefined:
+      return new HttpError(400, 'malformed_json', 'the body is not valid JSON');
+    default:
+      return new HttpError(status, 'bad_request', 'the request is malformed');
+  }
+}
+
+/** `/?token=TOKEN` trades a token for the session cookie (EventSource cannot send a header) and drops it from the URL. */
+function browserEntry(request: FastifyRequest, reply: FastifyReply, options: HttpServerOptions) {
+  const token = (request.query as Record<string, unknown>).token;
+  if (typeof token === 'string') {
+    const role = options.tokens.lookup(token);
+    if (role === null)
+      return reply.code(401).type('text/html; charset=utf-8').send(landingPage('That token is not valid.'));
+    const cookie = signSession(options.cookieKey, role, Date.now());
+    return reply
+      .code(303)
+      .header('location', '/')
+      .header(
+        'set-cookie',
+        `${sessionCookieName}=${cookie}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${sessionCookieSeconds}`,
+      )
+      .send();
+  }
+  return reply.type('text/html; charset=utf-8').send(landingPage(null));
+}

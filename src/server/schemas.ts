@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { manualActions, routeStates } from '../core/index.js';
+
+/**
+ * One zod schema per request document, shared by the server, the operator CLI and (later) the UI. Objects are
+ * strict: an unknown field is an error, not silently dropped.
+ */
+const id = z.string().min(1).max(256);
+const generation = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+
+export const startRouteBody = z.strictObject({
+  route_id: id.optional(),
+  /** The logical session the route carries: the route id when `route_id` is not given. */
+  session_id: id.optional(),
+  profile_id: id,
+  caller: z.enum(['task', 'workflow', 'utility', 'office', 'plan']).optional(),
+  /** The caller's own data (at most 64 KiB of JSON), handed back with every dispatch. */
+  payload: z.json().optional(),
+});
+
+export const routeActionBody = z.strictObject({
+  action: z.enum(manualActions),
+  expected_generation: generation,
+  expected_state: z.enum(routeStates).optional(),
+});
+
+/** The facts `recourse simulate` calls `progress`: what the attempt did before it failed. */
+export const replayFacts = z.strictObject({
+  assistant_output: z.boolean().optional(),
+  tool_activity: z.boolean().optional(),
+  thought: z.boolean().optional(),
+  assistant_text: z.string().max(65_536).nullable().optional(),
+  partial_result: z.boolean().optional(),
+});
+
+export const evidenceBody = z.strictObject({
+  /** One evidence envelope (validated by the classifier's own parser, every problem by field). */
+  envelope: z.record(z.string(), z.unknown()),
+  invocation_id: id.optional(),
+  generation,
+  /** Without it the failure is unsafe to replay (it fails closed). */
+  replay: replayFacts.nullable().optional(),
+  /** The agent's own prompt call is still open: it owns its retry. */
+  prompt_open: z.boolean().optional(),
+});
+
+export const successBody = z.strictObject({ invocation_id: id.optional(), generation });
+
+export const promptBody = z.strictObject({ expected_generation: generation.optional() });
+
+
+export const classifyBody = z.strictObject({
+  envelope: z.unknown(),
+  /** With `generation`: evidence of another invocation is `unclassified`/`stale`. */
+  invocation_id: id.optional(),
+  generation: generation.optional(),
+});
+
+export const listRoutesQuery = z.strictObject({
+  state: z.enum(routeStates).optional(),
+  profile_id: id.optional(),
+  cursor: id.optional(),
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+});
+
+const taskId = z.strictObject({ task_id: id });
+
+export const openSessionBody = z.strictObject({
+  task_id: id,
+  session_id: id,
+  profile_id: id,
+  owner: id,
+});
+
+export const sessionEvidenceBody = z.strictObject({
+  task_id: id,
+  envelope: z.record(z.string(), z.unknown()),
+  invocation_id: id.optional(),
+  replay: replayFacts.nullable().optional(),
+  prompt_open: z.boolean().optional(),
+});
+
+export const sessionSuccessBody = z.strictObject({ task_id: id, invocation_id: id.optional() });
+export const sessionRefBody = taskId;
+export const sessionQuery = taskId;
+/** Cancel names the task-session pair and the person it is done for (the session's owner). */
+export const sessionCancelBody = z.strictObject({ task_id: id, owner: id });

@@ -1,0 +1,174 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import pino, { type Logger } from 'pino';
+import { openRecourse, type Recourse } from '../app/index.js';
+import type { Dispatcher } from '../engine/index.js';
+import { catalogueVersion } from '../core/index.js';
+import { AckDispatcher, webhookDelivery } from './ack-dispatcher.js';
+import { generatedToken, TokenTable, type Role } from './auth.js';
+import type { ServerContext } from './context.js';
+import type { Endpoint } from './endpoint.js';
+import { EventHub } from './event-hub.js';
+import { publishEngineEvent, publishTranscriptEvent } from './event-sources.js';
+import { buildHttpServer } from './http-server.js';
+import { ProfileCache } from './profile-cache.js';
+
+export interface ServiceOptions {
+  readonly port: number;
+  readonly host: string;
+  readonly database: string;
+  readonly tokens: readonly { readonly role: Role; readonly token: string }[];
+  /** Signs browser cookies (shared by every node); derived from the tokens when not given. */
+  readonly secret?: string;
+  /** Dispatch intents are POSTed here, signed with `webhookSecret`; without it they go out as events only. */
+  readonly webhookUrl?: string;
+  readonly webhookSecret?: string;
+  readonly ackTimeoutMs?: number;
+  /** Runs attempts in process instead (the demo fleet, an embedding host). */
+  readonly dispatcher?: (recourse: () => Recourse | null) => Dispatcher;
+  readonly endpoints?: (recourse: Recourse, hub: EventHub) => readonly Endpoint[];
+  readonly version: string;
+  readonly logLevel?: string;
+  /** Where the log goes (standard error by default). */
+  readonly logDestination?: NodeJS.WritableStream;
+}
+
+export interface RunningService {
+  readonly url: string;
+  readonly recourse: Recourse;
+  readonly app: FastifyInstance;
+  readonly hub: EventHub;
+  readonly log: Logger;
+  /** The admin token made for this run when none was configured (print it once, never log it). */
+  readonly generatedAdminToken: string | null;
+  /** Graceful shutdown: stop accepting, finish requests in flight, end streams, commit what is queued, close. */
+  close(): Promise<void>;
+}
+
+const loopback = new Set(['127.0.0.1', '::1', 'localhost']);
+
+/**
+ * `recourse serve`: opens Recourse on its database through the composition root, streams its events through the
+ * durable log, and serves the HTTP API. Without configured tokens it listens on loopback only and makes an
+ * admin token for the run; binding another address without tokens is refused.
+ */
+export async function startService(options: ServiceOptions): Promise<RunningService> {
+  let tokens = options.tokens;
+  let generatedAdminToken: string | null = null;
+  if (tokens.length === 0) {
+    if (!loopback.has(options.host)) {
+      throw new Error(
+        `refusing to listen on ${options.host} without tokens: set RECOURSE_TOKENS or --tokens-file, or listen on 127.0.0.1`,
+      );
+    }
+    generatedAdminToken = generatedToken();
+    tokens = [{ role: 'admin', token: generatedAdminToken }];
+  }
+  if (options.webhookUrl !== undefined && (options.webhookSecret ?? '').length < 16) {
+    throw new Error('a webhook needs RECOURSE_WEBHOOK_SECRET (16 characters or more) to sign what it sends');
+  }
+  const table = new TokenTable(tokens);
+  const cookieKey =
+    options.secret === undefined
+      ? table.derivedKey()
+      : createHash('sha256').update(`recourse-cookie-secret/v1:${options.secret}`).digest();
+  const log = pino(
+    {
+      level: options.logLevel ?? 'info',
+      base: { service: 'recourse' },
+      // Belt and braces: nothing logs these, and if something did, they would not be written.
+      redact: {
+        paths: ['req.headers.authorization', 'req.headers.cookie', 'token', 'evidence', 'envelope'],
+        remove: true,
+      },
+    },
+    options.logDestination ?? process.stderr,
+  );
+  let recourse: Recourse | null = null;
+  const hub = new EventHub({
+    now: () => recourse?.clock.now() ?? Date.now(),
+    onError: (error) => log.error({ err: messageOf(error) }, 'event log append failed'),
+  });
+  const profiles = new ProfileCache(() => recourse?.store ?? null);
+  let ackDispatcher: AckDispatcher | null = null;
+  let dispatcher: Dispatcher;
+  if (options.dispatcher !== undefined) {
+    dispatcher = options.dispatcher(() => recourse);
+  } else {
+    const webhook =
+      options.webhookUrl === undefined ? null : webhookDelivery(options.webhookUrl, options.webhookSecret!);
+    ackDispatcher = new AckDispatcher({
+      // Without a webhook, orchestrators follow `route.dispatch` events and acknowledge.
+      deliver: webhook ?? (() => Promise.resolve()),
+      ...(options.ackTimeoutMs === undefined ? {} : { ackTimeoutMs: options.ackTimeoutMs }),
+    });
+    dispatcher = ackDispatcher;
+  }
+  recourse = await openRecourse({
+    database: options.database,
+    dispatcher,
+    onEvent: (event) => publishEngineEvent(hub, profiles, event),
+    // A session id is an identifier, not evidence; the message says what failed.
+    log: (entry) => log.warn({ session: entry.sessionId }, entry.message),
+    onError: (error) => log.error({ err: messageOf(error) }, 'a report after an attempt failed'),
+  });
+  const opened = recourse;
+  hub.attach(opened.events);
+  const stopTranscript = opened.transcript.subscribe((event) => publishTranscriptEvent(hub, event));
+  for (const summary of await opened.engine.listProfiles()) {
+    try {
+      const profile = await opened.store.readProfile(summary.id);
+      if (profile !== null) profiles.set(profile);
+    } catch {
+      // An invalid stored profile is reported where it is used (POL-20); the cache just does not hold it.
+    }
+  }
+  const context: ServerContext = {
+    recourse: opened,
+    hub,
+    profiles,
+    dispatcher: ackDispatcher,
+    observeAction: () => undefined,
+  };
+  const app = buildHttpServer({
+    context,
+    tokens: table,
+    cookieKey,
+    version: `${options.version} (catalogue ${catalogueVersion})`,
+    logger: log,
+    ...(options.endpoints === undefined ? {} : { endpoints: options.endpoints(opened, hub) }),
+  });
+  try {
+    await app.listen({ port: options.port, host: options.host });
+  } catch (error) {
+    await opened.close();
+    throw error;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : options.port;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  let closing: Promise<void> | null = null;
+  return {
+    url: `http://${host}:${port}`,
+    recourse: opened,
+    app,
+    hub,
+    log,
+    generatedAdminToken,
+    close() {
+      closing ??= (async () => {
+        await app.close();
+        ackDispatcher?.abandonAll();
+        await opened.engine.idle();
+        await hub.close();
+        stopTranscript();
+        await opened.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
