@@ -48,7 +48,6 @@ export const successBody = z.strictObject({ invocation_id: id.optional(), genera
 
 export const promptBody = z.strictObject({ expected_generation: generation.optional() });
 
-
 export const classifyBody = z.strictObject({
   envelope: z.unknown(),
   /** With `generation`: evidence of another invocation is `unclassified`/`stale`. */
