@@ -90,7 +90,7 @@ export class EventHub {
         }
         for (const event of stored) this.listeners.emit(event);
         this.appended += stored.length;
-        if (this.appended >= 1000) {
+        if (this.appended >= Math.min(1000, this.keep)) {
           this.appended = 0;
           await log.prune(this.keep, at - this.retentionMs).catch(this.options.onError);
         }

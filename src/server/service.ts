@@ -24,6 +24,8 @@ export interface ServiceOptions {
   readonly webhookUrl?: string;
   readonly webhookSecret?: string;
   readonly ackTimeoutMs?: number;
+  /** How many events the log keeps for clients that resume (100,000 by default; also pruned after 24 h). */
+  readonly eventsKept?: number;
   /** Runs attempts in process instead (the demo fleet, an embedding host). */
   readonly dispatcher?: (recourse: () => Recourse | null) => Dispatcher;
   readonly endpoints?: (recourse: Recourse, hub: EventHub) => readonly Endpoint[];
@@ -86,6 +88,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   );
   let recourse: Recourse | null = null;
   const hub = new EventHub({
+    ...(options.eventsKept === undefined ? {} : { keep: options.eventsKept }),
     now: () => recourse?.clock.now() ?? Date.now(),
     onError: (error) => log.error({ err: messageOf(error) }, 'event log append failed'),
   });

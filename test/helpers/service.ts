@@ -1,0 +1,97 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startService, type RunningService, type ServiceOptions } from '../../src/server/service.js';
+
+export const tokens = {
+  admin: 'admin-token-0123456789abcdef',
+  operator: 'operator-token-0123456789abcdef',
+  viewer: 'viewer-token-0123456789abcdef',
+  adapter: 'adapter-token-0123456789abcdef',
+} as const;
+
+export type TestRole = keyof typeof tokens;
+
+/** A real service on a real SQLite file in a fresh folder, listening on a free loopback port. */
+export async function startTestService(
+  options: Partial<ServiceOptions> = {},
+): Promise<{ service: RunningService; dir: string; database: string; stop: () => Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'recourse-service-'));
+  const database = options.database ?? join(dir, 'recourse.db');
+  const service = await startService({
+    port: 0,
+    host: '127.0.0.1',
+    database,
+    tokens: Object.entries(tokens).map(([role, token]) => ({ role: role as TestRole, token })),
+    version: 'test',
+    logLevel: 'silent',
+    ...options,
+  });
+  return {
+    service,
+    dir,
+    database,
+    stop: async () => {
+      await service.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** An answer: tests cast `body` to the document they expect (`as Doc<RouteDocument>`). */
+export interface Answer {
+  readonly status: number;
+  readonly body: unknown;
+  readonly headers: Headers;
+}
+
+/** A JSON request as one role; the answer's status and parsed body. */
+export async function call(
+  base: string,
+  role: TestRole | null,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
+  const response = await fetch(base + path, {
+    method,
+    headers: {
+      ...(role === null ? {} : { authorization: `Bearer ${tokens[role]}` }),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = text === '' ? null : JSON.parse(text);
+  } catch {
+    parsed = text;
+  }
+  return { status: response.status, body: parsed, headers: response.headers };
+}
+
+/** A class policy document: retries from `interval` seconds, then `exhausted`. */
+export function policy(maxRetries: number, intervalSeconds: number, exhausted: 'skip' | 'stop') {
+  const off = { enabled: false, max_retries: 0, initial_interval_seconds: 0 };
+  const noWait = { enabled: false, max_wait_seconds: 0 };
+  return {
+    version: 1,
+    transient: {
+      retry: { enabled: maxRetries > 0, max_retries: maxRetries, initial_interval_seconds: intervalSeconds },
+      wait_for_reset: noWait,
+      on_exhausted: exhausted,
+    },
+    hard: { retry: off, wait_for_reset: noWait, on_exhausted: 'stop' },
+  };
+}
+
+/** A 529 overload: transient, retried by a policy that retries. */
+export const overloaded = {
+  kind: 'http',
+  provider: 'anthropic',
+  status: 529,
+  body: '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
+};
