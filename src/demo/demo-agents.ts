@@ -30,13 +30,13 @@ export class DemoAgents {
     const session = task === null ? undefined : this.sessions[task.session];
     const { intent } = attempt;
     const identity = { routeId: intent.routeId, generation: intent.generation, invocationId: intent.id };
-    const startMs =
+    const acceptAfterMs =
       session === undefined
         ? 200
         : intent.kind === 'successor'
           ? session.random.between(1500, 2500)
           : session.random.between(200, 600);
-    this.timers.after(startMs, () => {
+    this.timers.after(acceptAfterMs, () => {
       attempt.accept();
       // A route the fleet has no session for (a larger fleet ran on this database before) just finishes its turn.
       this.run(identity, session?.script.next() ?? 'success', session);

@@ -57,11 +57,12 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
   const { engine, clock } = options.recourse;
   const log = options.log ?? (() => undefined);
   let stopping: Promise<void> | null = null;
-  const timers = new DemoTimers(clock, (error) => {
+  const report = (error: unknown): void => {
     // Engine calls racing the shutdown end with `closed`, and a purged route with `not_found`: nothing to tell.
-    if (error instanceof RecourseError && (error.code === 'closed' || error.code === 'not_found')) return;
+    if (isRecourseError(error, 'closed') || isRecourseError(error, 'not_found')) return;
     log({ level: 'warn', message: `demo fleet: ${error instanceof Error ? error.message : String(error)}` });
-  });
+  };
+  const timers = new DemoTimers(clock, report);
   for (const profile of demoProfiles) await engine.saveProfile(profile);
 
   const sessions: DemoSession[] = demoSessions(count, options.seed ?? defaults.seed);
@@ -82,20 +83,23 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
     operatorDelayMs: options.operatorDelayMs ?? defaults.operatorDelayMs,
     startMs: clock.now(),
     log,
-    onOperatorAction: () => void (stats.operatorActions += 1),
+    onOperatorAction: () => {
+      stats.operatorActions += 1;
+    },
   });
   options.dispatcher.attach((attempt) => agents.onDispatch(attempt));
 
-  const loop = (): void =>
-    timers.after(sweepEveryMs, async () => {
-      try {
-        await workflow.sweep();
-      } finally {
-        loop();
-      }
-    });
-  timers.run(() => workflow.sweep());
-  loop();
+  const sweepThenAgain = async (): Promise<void> => {
+    try {
+      await workflow.sweep();
+    } catch (error) {
+      // Recourse was closed under the fleet: there is nothing left to sweep (stop() still cleans up).
+      if (isRecourseError(error, 'closed')) return;
+      report(error);
+    }
+    timers.after(sweepEveryMs, sweepThenAgain);
+  };
+  timers.run(sweepThenAgain);
 
   return {
     stop() {
@@ -114,4 +118,8 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<DemoFle
     },
     settled: () => timers.settled(),
   };
+}
+
+function isRecourseError(error: unknown, code: RecourseError['code']): boolean {
+  return error instanceof RecourseError && error.code === code;
 }

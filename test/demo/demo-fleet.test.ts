@@ -177,6 +177,17 @@ describe('the demo fleet on the real engine (manual clock)', () => {
     expect(second.logs.filter((l) => l.level === 'warn')).toEqual([]);
   });
 
+  it('Recourse closed before the fleet stopped: the fleet goes quiet, and stop still ends it', async () => {
+    const run = await start(await database());
+    await runFor(run, 12_000);
+    await run.recourse.close();
+    await runFor(run, 10_000);
+    await run.fleet.stop();
+    open.splice(open.indexOf(run), 1);
+    expect(run.clock.pending()).toBe(0);
+    expect(run.logs.filter((l) => l.level === 'warn')).toEqual([]);
+  });
+
   it('keeps the database small: finished tasks are purged, the dozen sessions go on', async () => {
     const run = await start(await database());
     let most = 0;
