@@ -150,7 +150,7 @@ function vocabulary() {
 
 const forbidden = vocabulary();
 
-/** Orchestration: the engine, callers, routes, policy, safety, circuits, notices, plans, simulation, the store. */
+/** Orchestration: the engine, callers, routes, policy, safety, circuits, notices, plans, simulation, the store, the demo. */
 const orchestration = [
   'src/engine',
   'src/app',
@@ -162,6 +162,7 @@ const orchestration = [
   'src/core/plan',
   'src/cli/simulate',
   'src/store',
+  'src/demo',
 ];
 
 /**
