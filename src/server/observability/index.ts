@@ -1,0 +1,2 @@
+export { createMetrics, type Metrics, type MetricsOptions } from './create-metrics.js';
+export type { RouteAction, RouteActionResult } from './metric-labels.js';
