@@ -23,6 +23,11 @@ export type EngineEvent =
       readonly route: Route;
       readonly decision: RouteDecision;
       readonly classification: Classification | null;
+      /**
+       * For a transition made by a deadline firing: the deadline (epoch ms) the timer fired for, so an observer can
+       * tell how late the firing ran; null for every other trigger.
+       */
+      readonly dueAtMs: number | null;
     }
   /** An attempt was sent to the dispatcher (after its intent committed). */
   | { readonly type: 'dispatch'; readonly atMs: number; readonly intent: DispatchIntent }

@@ -1,6 +1,7 @@
 import type { AfterCommit, Work } from './batch-queue.js';
 import { loadWorld } from './load-world.js';
 import {
+  deadlineOf,
   decide,
   decideStart,
   type Classification,
@@ -44,7 +45,9 @@ export function routeWork(routeId: string, event: RouteEvent, newId: () => strin
     if (route === null) return { outcome: 'not_found', routeId };
     const world = await loadWorld(tx, route, event.type, nowMs, newId);
     const decision = decide(route, event, world);
-    return commitDecision(tx, route, decision, triggerOf(event), nowMs, after);
+    // Read before the decision replaces it: the deadline this firing answers (lateness is measured against it).
+    const dueAtMs = event.type === 'deadline' ? deadlineOf(route) : null;
+    return commitDecision(tx, route, decision, triggerOf(event), nowMs, after, dueAtMs);
   };
 }
 
@@ -72,6 +75,7 @@ export function startWork(input: StartInput, newId: () => string): Work<StartRes
       route: started.route,
       decision: 'start',
       classification: null,
+      dueAtMs: null,
     });
     await applyEffects(tx, started.route, started.effects, nowMs, after);
     return { outcome: 'started', route: started.route };
@@ -91,6 +95,7 @@ async function commitDecision(
   trigger: string,
   nowMs: number,
   after: AfterCommit,
+  dueAtMs: number | null,
 ): Promise<RouteOutcome> {
   // A refusal may still record what the report proved about the running attempt (delivered, or answered).
   const writes = d.outcome === 'changed' || (d.outcome === 'refused' && d.route !== before);
@@ -137,7 +142,7 @@ async function commitDecision(
     return { outcome: 'unchanged', route: d.route, classification: d.classification };
   }
   // The change is told first, then what it wrote and sent (circuits, dispatches), so each route's lines group.
-  const event = changeEvent(before, d, nowMs);
+  const event = changeEvent(before, d, nowMs, dueAtMs);
   if (event !== null) after.events.push(event);
   await applyEffects(tx, d.route, d.effects, nowMs, after);
   return { outcome: 'changed', route: d.route, decision: d.decision, classification: d.classification };
@@ -201,6 +206,7 @@ function changeEvent(
   before: Route,
   d: Extract<Decision, { outcome: 'changed' }>,
   nowMs: number,
+  dueAtMs: number | null,
 ): AfterCommit['events'][number] | null {
   if (d.decision === 'orphaned') return null;
   if (d.decision === 'dispatch_acknowledged')
@@ -220,6 +226,7 @@ function changeEvent(
     route: d.route,
     decision: d.decision,
     classification: d.classification,
+    dueAtMs,
   };
 }
 

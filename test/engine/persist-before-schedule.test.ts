@@ -26,6 +26,7 @@ function faulty(faults: Set<string>) {
     readCircuit: (key) => store.readCircuit(key),
     listPlanErrors: (id) => store.listPlanErrors(id),
     countRoutes: () => store.countRoutes(),
+    countCircuits: () => store.countCircuits(),
     transact: (work) =>
       store.transact(async (tx) => {
         const proxied = new Proxy(tx, {

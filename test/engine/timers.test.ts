@@ -56,6 +56,27 @@ describe('durable timers', () => {
     }
   });
 
+  it('a transition made by a deadline firing carries the deadline it fired for; other transitions carry none', async () => {
+    const h = await withRoutes(['r1'], doc(retries(3, 20, 'stop'), off));
+    try {
+      await h.fail('r1', envelopes.overloaded); // due at 20 s
+      // The firing runs 3 s late (a busy loop, a suspended host): the event says so.
+      h.clock.set(t0 + 23_000);
+      h.clock.fireDue();
+      await h.engine.idle();
+      const transitions = h.events.filter((e) => e.type === 'transition');
+      expect(
+        transitions.map((e) => [e.decision, e.atMs - t0, e.dueAtMs === null ? null : e.dueAtMs - t0]),
+      ).toEqual([
+        ['start', 0, null],
+        ['retry', 0, null],
+        ['deadline', 23_000, 20_000],
+      ]);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('[RTE-09] a timer that fires early acts on nothing and is armed again for the same absolute deadline', async () => {
     const h = await withRoutes(['r1']);
     try {

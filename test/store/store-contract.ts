@@ -233,6 +233,7 @@ export function storeContract(
         expect(await store.transact((tx) => tx.writeCircuit(probe, 1))).toBe(true);
         expect(await store.transact((tx) => tx.writeCircuit({ ...probe, probeOwner: 'r3' }, 1))).toBe(false);
         expect(await store.readCircuit('provider:x')).toEqual(probe);
+        expect(await store.countCircuits()).toEqual({ open: 0, half_open: 1, closed: 0 });
         expect(await store.transact((tx) => tx.readCircuits(['provider:x', 'nope']))).toEqual(
           new Map([['provider:x', probe]]),
         );

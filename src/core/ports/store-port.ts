@@ -1,4 +1,4 @@
-import type { Circuit } from '../circuit/circuit.js';
+import type { Circuit, CircuitState } from '../circuit/circuit.js';
 import type { PlanErrorRecord } from '../plan/error-record.js';
 import type { DynamicProfile } from '../policy/policy-document.js';
 import type { Route, RouteState } from '../route/route.js';
@@ -44,6 +44,8 @@ export interface Store {
   readCircuit(key: string): Promise<Circuit | null>;
   listPlanErrors(planId: string): Promise<readonly PlanErrorRecord[]>;
   countRoutes(): Promise<Readonly<Record<RouteState, number>>>;
+  /** Stored circuits by state, every state present (0 when none): read at scrape time by the metrics. */
+  countCircuits(): Promise<Readonly<Record<CircuitState, number>>>;
   /** The latest version of every stored dynamic profile, by id (not validated: a list must not fail on one). */
   listProfiles(): Promise<readonly ProfileSummary[]>;
 }

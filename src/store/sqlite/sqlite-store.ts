@@ -4,8 +4,10 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
 import { sqliteMigrations } from './migrations/index.js';
 import {
+  circuitStates,
   routeStates,
   type Circuit,
+  type CircuitState,
   type DispatchIntent,
   type DynamicProfile,
   type IntentOutcome,
@@ -272,6 +274,17 @@ class SqliteStore implements Store {
       .orderBy('p.id')
       .execute();
     return rows.map((r) => ({ id: r.id, name: r.name, version: Number(r.version) }));
+  }
+
+  async countCircuits(): Promise<Readonly<Record<CircuitState, number>>> {
+    const rows = await this.db
+      .selectFrom('circuits')
+      .select(['state', sql<number>`count(*)`.as('n')])
+      .groupBy('state')
+      .execute();
+    const counts = Object.fromEntries(circuitStates.map((s) => [s, 0])) as Record<CircuitState, number>;
+    for (const r of rows) counts[r.state as CircuitState] = Number(r.n);
+    return counts;
   }
 }
 
