@@ -3,6 +3,7 @@ import { registerClassifyCommand } from './classify-command.js';
 import { registerPolicyCommand } from './policy-command.js';
 import { registerSimulateCommand } from './simulate-command.js';
 import { registerServeCommand } from './serve-command.js';
+import { demoHook } from './demo-hook.js';
 import { escapeControlCharacters } from '../core/text/escape-controls.js';
 
 /** The `recourse` command line. */
@@ -18,7 +19,7 @@ export function buildProgram(): Command {
   registerClassifyCommand(program);
   registerPolicyCommand(program);
   registerSimulateCommand(program);
-  registerServeCommand(program);
+  registerServeCommand(program, demoHook());
   // A usage error (an unknown option, a missing argument) exits 2, as input that cannot be used does; exit 1
   // stays reserved for a document that was read and is invalid. Help and --version exit 0.
   const everyCommand = (command: Command): Command[] => [command, ...command.commands.flatMap(everyCommand)];

@@ -7,7 +7,7 @@ import { escapeControlCharacters } from '../core/text/escape-controls.js';
 interface ServeFlags {
   readonly port: string;
   readonly host: string;
-  readonly db: string;
+  readonly db?: string;
   readonly tokensFile?: string;
   readonly webhook?: string;
   readonly ackTimeout: string;
@@ -26,14 +26,15 @@ export function registerServeCommand(program: Command, demo?: DemoHook): void {
     .description('serve the HTTP API (and the event stream) on an embedded SQLite database')
     .option('--port <port>', 'TCP port (0 picks a free one)', '7420')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--db <file>', 'SQLite database file', './.recourse/recourse.db')
+    .option('--db <file>', 'SQLite database file (.recourse/recourse.db; .recourse/demo.db with --demo)')
     .option('--tokens-file <file>', 'role:token pairs, one per line (or RECOURSE_TOKENS)')
     .option('--webhook <url>', 'POST each dispatch intent here, signed with RECOURSE_WEBHOOK_SECRET')
     .option('--ack-timeout <seconds>', 'how long a dispatch waits for its acknowledgement', '30')
     .option('--log-level <level>', 'fatal, error, warn, info, debug or silent', 'info')
     .option('--demo', 'run the built-in simulated agent fleet (what `npm start` shows)')
     .action(async (flags: ServeFlags) => {
-      const options = serviceOptions(flags);
+      const database = flags.db ?? (flags.demo === true ? './.recourse/demo.db' : './.recourse/recourse.db');
+      const options = serviceOptions({ ...flags, db: database });
       if (typeof options === 'string') {
         process.stderr.write(`recourse serve: ${escapeControlCharacters(options)}\n`);
         process.exit(2);
@@ -47,18 +48,18 @@ export function registerServeCommand(program: Command, demo?: DemoHook): void {
         process.stderr.write(`recourse serve: ${escapeControlCharacters(messageOf(error))}\n`);
         process.exit(1);
       }
-      const stopDemo = flags.demo === true && demo !== undefined ? await demo.start(service) : null;
       const where =
         service.generatedAdminToken === null
           ? service.url
           : `${service.url}/?token=${service.generatedAdminToken}`;
       process.stdout.write(
-        `Recourse is listening on ${service.url} (database ${flags.db})\n` +
+        `Recourse is listening on ${service.url} (database ${database})\n` +
           (service.generatedAdminToken === null
             ? ''
             : `No tokens are configured: an admin token was made for this run. Open:\n  ${where}\n` +
               `From a terminal: export RECOURSE_SERVER=${service.url} RECOURSE_TOKEN=${service.generatedAdminToken}\n`),
       );
+      const stopDemo = flags.demo === true && demo !== undefined ? await demo.start(service) : null;
       let stopping = false;
       const stop = (signal: string) => {
         if (stopping) return;
@@ -84,7 +85,7 @@ export interface DemoHook {
   start(service: RunningService): Promise<() => Promise<void>>;
 }
 
-function serviceOptions(flags: ServeFlags): ServiceOptions | string {
+function serviceOptions(flags: ServeFlags & { readonly db: string }): ServiceOptions | string {
   const port = Number(flags.port);
   if (!/^\d{1,5}$/.test(flags.port) || port > 65535)
     return `--port must be 0 to 65535 (got ${JSON.stringify(flags.port)})`;

@@ -4,6 +4,7 @@ import type { AckDispatcher } from './ack-dispatcher.js';
 import type { EventHub } from './event-hub.js';
 import type { ProfileCache } from './profile-cache.js';
 import { routeDocument, type RouteDocument } from './route-document.js';
+import type { RouteAction, RouteActionResult } from './observability/index.js';
 
 /** What every endpoint works with: the open Recourse and the server's own parts. */
 export interface ServerContext {
@@ -13,7 +14,7 @@ export interface ServerContext {
   /** The dispatcher waiting for acknowledgements, when the server dispatches to an orchestrator. */
   readonly dispatcher: AckDispatcher | null;
   /** Counts a manual action's result (metrics); a no-op without them. */
-  readonly observeAction: (action: string, result: string) => void;
+  readonly observeAction: (action: RouteAction, result: RouteActionResult) => void;
 }
 
 export function documentOf(context: ServerContext, route: RouteSnapshot): RouteDocument {

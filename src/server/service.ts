@@ -12,6 +12,8 @@ import { EventHub } from './event-hub.js';
 import { publishEngineEvent, publishTranscriptEvent } from './event-sources.js';
 import { buildHttpServer } from './http-server.js';
 import { ProfileCache } from './profile-cache.js';
+import { createMetrics, createTracing } from './observability/index.js';
+import { metricsEndpoint } from './endpoints/metrics-endpoint.js';
 
 export interface ServiceOptions {
   readonly port: number;
@@ -126,12 +128,17 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       // An invalid stored profile is reported where it is used (POL-20); the cache just does not hold it.
     }
   }
+  const metrics = createMetrics({
+    recourse: opened,
+    buildInfo: { version: options.version, catalogueVersion },
+  });
+  const tracing = createTracing({ recourse: opened, version: options.version });
   const context: ServerContext = {
     recourse: opened,
     hub,
     profiles,
     dispatcher: ackDispatcher,
-    observeAction: () => undefined,
+    observeAction: (action, result) => metrics.observeAction(action, result),
   };
   const app = buildHttpServer({
     context,
@@ -139,7 +146,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     cookieKey,
     version: `${options.version} (catalogue ${catalogueVersion})`,
     logger: log,
-    ...(options.endpoints === undefined ? {} : { endpoints: options.endpoints(opened, hub) }),
+    endpoints: [metricsEndpoint(metrics), ...(options.endpoints?.(opened, hub) ?? [])],
+    onResponse: (route, method, status, seconds) => metrics.observeHttp(route, method, status, seconds),
   });
   try {
     await app.listen({ port: options.port, host: options.host });
@@ -165,6 +173,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         await opened.engine.idle();
         await hub.close();
         stopTranscript();
+        metrics.close();
+        tracing.close();
         await opened.close();
       })();
       return closing;

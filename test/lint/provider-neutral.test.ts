@@ -150,7 +150,8 @@ function vocabulary() {
 
 const forbidden = vocabulary();
 
-/** Orchestration: the engine, callers, routes, policy, safety, circuits, notices, plans, simulation, the store, the demo. */
+/** Orchestration: the engine, callers, routes, policy, safety, circuits, notices, plans, simulation, the store, the demo, the
+ * HTTP service. */
 const orchestration = [
   'src/engine',
   'src/app',
@@ -163,6 +164,7 @@ const orchestration = [
   'src/cli/simulate',
   'src/store',
   'src/demo',
+  'src/server',
 ];
 
 /**

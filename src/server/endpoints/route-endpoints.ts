@@ -123,11 +123,19 @@ export function routeEndpoints(context: ServerContext): Endpoint[] {
           });
           context.observeAction(
             body.action,
-            outcome.outcome === 'refused' ? outcome.reason : outcome.outcome,
+            outcome.outcome === 'changed'
+              ? 'applied'
+              : outcome.outcome === 'refused'
+                ? 'refused'
+                : 'unchanged',
           );
           return outcomeReply(context, outcome);
         } catch (error) {
-          context.observeAction(body.action, 'error');
+          const code = (error as { code?: unknown }).code;
+          context.observeAction(
+            body.action,
+            code === 'not_found' ? 'not_found' : code === 'invalid_input' ? 'invalid' : 'error',
+          );
           throw error;
         }
       },

@@ -1,3 +1,3 @@
-export { createMetrics, type Metrics, type MetricsOptions } from './create-metrics.js';
+export { createMetrics, type Metrics } from './create-metrics.js';
 export type { RouteAction, RouteActionResult } from './metric-labels.js';
-export { createTracing, type Tracing, type TracingOptions } from './create-tracing.js';
+export { createTracing } from './create-tracing.js';
