@@ -62,12 +62,21 @@ async function sendJson(
   });
   if (!sent.ok) return sent;
   const response = sent.response;
-  let body: unknown;
+  let text: string;
   try {
-    const text = await response.text();
-    body = text === '' ? null : (JSON.parse(text) as unknown);
+    text = await response.text();
+  } catch (error) {
+    return {
+      ok: false,
+      failure: failure(target, 'unreachable', null, `the answer broke off (${networkReason(error)})`, null),
+    };
+  }
+  let body: unknown = null;
+  try {
+    if (text !== '') body = JSON.parse(text) as unknown;
   } catch {
-    return fail(target, response.status, null, 'did not answer with JSON: is it a Recourse server?', null, 3);
+    const why = `did not answer with JSON (${response.status}): is it a Recourse server?`;
+    return { ok: false, failure: failure(target, 'unreachable', response.status, why, null) };
   }
   if (response.ok) return { ok: true, status: response.status, body, headers: response.headers };
   return { ok: false, failure: failureOfStatus(target, response.status, body) };
@@ -105,14 +114,8 @@ async function send(
   } catch (error) {
     const timedOut = error instanceof Error && error.name === 'TimeoutError';
     const why = timedOut ? `no answer within ${requestTimeoutMs / 1000} s` : networkReason(error);
-    return fail(
-      target,
-      null,
-      null,
-      `cannot reach the server (${why}): is \`recourse serve\` running there?`,
-      null,
-      3,
-    );
+    const message = `cannot reach the server (${why}): is \`recourse serve\` running there?`;
+    return { ok: false, failure: failure(target, 'unreachable', null, message, null) };
   }
 }
 
@@ -121,44 +124,27 @@ function failureOfStatus(target: ServerTarget, status: number, body: unknown): R
   const said = error === null ? `${status}` : `${status} ${error.code}: ${error.message}`;
   if (status === 401) {
     const hint = target.token === null ? 'no token was given' : 'the token was refused';
-    return failure(
-      target,
-      'auth',
-      status,
-      error?.code ?? null,
-      `${hint} (${said}): set --token or RECOURSE_TOKEN`,
-      body,
-      4,
-    );
+    return failure(target, 'auth', status, `${hint} (${said}): set --token or RECOURSE_TOKEN`, body);
   }
-  if (status === 403)
-    return failure(target, 'auth', status, error?.code ?? null, `not allowed (${said})`, body, 4);
-  if (status >= 400 && status < 500)
-    return failure(target, 'refused', status, error?.code ?? null, said, body, 1);
-  return failure(target, 'unreachable', status, error?.code ?? null, `the server failed (${said})`, body, 3);
+  if (status === 403) return failure(target, 'auth', status, `not allowed (${said})`, body);
+  if (status >= 400 && status < 500) return failure(target, 'refused', status, said, body);
+  return failure(target, 'unreachable', status, `the server failed (${said})`, body);
 }
 
-function fail(
-  target: ServerTarget,
-  status: number | null,
-  code: string | null,
-  message: string,
-  body: unknown,
-  exitCode: 3,
-): { ok: false; failure: RequestFailure } {
-  return { ok: false, failure: failure(target, 'unreachable', status, code, message, body, exitCode) };
-}
+const exitCodes = { unreachable: 3, auth: 4, refused: 1 } as const satisfies Record<
+  RequestFailure['kind'],
+  RequestFailure['exitCode']
+>;
 
 function failure(
   target: ServerTarget,
   kind: RequestFailure['kind'],
   status: number | null,
-  code: string | null,
   message: string,
   body: unknown,
-  exitCode: RequestFailure['exitCode'],
 ): RequestFailure {
-  return { kind, status, code, message: `${target.url}: ${message}`, body, exitCode };
+  const code = errorOf(body)?.code ?? null;
+  return { kind, status, code, message: `${target.url}: ${message}`, body, exitCode: exitCodes[kind] };
 }
 
 /** `{"error": {"code", "message"}}`, the server's error document, or null. */

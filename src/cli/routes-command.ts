@@ -51,7 +51,9 @@ async function listRoutes(flags: ListFlags): Promise<void> {
   }
   const limit = flags.limit === undefined ? undefined : wholeNumber(command, '--limit', flags.limit, 1, 1000);
   let cursor = flags.cursor ?? null;
-  let shown = 0;
+  // The table waits for the last page so its columns line up; JSON Lines go out as each page arrives.
+  const table: RouteDocument[] = [];
+  let hint: string | null = null;
   for (;;) {
     const query = new URLSearchParams();
     if (flags.state !== undefined) query.set('state', flags.state);
@@ -65,22 +67,23 @@ async function listRoutes(flags: ListFlags): Promise<void> {
     if (flags.json === true) {
       for (const route of page.routes)
         process.stdout.write(`${escapeControlsInJson(JSON.stringify(route))}\n`);
-    } else if (page.routes.length > 0) {
-      // Each page is its own table when --all follows the cursor: a page is printed as soon as it arrives.
-      process.stdout.write(renderRouteTable(page.routes, Date.now()));
+    } else {
+      table.push(...page.routes);
     }
-    shown += page.routes.length;
     cursor = page.next_cursor;
     if (cursor === null) break;
     if (flags.all !== true) {
-      // The hint goes to standard error under --json, so the output stays one document per line.
-      const hint = `more routes follow: --cursor ${JSON.stringify(cursor)}, or --all\n`;
-      if (flags.json === true) process.stderr.write(hint);
-      else process.stdout.write(hint);
-      return;
+      hint = `more routes follow: --cursor ${JSON.stringify(cursor)}, or --all\n`;
+      break;
     }
   }
-  if (shown === 0 && flags.json !== true) process.stdout.write('No routes.\n');
+  if (flags.json === true) {
+    // Standard error, so standard output stays one document per line.
+    if (hint !== null) process.stderr.write(hint);
+    return;
+  }
+  process.stdout.write(table.length === 0 ? 'No routes.\n' : renderRouteTable(table, Date.now()));
+  if (hint !== null) process.stdout.write(hint);
 }
 
 async function showRoute(id: string, flags: ServerFlags & { readonly json?: boolean }): Promise<void> {

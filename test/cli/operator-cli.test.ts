@@ -169,6 +169,11 @@ describe('recourse routes list', () => {
       'fleet',
     ]);
     expect(filtered.lines.map((l) => (JSON.parse(l) as { id: string }).id)).toEqual(['r-amb']);
+    const table = await cli(['routes', 'list', '--limit', '2']);
+    expect(table.lines).toHaveLength(4);
+    expect(table.lines[3]).toBe('more routes follow: --cursor "r-wait-1", or --all');
+    const allTable = await cli(['routes', 'list', '--limit', '2', '--all']);
+    expect(allTable.lines).toHaveLength(6);
     const none = await cli(['routes', 'list', '--profile', 'nobody']);
     expect(none.stdout).toBe('No routes.\n');
   });
