@@ -1,4 +1,4 @@
-import { demoDispatcher, formatFleetSummary, startDemoFleet, type DemoDispatcher } from '../demo/index.js';
+import type { DemoDispatcher } from '../demo/index.js';
 import type { DemoHook } from './serve-command.js';
 
 /** How often the terminal shows the fleet's counts while the demo runs. */
@@ -12,11 +12,13 @@ const summaryEveryMs = 10_000;
 export function demoHook(): DemoHook {
   let dispatcher: DemoDispatcher | null = null;
   return {
-    options: (options) => ({
-      ...options,
-      dispatcher: () => (dispatcher = demoDispatcher()),
-    }),
+    // Loaded only when the demo runs: the other commands start without it.
+    async options(options) {
+      const { demoDispatcher } = await import('../demo/index.js');
+      return { ...options, dispatcher: () => (dispatcher = demoDispatcher()) };
+    },
     async start(service) {
+      const { formatFleetSummary, startDemoFleet } = await import('../demo/index.js');
       const fleet = await startDemoFleet({
         recourse: service.recourse,
         dispatcher: dispatcher!,

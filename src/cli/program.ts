@@ -4,6 +4,9 @@ import { registerPolicyCommand } from './policy-command.js';
 import { registerSimulateCommand } from './simulate-command.js';
 import { registerServeCommand } from './serve-command.js';
 import { demoHook } from './demo-hook.js';
+import { registerRoutesCommand } from './routes-command.js';
+import { registerProfilesCommand } from './profiles-command.js';
+import { registerEventsCommand } from './events-command.js';
 import { escapeControlCharacters } from '../core/text/escape-controls.js';
 
 /** The `recourse` command line. */
@@ -20,6 +23,9 @@ export function buildProgram(): Command {
   registerPolicyCommand(program);
   registerSimulateCommand(program);
   registerServeCommand(program, demoHook());
+  registerRoutesCommand(program);
+  registerProfilesCommand(program);
+  registerEventsCommand(program);
   // A usage error (an unknown option, a missing argument) exits 2, as input that cannot be used does; exit 1
   // stays reserved for a document that was read and is invalid. Help and --version exit 0.
   const everyCommand = (command: Command): Command[] => [command, ...command.commands.flatMap(everyCommand)];

@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { parseTokens, type Role } from '../server/auth.js';
-import { startService, type RunningService, type ServiceOptions } from '../server/service.js';
+import type { RunningService, ServiceOptions } from '../server/service.js';
 import { escapeControlCharacters } from '../core/text/escape-controls.js';
 
 interface ServeFlags {
@@ -41,8 +41,10 @@ export function registerServeCommand(program: Command, demo?: DemoHook): void {
       }
       let service: RunningService;
       try {
+        // Loaded here, not at the top: Fastify, pino and the store would slow every other command's start.
+        const { startService } = await import('../server/service.js');
         service = await startService(
-          flags.demo === true && demo !== undefined ? demo.options(options) : options,
+          flags.demo === true && demo !== undefined ? await demo.options(options) : options,
         );
       } catch (error) {
         process.stderr.write(`recourse serve: ${escapeControlCharacters(messageOf(error))}\n`);
@@ -81,7 +83,7 @@ export function registerServeCommand(program: Command, demo?: DemoHook): void {
 
 /** How `--demo` plugs its simulated fleet in (kept out of this file so the server does not depend on it). */
 export interface DemoHook {
-  options(options: ServiceOptions): ServiceOptions;
+  options(options: ServiceOptions): Promise<ServiceOptions>;
   start(service: RunningService): Promise<() => Promise<void>>;
 }
 

@@ -1,4 +1,4 @@
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 
 const cli = new URL('../../dist/cli/main.js', import.meta.url).pathname;
 
@@ -45,4 +45,78 @@ const unsafe =
 /** Terminal-unsafe characters that reached the output raw: controls (but tab and newline), bidi controls, separators. */
 export function rawControls(text: string): string[] {
   return text.match(unsafe) ?? [];
+}
+
+export interface CliRun {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly lines: string[];
+}
+
+/**
+ * Runs the built CLI without blocking this process: a test that serves the HTTP API in process must keep its event
+ * loop free while the CLI talks to it. `env` replaces the RECOURSE_* variables of this process.
+ */
+export function runCliAsync(
+  args: string[],
+  env: Readonly<Record<string, string>> = {},
+  { timeoutMs = 60_000, input }: { readonly timeoutMs?: number; readonly input?: string } = {},
+): Promise<CliRun> {
+  const child = startCli(args, env);
+  if (input !== undefined) child.process.stdin.end(input);
+  else child.process.stdin.end();
+  const timer = setTimeout(() => child.process.kill('SIGKILL'), timeoutMs);
+  return child.exited.then((status) => {
+    clearTimeout(timer);
+    return { status, stdout: child.stdout(), stderr: child.stderr(), lines: child.lines() };
+  });
+}
+
+/** A CLI process left running (`recourse events`): its output so far, a wait for a line, and its exit. */
+export function startCli(args: string[], env: Readonly<Record<string, string>> = {}) {
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !key.startsWith('RECOURSE_') && key !== 'NO_COLOR'),
+  );
+  const child = spawn(process.execPath, [cli, ...args], { env: { ...inherited, ...env } });
+  let stdout = '';
+  let stderr = '';
+  const waiters = new Set<() => void>();
+  const wake = () => {
+    for (const w of waiters) w();
+  };
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+    wake();
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+    wake();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const lines = () => stdout.split('\n').filter((l) => l !== '');
+  return {
+    process: child,
+    exited,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    lines,
+    /** Resolves when `test` holds for (stdout, stderr); rejects after `timeoutMs` with what was printed. */
+    waitFor(test: (stdout: string, stderr: string) => boolean, timeoutMs = 20_000): Promise<void> {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (!test(stdout, stderr)) return;
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`timed out; stdout:\n${stdout}\nstderr:\n${stderr}`));
+        }, timeoutMs);
+        waiters.add(check);
+        check();
+      });
+    },
+  };
 }

@@ -1,0 +1,177 @@
+import { escapeControlCharacters } from '../core/text/escape-controls.js';
+
+/** Where a client command sends its requests (`--server`, `RECOURSE_SERVER`) and the bearer token it shows. */
+export interface ServerTarget {
+  /** The base URL, without a trailing slash. */
+  readonly url: string;
+  readonly token: string | null;
+}
+
+/**
+ * Why a request failed, with the exit code its command ends with: 3 when the server could not serve it (not
+ * reachable, no answer in time, a 5xx, not a Recourse answer), 4 when the token was refused (401, 403), 1 for any
+ * other refusal (4xx). `message` is one line for standard error.
+ */
+export interface RequestFailure {
+  readonly kind: 'unreachable' | 'auth' | 'refused';
+  readonly status: number | null;
+  /** The server's stable error code (`stale_generation`, `invalid_input`, ...) when it sent one. */
+  readonly code: string | null;
+  readonly message: string;
+  /** The whole error document (a 409 carries the route, a 422 its `errors`). */
+  readonly body: unknown;
+  readonly exitCode: 1 | 3 | 4;
+}
+
+export type JsonReply =
+  | { readonly ok: true; readonly status: number; readonly body: unknown; readonly headers: Headers }
+  | { readonly ok: false; readonly failure: RequestFailure };
+
+export type StreamReply =
+  | { readonly ok: true; readonly response: Response }
+  | { readonly ok: false; readonly failure: RequestFailure };
+
+/** An ordinary request gives up after this long: the server answers in milliseconds when it is well. */
+const requestTimeoutMs = 30_000;
+
+export const getJson = (target: ServerTarget, path: string) => sendJson(target, 'GET', path);
+export const deleteJson = (target: ServerTarget, path: string) => sendJson(target, 'DELETE', path);
+export const postJson = (target: ServerTarget, path: string, body: unknown) =>
+  sendJson(target, 'POST', path, { body });
+export const putJson = (
+  target: ServerTarget,
+  path: string,
+  body: unknown,
+  headers: Readonly<Record<string, string>> = {},
+) => sendJson(target, 'PUT', path, { body, headers });
+
+async function sendJson(
+  target: ServerTarget,
+  method: string,
+  path: string,
+  options: { readonly body?: unknown; readonly headers?: Readonly<Record<string, string>> } = {},
+): Promise<JsonReply> {
+  const sent = await send(target, method, path, {
+    headers: {
+      accept: 'application/json',
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...options.headers,
+    },
+    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+    signal: AbortSignal.timeout(requestTimeoutMs),
+  });
+  if (!sent.ok) return sent;
+  const response = sent.response;
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (error) {
+    return {
+      ok: false,
+      failure: failure(target, 'unreachable', null, `the answer broke off (${networkReason(error)})`, null),
+    };
+  }
+  let body: unknown = null;
+  try {
+    if (text !== '') body = JSON.parse(text) as unknown;
+  } catch {
+    const why = `did not answer with JSON (${response.status}): is it a Recourse server?`;
+    return { ok: false, failure: failure(target, 'unreachable', response.status, why, null) };
+  }
+  if (response.ok) return { ok: true, status: response.status, body, headers: response.headers };
+  return { ok: false, failure: failureOfStatus(target, response.status, body) };
+}
+
+/** A streaming GET (`/v1/events`): the open response on 2xx, the same failures as the JSON requests otherwise. */
+export async function openStream(
+  target: ServerTarget,
+  path: string,
+  headers: Readonly<Record<string, string>>,
+  signal: AbortSignal,
+): Promise<StreamReply> {
+  const sent = await send(target, 'GET', path, { headers, signal });
+  if (!sent.ok || sent.response.ok) return sent;
+  const text = await sent.response.text().catch(() => '');
+  let body: unknown = null;
+  try {
+    body = JSON.parse(text) as unknown;
+  } catch {
+    // Not JSON: the status alone says what went wrong.
+  }
+  return { ok: false, failure: failureOfStatus(target, sent.response.status, body) };
+}
+
+async function send(
+  target: ServerTarget,
+  method: string,
+  path: string,
+  init: RequestInit,
+): Promise<StreamReply> {
+  const headers = new Headers(init.headers);
+  if (target.token !== null) headers.set('authorization', `Bearer ${target.token}`);
+  try {
+    return { ok: true, response: await fetch(`${target.url}${path}`, { ...init, method, headers }) };
+  } catch (error) {
+    const timedOut = error instanceof Error && error.name === 'TimeoutError';
+    const why = timedOut ? `no answer within ${requestTimeoutMs / 1000} s` : networkReason(error);
+    const message = `cannot reach the server (${why}): is \`recourse serve\` running there?`;
+    return { ok: false, failure: failure(target, 'unreachable', null, message, null) };
+  }
+}
+
+function failureOfStatus(target: ServerTarget, status: number, body: unknown): RequestFailure {
+  const error = errorOf(body);
+  const said = error === null ? `${status}` : `${status} ${error.code}: ${error.message}`;
+  if (status === 401) {
+    const hint = target.token === null ? 'no token was given' : 'the token was refused';
+    return failure(target, 'auth', status, `${hint} (${said}): set --token or RECOURSE_TOKEN`, body);
+  }
+  if (status === 403) return failure(target, 'auth', status, `not allowed (${said})`, body);
+  if (status >= 400 && status < 500) return failure(target, 'refused', status, said, body);
+  return failure(target, 'unreachable', status, `the server failed (${said})`, body);
+}
+
+const exitCodes = { unreachable: 3, auth: 4, refused: 1 } as const satisfies Record<
+  RequestFailure['kind'],
+  RequestFailure['exitCode']
+>;
+
+function failure(
+  target: ServerTarget,
+  kind: RequestFailure['kind'],
+  status: number | null,
+  message: string,
+  body: unknown,
+): RequestFailure {
+  const code = errorOf(body)?.code ?? null;
+  return { kind, status, code, message: `${target.url}: ${message}`, body, exitCode: exitCodes[kind] };
+}
+
+/** `{"error": {"code", "message"}}`, the server's error document, or null. */
+export function errorOf(body: unknown): { readonly code: string; readonly message: string } | null {
+  if (typeof body !== 'object' || body === null || !('error' in body)) return null;
+  const error = body.error;
+  if (typeof error !== 'object' || error === null) return null;
+  const code = 'code' in error && typeof error.code === 'string' ? error.code : 'error';
+  const message = 'message' in error && typeof error.message === 'string' ? error.message : '';
+  return { code, message };
+}
+
+/** fetch says "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND) is on its cause. */
+function networkReason(error: unknown): string {
+  const cause = error instanceof Error ? error.cause : undefined;
+  if (typeof cause === 'object' && cause !== null && 'code' in cause && typeof cause.code === 'string') {
+    return cause.code;
+  }
+  return error instanceof Error
+    ? error.cause instanceof Error
+      ? error.cause.message
+      : error.message
+    : String(error);
+}
+
+/** Ends the command: the failure as one line on standard error (`recourse <command>: ...`), then its exit code. */
+export function exitWithFailure(command: string, failure: RequestFailure): never {
+  process.stderr.write(`recourse ${command}: ${escapeControlCharacters(failure.message)}\n`);
+  process.exit(failure.exitCode);
+}

@@ -1,0 +1,56 @@
+import { Option, type Command } from 'commander';
+import type { ServerTarget } from './http-client.js';
+import { escapeControlCharacters } from '../core/text/escape-controls.js';
+
+/** Where `recourse serve` listens by default, so the client commands find it without configuration. */
+export const defaultServer = 'http://127.0.0.1:7420';
+
+export interface ServerFlags {
+  readonly server: string;
+  readonly token?: string;
+}
+
+/** Adds `--server` and `--token` (or RECOURSE_SERVER, RECOURSE_TOKEN) to a client command. */
+export function withServerFlags(command: Command): Command {
+  return command
+    .addOption(
+      new Option('--server <url>', 'the Recourse server').env('RECOURSE_SERVER').default(defaultServer),
+    )
+    .addOption(
+      // The environment is the better place: an argument shows in the process list.
+      new Option('--token <token>', 'bearer token (prefer RECOURSE_TOKEN)').env('RECOURSE_TOKEN'),
+    );
+}
+
+/**
+ * The target the flags name. A URL that is not http(s) is a usage error: one line on standard error, exit 2, as
+ * commander's own usage errors.
+ */
+export function targetOf(command: string, flags: ServerFlags): ServerTarget {
+  let url: URL | null = null;
+  try {
+    url = new URL(flags.server);
+  } catch {
+    // reported below
+  }
+  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    usageError(command, `--server must be an http or https URL (got ${JSON.stringify(flags.server)})`);
+  }
+  const token = flags.token === undefined || flags.token === '' ? null : flags.token;
+  return { url: url.href.replace(/\/+$/, ''), token };
+}
+
+/** One line on standard error and exit 2: input the command cannot use, like commander's usage errors. */
+export function usageError(command: string, message: string): never {
+  process.stderr.write(`recourse ${command}: ${escapeControlCharacters(message)}\n`);
+  process.exit(2);
+}
+
+/** `--limit`, `--generation`, `--if-version`: a whole number in range, or a usage error. */
+export function wholeNumber(command: string, flag: string, text: string, min: number, max: number): number {
+  const value = Number(text);
+  if (!/^\d{1,16}$/.test(text) || value < min || value > max) {
+    usageError(command, `${flag} must be a whole number from ${min} to ${max} (got ${JSON.stringify(text)})`);
+  }
+  return value;
+}
