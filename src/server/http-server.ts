@@ -1,6 +1,9 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import Fastify, {
   LogController,
   type FastifyBaseLogger,
+  type FastifyError,
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
@@ -26,11 +29,17 @@ import { routeEndpoints } from './endpoints/route-endpoints.js';
 import { sessionEndpoints } from './endpoints/session-endpoints.js';
 import { errorBody, HttpError, invalid, issuesOfZod } from './http-errors.js';
 import { openApiDocument } from './openapi.js';
-import type { ZodType } from 'zod';
+import { z, type ZodType } from 'zod';
 import { httpErrorOf } from './outcome-reply.js';
 import { landingPage } from './landing-page.js';
 
 export const bodyLimitBytes = 1024 * 1024;
+
+/** Route ids are at most 128 characters; `/`, `:` and `@` may arrive percent-encoded (3 characters each). */
+const maxPathParamLength = 512;
+
+/** The query of an endpoint that declares none: an unknown parameter is an error, as in a body. */
+const noQuery = z.strictObject({});
 
 export interface HttpServerOptions {
   readonly context: ServerContext;
@@ -58,7 +67,13 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
     // Requests are logged by the onResponse hook below, with the route template: a URL may carry a token.
     logController: new LogController({ disableRequestLogging: true }),
     return503OnClosing: true,
+    routerOptions: { maxParamLength: maxPathParamLength },
+    // Every refusal has the same shape, the router's and Node's too.
+    frameworkErrors: (error, _request, reply) => routerErrorReply(error, reply as FastifyReply),
+    clientErrorHandler: clientErrorReply,
   });
+  // Only JSON bodies: a text/plain body (fetch's default for a string) is 415, not a string handed to a schema.
+  app.removeContentTypeParser('text/plain');
   const endpoints = [
     ...metaEndpoints(context),
     ...profileEndpoints(context),
@@ -69,14 +84,25 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
     ...(options.endpoints ?? []),
   ];
   const streams = new Set<FastifyReply>();
+  const roles = new WeakMap<FastifyRequest, Role | null>();
   for (const e of endpoints) {
     app.route({
       method: e.method,
       url: e.url,
+      // Before the body is read: a caller without a valid credential, or without the role, gets 401 or 403
+      // whatever it sent, and the server parses no body for it.
+      onRequest: (request, _reply, done) => {
+        try {
+          roles.set(request, authorize(request, e.access, options));
+          done();
+        } catch (error) {
+          done(error as Error);
+        }
+      },
       handler: async (request, reply) => {
-        const role = authorize(request, e.access, options);
+        const role = roles.get(request) ?? null;
         const body = e.body === undefined ? undefined : parse(e.body, request.body);
-        const query = e.query === undefined ? undefined : parse(e.query, request.query ?? {});
+        const query = parse(e.query ?? noQuery, request.query ?? {});
         if (e.streams === true) {
           reply.hijack();
           streams.add(reply);
@@ -104,7 +130,9 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   app.setNotFoundHandler((request, reply) =>
     reply
       .code(404)
-      .send(errorBody('not_found', `no endpoint ${request.method} ${request.url.split('?')[0]}`)),
+      .send(
+        errorBody('not_found', `no endpoint ${request.method} ${request.url.split('?')[0]!.slice(0, 200)}`),
+      ),
   );
   app.setErrorHandler((error, request, reply) => {
     const known = httpErrorOf(error) ?? clientError(error);
@@ -203,6 +231,39 @@ function clientError(error: unknown): HttpError | null {
     default:
       return new HttpError(status, 'bad_request', 'the request is malformed');
   }
+}
+
+/** The router's refusals (a path segment too long, bad percent-encoding), without echoing the URL. */
+function routerErrorReply(error: FastifyError, reply: FastifyReply): void {
+  const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+  void reply
+    .code(tooLong ? 414 : 400)
+    .send(
+      tooLong
+        ? errorBody('uri_too_long', `a path segment is longer than ${maxPathParamLength} characters`)
+        : errorBody('bad_url', 'the path is not a valid URL (check its percent-encoding)'),
+    );
+}
+
+/**
+ * Node's refusals before a request exists (headers too large, a malformed request line, a timeout), in the same
+ * shape as every error; the connection is closed as Node does.
+ */
+function clientErrorReply(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, code, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'headers_too_large', 'the request line and headers are too large']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'request_timeout', 'the request took too long to arrive']
+        : [400, 'bad_request', 'the request is not valid HTTP'];
+  const body = JSON.stringify(errorBody(code, message));
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }
 
 /** `/?token=TOKEN` trades a token for the session cookie (EventSource cannot send a header) and drops it from the URL. */

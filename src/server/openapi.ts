@@ -32,7 +32,10 @@ export function openApiDocument(endpoints: readonly Endpoint[], version: string)
       ...(e.body === undefined
         ? {}
         : {
-            requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(e.body) } } },
+            requestBody: {
+              required: !e.body.safeParse(undefined).success,
+              content: { 'application/json': { schema: jsonSchema(e.body) } },
+            },
           }),
       responses: Object.fromEntries(
         Object.entries(e.responses).map(([status, description]) => [status, { description }]),

@@ -56,3 +56,31 @@ export function httpErrorOf(error: unknown): HttpError | null {
   }
   return null;
 }
+
+/** Runs an engine call, its field issues re-addressed to the request's own names (`/after` is the `cursor`). */
+export async function renamedIssues<T>(
+  run: () => Promise<T>,
+  names: Readonly<Record<string, string>>,
+): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (!(error instanceof EngineInputError)) throw error;
+    throw invalid(error.issues.map((i) => ({ path: names[i.path] ?? i.path, message: i.message })));
+  }
+}
+
+/**
+ * Runs an engine call on the route named in the URL path: an id the engine refuses to read (`\u0000`, `../x`)
+ * names no route, so it is 404 like an unknown id (as `GET /v1/routes/:id` answers), not a pointer into a body.
+ */
+export async function onPathRoute<T>(routeId: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof EngineInputError && error.issues.some((i) => i.path === '/route_id')) {
+      throw new HttpError(404, 'not_found', `no route ${JSON.stringify(routeId)}`);
+    }
+    throw error;
+  }
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { manualActions, routeStates } from '../core/index.js';
+import { manualActions, routeStates, type JsonValue } from '../core/index.js';
 
 /**
  * One zod schema per request document, shared by the server, the operator CLI and (later) the UI. Objects are
@@ -14,8 +14,11 @@ export const startRouteBody = z.strictObject({
   session_id: id.optional(),
   profile_id: id,
   caller: z.enum(['task', 'workflow', 'utility', 'office', 'plan']).optional(),
-  /** The caller's own data (at most 64 KiB of JSON), handed back with every dispatch. */
-  payload: z.json().optional(),
+  /**
+   * The caller's own data (at most 64 KiB of JSON, 64 levels deep), handed back with every dispatch. The engine
+   * checks it: zod's recursive JSON schema would exhaust the stack on deeply nested input before any limit.
+   */
+  payload: z.custom<JsonValue>().optional(),
 });
 
 export const routeActionBody = z.strictObject({
@@ -46,7 +49,8 @@ export const evidenceBody = z.strictObject({
 
 export const successBody = z.strictObject({ invocation_id: id.optional(), generation });
 
-export const promptBody = z.strictObject({ expected_generation: generation.optional() });
+/** Optional: a prompt without a fence sends no body. */
+export const promptBody = z.strictObject({ expected_generation: generation.optional() }).optional();
 
 export const classifyBody = z.strictObject({
   envelope: z.unknown(),

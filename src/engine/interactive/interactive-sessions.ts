@@ -127,11 +127,20 @@ export class InteractiveSessions {
     return this.guards.with(input.sessionId, async (entry) => {
       await this.options.sessions.create(session);
       this.sessionsByRoute.set(routeId, session);
-      const route = await this.options.engine.startRoute({
-        routeId,
-        profileId: input.profileId,
-        mode: 'interactive',
-      });
+      let route: Route;
+      try {
+        route = await this.options.engine.startRoute({
+          routeId,
+          profileId: input.profileId,
+          mode: 'interactive',
+        });
+      } catch (error) {
+        // A route that cannot start (an invalid profile id, the route id taken by another route) leaves no
+        // session behind: it would point at no route, or own another caller's route and its notices.
+        this.sessionsByRoute.delete(routeId);
+        await this.options.sessions.delete(input.sessionId);
+        throw error;
+      }
       this.guards.own(entry, false);
       return route;
     });

@@ -3,7 +3,7 @@ import { documentOf, type ServerContext } from '../context.js';
 import { endpoint, type Endpoint } from '../endpoint.js';
 import { HttpError, invalid } from '../http-errors.js';
 import { checkedEnvelope } from '../checked-envelope.js';
-import { outcomeReply } from '../outcome-reply.js';
+import { onPathRoute, outcomeReply } from '../outcome-reply.js';
 import { classifyBody, evidenceBody, promptBody, successBody } from '../schemas.js';
 import type { z } from 'zod';
 
@@ -33,14 +33,16 @@ export function adapterEndpoints(context: ServerContext): Endpoint[] {
         const envelope = checkedEnvelope(body.envelope);
         return outcomeReply(
           context,
-          await engine.reportFailure({
-            routeId: params.id!,
-            generation: body.generation,
-            evidence: envelope,
-            progress: body.replay ?? null,
-            ...(body.invocation_id === undefined ? {} : { invocationId: body.invocation_id }),
-            ...(body.prompt_open === undefined ? {} : { promptOpen: body.prompt_open }),
-          }),
+          await onPathRoute(params.id!, () =>
+            engine.reportFailure({
+              routeId: params.id!,
+              generation: body.generation,
+              evidence: envelope,
+              progress: body.replay ?? null,
+              ...(body.invocation_id === undefined ? {} : { invocationId: body.invocation_id }),
+              ...(body.prompt_open === undefined ? {} : { promptOpen: body.prompt_open }),
+            }),
+          ),
         );
       },
     }),
@@ -55,11 +57,13 @@ export function adapterEndpoints(context: ServerContext): Endpoint[] {
       async handler({ params, body }) {
         return outcomeReply(
           context,
-          await engine.reportSuccess({
-            routeId: params.id!,
-            generation: body.generation,
-            ...(body.invocation_id === undefined ? {} : { invocationId: body.invocation_id }),
-          }),
+          await onPathRoute(params.id!, () =>
+            engine.reportSuccess({
+              routeId: params.id!,
+              generation: body.generation,
+              ...(body.invocation_id === undefined ? {} : { invocationId: body.invocation_id }),
+            }),
+          ),
         );
       },
     }),
@@ -75,12 +79,14 @@ export function adapterEndpoints(context: ServerContext): Endpoint[] {
       async handler({ params, body }) {
         return outcomeReply(
           context,
-          await engine.beginPrompt({
-            routeId: params.id!,
-            ...(body?.expected_generation === undefined
-              ? {}
-              : { expectedGeneration: body.expected_generation }),
-          }),
+          await onPathRoute(params.id!, () =>
+            engine.beginPrompt({
+              routeId: params.id!,
+              ...(body?.expected_generation === undefined
+                ? {}
+                : { expectedGeneration: body.expected_generation }),
+            }),
+          ),
         );
       },
     }),

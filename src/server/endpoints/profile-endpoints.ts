@@ -46,7 +46,8 @@ export function profileEndpoints(context: ServerContext): Endpoint[] {
       tag: 'profiles',
       summary:
         'Create or replace a dynamic profile. `If-Match: "N"` or a `version` field N makes it conditional on N being the latest (0 or none: create); a stale version is 409 with the current document',
-      body: z.unknown(),
+      // Any JSON here; the engine's validator names every problem. Only an absent body is refused up front.
+      body: z.custom<unknown>((value) => value !== undefined, 'must be a profile document (a JSON object)'),
       responses: {
         200: 'the stored, normalized profile (an unchanged document keeps its version)',
         409: '`version_conflict` with `current`',

@@ -2,7 +2,7 @@ import { snapshotOf } from '../../core/index.js';
 import { documentOf, type ServerContext } from '../context.js';
 import { endpoint, type Endpoint } from '../endpoint.js';
 import { HttpError } from '../http-errors.js';
-import { outcomeReply } from '../outcome-reply.js';
+import { onPathRoute, outcomeReply, renamedIssues } from '../outcome-reply.js';
 import { listRoutesQuery, routeActionBody, startRouteBody } from '../schemas.js';
 import type { z } from 'zod';
 
@@ -22,12 +22,17 @@ export function routeEndpoints(context: ServerContext): Endpoint[] {
       responses: { 201: 'the route', 404: 'no such profile', 409: '`route_exists`', 422: 'invalid fields' },
       async handler({ body }) {
         const routeId = body.route_id ?? body.session_id;
-        const route = await engine.startRoute({
-          profileId: body.profile_id,
-          ...(routeId === undefined ? {} : { routeId }),
-          ...(body.caller === undefined ? {} : { caller: body.caller }),
-          ...(body.payload === undefined ? {} : { payload: body.payload }),
-        });
+        const route = await renamedIssues(
+          () =>
+            engine.startRoute({
+              profileId: body.profile_id,
+              ...(routeId === undefined ? {} : { routeId }),
+              ...(body.caller === undefined ? {} : { caller: body.caller }),
+              ...(body.payload === undefined ? {} : { payload: body.payload }),
+            }),
+          // The route id came from `session_id` when no `route_id` was given.
+          body.route_id === undefined ? { '/route_id': '/session_id' } : {},
+        );
         return { status: 201, body: documentOf(context, snapshotOf(route)) };
       },
     }),
@@ -40,12 +45,16 @@ export function routeEndpoints(context: ServerContext): Endpoint[] {
       query: listRoutesQuery,
       responses: { 200: '`{routes, next_cursor}`' },
       async handler({ query }) {
-        const page = await engine.listRoutes({
-          ...(query.state === undefined ? {} : { state: query.state }),
-          ...(query.profile_id === undefined ? {} : { profileId: query.profile_id }),
-          ...(query.cursor === undefined ? {} : { after: query.cursor }),
-          ...(query.limit === undefined ? {} : { limit: query.limit }),
-        });
+        const page = await renamedIssues(
+          () =>
+            engine.listRoutes({
+              ...(query.state === undefined ? {} : { state: query.state }),
+              ...(query.profile_id === undefined ? {} : { profileId: query.profile_id }),
+              ...(query.cursor === undefined ? {} : { after: query.cursor }),
+              ...(query.limit === undefined ? {} : { limit: query.limit }),
+            }),
+          { '/after': '/cursor' },
+        );
         return {
           status: 200,
           body: { routes: page.routes.map((r) => documentOf(context, r)), next_cursor: page.next },
@@ -115,12 +124,14 @@ export function routeEndpoints(context: ServerContext): Endpoint[] {
       },
       async handler({ params, body }) {
         try {
-          const outcome = await engine.act({
-            routeId: params.id!,
-            action: body.action,
-            expectedGeneration: body.expected_generation,
-            ...(body.expected_state === undefined ? {} : { expectedState: body.expected_state }),
-          });
+          const outcome = await onPathRoute(params.id!, () =>
+            engine.act({
+              routeId: params.id!,
+              action: body.action,
+              expectedGeneration: body.expected_generation,
+              ...(body.expected_state === undefined ? {} : { expectedState: body.expected_state }),
+            }),
+          );
           context.observeAction(
             body.action,
             outcome.outcome === 'changed'
