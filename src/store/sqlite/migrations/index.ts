@@ -3,6 +3,7 @@ import { initialMigration } from './0001-initial.js';
 import { transcriptMigration } from './0002-transcript.js';
 import { attemptNotesMigration } from './0003-attempt-notes.js';
 import { routePayloadMigration } from './0004-route-payload.js';
+import { plansMigration } from './0006-plans.js';
 
 /** Numbered, append-only migrations: a landed migration is never edited, a change is a new number. */
 export const sqliteMigrations: Readonly<Record<string, Migration>> = {
@@ -10,4 +11,6 @@ export const sqliteMigrations: Readonly<Record<string, Migration>> = {
   '0002-transcript': transcriptMigration,
   '0003-attempt-notes': attemptNotesMigration,
   '0004-route-payload': routePayloadMigration,
+  // 0005 is the HTTP service's (issue 11, built in parallel); the numbers stay in order when both land.
+  '0006-plans': plansMigration,
 };
