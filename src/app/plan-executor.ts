@@ -99,7 +99,7 @@ function reportOf(phase: PlanPhase, actor: string, failure: unknown): PlanErrorR
   return {
     phase,
     message: message.trim() === '' ? `${error?.name ?? 'Error'} without a message` : message,
-    exception_type: error?.name ?? null,
+    exception_type: error?.name.slice(0, 256) ?? null,
     stack: error?.stack?.slice(-16_384) ?? null,
     actor: actor.slice(0, 256),
     tool_call: typeof toolCall === 'string' ? toolCall.slice(0, 256) : null,

@@ -4,6 +4,7 @@ import {
   failPhase,
   mergeErrorDetails,
   RecourseError,
+  revise,
   type Plan,
   type PlanAction,
   type PlanErrorRecord,
@@ -70,7 +71,7 @@ export class PlanLifecycle {
         await tx.insertPlan(fresh);
         return fresh;
       }
-      const next = { ...plan, recovery: config, revision: plan.revision + 1, updatedAtMs: this.now() };
+      const next = revise(plan, { recovery: config }, this.now());
       await this.write(tx, next, plan.revision);
       return next;
     });
