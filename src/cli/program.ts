@@ -1,5 +1,7 @@
 import { Command } from 'commander';
 import { registerClassifyCommand } from './classify-command.js';
+import { registerErrorsCommand } from './errors-command.js';
+import { registerPlanCommand } from './plan-command.js';
 import { registerPolicyCommand } from './policy-command.js';
 import { registerSimulateCommand } from './simulate-command.js';
 import { registerServeCommand } from './serve-command.js';
@@ -26,6 +28,8 @@ export function buildProgram(): Command {
   registerRoutesCommand(program);
   registerProfilesCommand(program);
   registerEventsCommand(program);
+  registerErrorsCommand(program);
+  registerPlanCommand(program);
   // A usage error (an unknown option, a missing argument) exits 2, as input that cannot be used does; exit 1
   // stays reserved for a document that was read and is invalid. Help and --version exit 0.
   const everyCommand = (command: Command): Command[] => [command, ...command.commands.flatMap(everyCommand)];

@@ -9,6 +9,7 @@ export interface Database {
   circuits: CircuitRow;
   replay_snapshots: ReplaySnapshotRow;
   plan_errors: PlanErrorRow;
+  plans: PlanRow;
   session_messages: SessionMessageRow;
   task_sessions: TaskSessionRow;
   events: EventRow;
@@ -110,6 +111,23 @@ export interface PlanErrorRow {
   seq: number;
   record: string;
   at_ms: number;
+}
+
+/** Migration 0006. */
+export interface PlanRow {
+  id: string;
+  phase: string;
+  state: string;
+  auto_retry_threshold: number;
+  max_retries: number;
+  /** 0 or 1. */
+  subplan: number;
+  /** JSON object of string values. */
+  error_details: string;
+  retry_since: number;
+  revision: number;
+  created_at_ms: number;
+  updated_at_ms: number;
 }
 
 export interface SessionMessageRow {

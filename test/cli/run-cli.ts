@@ -1,8 +1,8 @@
-import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 
 const cli = new URL('../../dist/cli/main.js', import.meta.url).pathname;
 
-const result = (r: SpawnSyncReturns<string>) => ({
+const result = (r: { status: number | null; stdout: string; stderr: string }) => ({
   status: r.status,
   stdout: r.stdout,
   stderr: r.stderr,
@@ -119,4 +119,23 @@ export function startCli(args: string[], env: Readonly<Record<string, string>> =
       });
     },
   };
+}
+
+/**
+ * Runs the built CLI without blocking this process (a server in the same test must answer it: spawnSync would
+ * stall the event loop it runs on). `env` replaces the environment entirely, so nothing of the caller's leaks in.
+ */
+export function runCliInEnv(args: string[], env: Readonly<Record<string, string>> = {}) {
+  return new Promise<ReturnType<typeof result>>((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, ...args], {
+      env: { ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (status) => resolve(result({ status, stdout, stderr })));
+  });
 }

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   createErrorRecoveryPolicy,
+  mergeErrorDetails,
+  newPlan,
   recordPlanError,
+  revise,
   type AttemptRecord,
   type Circuit,
   type DynamicProfile,
@@ -258,6 +261,65 @@ export function storeContract(
         const again = await reopen();
         expect(await again.listPlanErrors('plan-1')).toEqual(records);
         expect(await again.listPlanErrors('other')).toEqual([]);
+      });
+    });
+
+    it('[PLN-39][PLN-16] a plan keeps its phase, state and recovery config across a restart; writes are fenced by revision', async () => {
+      await withStore(async (store, reopen) => {
+        const recovery = { autoRetryThreshold: 0.5, maxRetries: 5, subplan: true };
+        const plan = newPlan('plan-1', recovery, t0);
+        await store.transact((tx) => tx.insertPlan(plan));
+        const executing = revise(plan, { phase: 'execute' }, t0 + 1);
+        const errored = revise(executing, { state: 'errored', retrySince: 2 }, t0 + 2);
+        expect(await store.transact((tx) => tx.updatePlan(executing, plan.revision))).toBe(true);
+        // A writer that read revision 1 lost: the stored plan is the winner's.
+        expect(await store.transact((tx) => tx.updatePlan(errored, plan.revision))).toBe(false);
+        expect(await store.readPlan('plan-1')).toEqual(executing);
+        expect(await store.transact((tx) => tx.updatePlan(errored, executing.revision))).toBe(true);
+        const again = await reopen();
+        expect(await again.readPlan('plan-1')).toEqual(errored);
+        expect(await again.transact((tx) => tx.readPlan('plan-1'))).toEqual(errored);
+        expect(errored).toMatchObject({ phase: 'execute', state: 'errored', recovery, revision: 3 });
+        expect(await again.readPlan('nope')).toBeNull();
+      });
+    });
+
+    it('[PLN-32][PLN-33] error_details merge key by key: a later update keeps the keys it does not name', async () => {
+      await withStore(async (store, reopen) => {
+        const plan = newPlan('plan-2', { autoRetryThreshold: 0, maxRetries: 3, subplan: false }, t0);
+        await store.transact((tx) => tx.insertPlan(plan));
+        const updates: readonly Record<string, string>[] = [
+          { error_category: 'transient', retry_count: '1', owner: 'ci' },
+          { error_category: 'validation', retry_count: '2' },
+        ];
+        for (const details of updates) {
+          await store.transact(async (tx) => {
+            const current = (await tx.readPlan('plan-2'))!;
+            expect(await tx.updatePlan(mergeErrorDetails(current, details, t0 + 5), current.revision)).toBe(
+              true,
+            );
+          });
+        }
+        expect((await (await reopen()).readPlan('plan-2'))!.errorDetails).toEqual({
+          error_category: 'validation',
+          retry_count: '2',
+          owner: 'ci',
+        });
+      });
+    });
+
+    it('[PLN-51] a plan error and its history are read back inside a transaction, in order', async () => {
+      await withStore(async (store) => {
+        const checked = createErrorRecoveryPolicy({});
+        if (!checked.ok) throw new Error('the default plan policy is valid');
+        const records = ['first', 'second'].map((message, n) =>
+          recordPlanError({ planId: 'plan-3', phase: 'apply', message, retryCount: n }, checked.value, t0),
+        );
+        const seen = await store.transact(async (tx) => {
+          for (const r of records) await tx.appendPlanError(r);
+          return tx.listPlanErrors('plan-3');
+        });
+        expect(seen).toEqual(records);
       });
     });
   });

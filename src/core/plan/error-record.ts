@@ -59,13 +59,18 @@ export function recordPlanError(
     exception_type: input.exceptionType ? safeExcerpt(input.exceptionType) : null,
     retry_count: input.retryCount,
     max_retries: policy.maxRetries,
-    verdict: planRetryVerdict(policy, category, input.retryCount),
+    verdict: phaseVerdict(input.phase, planRetryVerdict(policy, category, input.retryCount)),
     actor: input.actor ? safeExcerpt(input.actor) : null,
     tool_call: input.toolCall ? safeExcerpt(input.toolCall) : null,
     stack_summary: input.stack ? stackSummary(input.stack) : null,
     hints: Object.freeze(getRecoveryHints(category, input.planId, templates)),
     occurred_at: formatIsoUtc(nowMs),
   });
+}
+
+/** Strategize is read-only and its failures deterministic: never retried (PLN-36), whatever the policy says. */
+function phaseVerdict(phase: string, verdict: PlanRetryVerdict): PlanRetryVerdict {
+  return phase === 'strategize' && verdict === 'retry' ? 'read_only_phase' : verdict;
 }
 
 /** The metadata keys a plan's `error_details` holds (seed 004), every value a string. */

@@ -40,3 +40,25 @@ export {
   type ErrorRecoveryPolicy,
   type PlanRetryVerdict,
 } from './recovery-policy.js';
+export {
+  mergeErrorDetails,
+  newPlan,
+  planPhases,
+  planStates,
+  revise,
+  type Plan,
+  type PlanPhase,
+  type PlanRecoveryConfig,
+  type PlanState,
+} from './plan.js';
+export { planDecisionOf, verdictReason, type PlanDecision } from './plan-decision.js';
+export {
+  applyPlanAction,
+  completePhase,
+  failPhase,
+  planActions,
+  planRefusalReasons,
+  type PlanAction,
+  type PlanRefusalReason,
+  type PlanTransition,
+} from './plan-transitions.js';

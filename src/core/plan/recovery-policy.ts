@@ -45,7 +45,9 @@ export function createErrorRecoveryPolicy(options: {
   return { ok: true, value: { autoRetryThreshold: threshold as number, maxRetries: maxRetries as number } };
 }
 
-export type PlanRetryVerdict = 'retry' | 'not_retriable' | 'exhausted' | 'human_threshold';
+/** `read_only_phase`: a strategize failure, which is never retried (PLN-36; set when the error is recorded). */
+export type PlanRetryVerdict =
+  'retry' | 'not_retriable' | 'exhausted' | 'human_threshold' | 'read_only_phase';
 
 /**
  * The seed's decision flow: a non-retriable category escalates at once; a retriable one escalates when its

@@ -1,5 +1,6 @@
 import type { Circuit, CircuitState } from '../circuit/circuit.js';
 import type { PlanErrorRecord } from '../plan/error-record.js';
+import type { Plan } from '../plan/plan.js';
 import type { DynamicProfile } from '../policy/policy-document.js';
 import type { Route, RouteState } from '../route/route.js';
 import type { AttemptRecord, DispatchIntent, IntentOutcome } from '../route/route-effect.js';
@@ -42,7 +43,10 @@ export interface Store {
   listIntents(routeId: string): Promise<readonly StoredIntent[]>;
   listAttempts(routeId: string): Promise<readonly StoredAttempt[]>;
   readCircuit(key: string): Promise<Circuit | null>;
+  /** A plan's error history, oldest first (append-only, PLN-50 decision). */
   listPlanErrors(planId: string): Promise<readonly PlanErrorRecord[]>;
+  /** A plan as stored (phase, state, recovery config, `error_details`), or null. */
+  readPlan(id: string): Promise<Plan | null>;
   countRoutes(): Promise<Readonly<Record<RouteState, number>>>;
   /** Stored circuits by state, every state present (0 when none): read at scrape time by the metrics. */
   countCircuits(): Promise<Readonly<Record<CircuitState, number>>>;
@@ -118,4 +122,14 @@ export interface StoreTransaction {
     atMs: number,
   ): Promise<void>;
   appendPlanError(record: PlanErrorRecord): Promise<void>;
+  /** As `Store.listPlanErrors`, inside the transaction. */
+  listPlanErrors(planId: string): Promise<readonly PlanErrorRecord[]>;
+  readPlan(id: string): Promise<Plan | null>;
+  /** Stores a new plan; a plan with this id must not exist (the caller read it in the same transaction). */
+  insertPlan(plan: Plan): Promise<void>;
+  /**
+   * Writes `next` only where the stored plan still has `expectedRevision`. False means another writer won: a stale
+   * outcome, not an error.
+   */
+  updatePlan(next: Plan, expectedRevision: number): Promise<boolean>;
 }

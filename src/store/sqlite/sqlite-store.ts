@@ -11,6 +11,7 @@ import {
   type DispatchIntent,
   type DynamicProfile,
   type IntentOutcome,
+  type Plan,
   type PlanErrorRecord,
   type ProfileSummary,
   type Route,
@@ -31,6 +32,7 @@ import { SqliteEventLog } from './sqlite-event-log.js';
 import { SqliteTaskSessions, SqliteTranscript, type TranscriptClock } from './sqlite-transcript.js';
 import { uuidv7 } from '../../support/ids.js';
 import { attemptOfRow, circuitOfRow, intentOfRow, ProfileDocuments } from '../row-codecs.js';
+import { planOfRow } from '../plan-rows.js';
 import { rowToRoute } from '../route-rows.js';
 import type { Database } from '../schema.js';
 
@@ -253,6 +255,11 @@ class SqliteStore implements Store {
       .orderBy('seq')
       .execute();
     return rows.map((r) => JSON.parse(r.record) as PlanErrorRecord);
+  }
+
+  async readPlan(id: string): Promise<Plan | null> {
+    const row = await this.db.selectFrom('plans').selectAll().where('id', '=', id).executeTakeFirst();
+    return row === undefined ? null : planOfRow(row);
   }
 
   async countRoutes(): Promise<Readonly<Record<RouteState, number>>> {

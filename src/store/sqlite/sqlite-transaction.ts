@@ -7,6 +7,7 @@ import {
   type DispatchIntent,
   type DynamicProfile,
   type IntentOutcome,
+  type Plan,
   type PlanErrorRecord,
   type ReplayEvidence,
   type Route,
@@ -15,8 +16,9 @@ import {
 } from '../../core/index.js';
 import type { ProfileDocuments } from '../row-codecs.js';
 import { circuitOfRow } from '../row-codecs.js';
+import { planColumns, planOfRow, planToRow } from '../plan-rows.js';
 import { rowToRoute, routeToRow } from '../route-rows.js';
-import type { AttemptRow, CircuitRow, Database, IntentRow, RouteRow } from '../schema.js';
+import type { AttemptRow, CircuitRow, Database, IntentRow, PlanRow, RouteRow } from '../schema.js';
 
 const routeColumns = [
   'id',
@@ -132,6 +134,14 @@ const statements = {
   ]),
   lastPlanErrorSeq: 'SELECT max(seq) AS seq FROM plan_errors WHERE plan_id = ?',
   appendPlanError: insert('plan_errors', ['plan_id', 'seq', 'record', 'at_ms']),
+  listPlanErrors: 'SELECT record FROM plan_errors WHERE plan_id = ? ORDER BY seq',
+  readPlan: 'SELECT * FROM plans WHERE id = ?',
+  insertPlan: insert('plans', planColumns),
+  // The fence: the revision the writer read. Zero rows changed means another writer won.
+  updatePlan: `UPDATE plans SET ${planColumns
+    .filter((c) => c !== 'id' && c !== 'created_at_ms')
+    .map((c) => `${c} = @${c}`)
+    .join(', ')} WHERE id = @id AND revision = @expected_revision`,
 };
 
 /**
@@ -299,5 +309,27 @@ export class SqliteTransaction implements StoreTransaction {
       at_ms: Date.parse(record.occurred_at),
     });
     return Promise.resolve();
+  }
+
+  listPlanErrors(planId: string): Promise<readonly PlanErrorRecord[]> {
+    const rows = this.cache.prepare(statements.listPlanErrors).all(planId) as { record: string }[];
+    return Promise.resolve(rows.map((r) => JSON.parse(r.record) as PlanErrorRecord));
+  }
+
+  readPlan(id: string): Promise<Plan | null> {
+    const row = this.cache.prepare(statements.readPlan).get(id) as PlanRow | undefined;
+    return Promise.resolve(row === undefined ? null : planOfRow(row));
+  }
+
+  insertPlan(plan: Plan): Promise<void> {
+    this.cache.prepare(statements.insertPlan).run(planToRow(plan));
+    return Promise.resolve();
+  }
+
+  updatePlan(next: Plan, expectedRevision: number): Promise<boolean> {
+    const result = this.cache
+      .prepare(statements.updatePlan)
+      .run({ ...planToRow(next), expected_revision: expectedRevision });
+    return Promise.resolve(result.changes === 1);
   }
 }

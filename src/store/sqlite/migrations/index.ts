@@ -4,6 +4,7 @@ import { transcriptMigration } from './0002-transcript.js';
 import { attemptNotesMigration } from './0003-attempt-notes.js';
 import { routePayloadMigration } from './0004-route-payload.js';
 import { eventsMigration } from './0005-events.js';
+import { plansMigration } from './0006-plans.js';
 
 /** Numbered, append-only migrations: a landed migration is never edited, a change is a new number. */
 export const sqliteMigrations: Readonly<Record<string, Migration>> = {
@@ -12,4 +13,5 @@ export const sqliteMigrations: Readonly<Record<string, Migration>> = {
   '0003-attempt-notes': attemptNotesMigration,
   '0004-route-payload': routePayloadMigration,
   '0005-events': eventsMigration,
+  '0006-plans': plansMigration,
 };

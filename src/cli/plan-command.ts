@@ -1,0 +1,151 @@
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import type { PlanActionAnswer, RecordErrorAnswer } from '../app/plan-service.js';
+import type { PlanJson } from '../app/plan-json.js';
+import { planPhases, type PlanAction } from '../core/index.js';
+import { escapeControlCharacters } from '../core/text/escape-controls.js';
+import { planPath } from './errors-command.js';
+import { renderPlanErrorBlock } from './plan-error-block.js';
+import { postJson, putJson, runClientCommand, serverConnection, withServerOptions } from './server-client.js';
+import { styleFor } from './plan-style.js';
+
+interface ServerFlags {
+  readonly server?: string;
+  readonly token?: string;
+}
+
+const describePlan = (plan: PlanJson): string =>
+  `plan ${escapeControlCharacters(plan.id)}: phase ${plan.phase}, state ${plan.state}`;
+
+/**
+ * `recourse plan ...`, client commands of the server's `/v1/plans` endpoints (the CLI-01 decision's names):
+ * `retry|prompt|correct|cancel PLAN_ID` and `revert PLAN_ID --to-phase strategize` take a recovery action;
+ * `configure PLAN_ID` sets the retry policy; `error PLAN_ID --phase P --message M` records an error and prints the
+ * recovery block (`Error [<category>]: ...`). A refused action (409) is one line on stderr and exit 1.
+ */
+export function registerPlanCommand(program: Command): void {
+  const plan = program.command('plan').description('recover plans (talks to the Recourse server)');
+  const actions: readonly [string, PlanAction, string][] = [
+    ['retry', 'retry', 'run the errored phase again'],
+    ['prompt', 'prompt', 'resume the errored phase with guidance'],
+    ['correct', 'correct', 'run the errored phase again after correcting its input'],
+    ['cancel', 'cancel', 'cancel the plan'],
+  ];
+  for (const [name, action, description] of actions) {
+    withServerOptions(plan.command(name).description(description).argument('<plan_id>', 'the plan')).action(
+      (planId: string, flags: ServerFlags) => act(`plan ${name}`, planId, action, flags),
+    );
+  }
+  withServerOptions(
+    plan
+      .command('revert')
+      .description('go back to an earlier phase and plan again')
+      .argument('<plan_id>', 'the plan')
+      .addOption(
+        new Option('--to-phase <phase>', 'the phase to go back to')
+          .choices(['strategize'])
+          .makeOptionMandatory(),
+      ),
+  ).action((planId: string, flags: ServerFlags) => act('plan revert', planId, 'revert_strategize', flags));
+
+  withServerOptions(
+    plan
+      .command('configure')
+      .description('create a plan or set its retry policy')
+      .argument('<plan_id>', 'the plan')
+      .option(
+        '--auto-retry-threshold <n>',
+        '0.0 retries automatically, 1.0 always asks a person',
+        parseNumber,
+      )
+      .option('--max-retries <n>', 'retries after the first attempt (0-10, 0-5 for a subplan)', parseNumber)
+      .option('--subplan', 'the plan is a subplan'),
+  ).action(
+    async (
+      planId: string,
+      flags: ServerFlags & { autoRetryThreshold?: number; maxRetries?: number; subplan?: boolean },
+    ) => {
+      await runClientCommand('plan configure', async () => {
+        const answer = await putJson<PlanJson>(serverConnection(flags), planPath(planId), {
+          ...(flags.autoRetryThreshold === undefined
+            ? {}
+            : { auto_retry_threshold: flags.autoRetryThreshold }),
+          ...(flags.maxRetries === undefined ? {} : { max_retries: flags.maxRetries }),
+          ...(flags.subplan ? { subplan: true } : {}),
+        });
+        process.stdout.write(
+          `${describePlan(answer)}; auto_retry_threshold ${answer.recovery.auto_retry_threshold}, max_retries ${answer.recovery.max_retries}\n`,
+        );
+        return 0;
+      });
+    },
+  );
+
+  withServerOptions(
+    plan
+      .command('error')
+      .description('record a plan error and print its recovery suggestions')
+      .argument('<plan_id>', 'the plan')
+      .addOption(
+        new Option('--phase <phase>', 'the phase that failed').choices(planPhases).makeOptionMandatory(),
+      )
+      .requiredOption('--message <text>', 'the error message')
+      .option('--exception-type <name>', 'the exception type (RuntimeError, TimeoutError, ...)')
+      .option('--actor <name>', 'the actor involved')
+      .option('--tool-call <name>', 'the tool call that failed'),
+  ).action(
+    async (
+      planId: string,
+      flags: ServerFlags & {
+        phase: string;
+        message: string;
+        exceptionType?: string;
+        actor?: string;
+        toolCall?: string;
+      },
+    ) => {
+      await runClientCommand('plan error', async () => {
+        const answer = await postJson<RecordErrorAnswer>(
+          serverConnection(flags),
+          planPath(planId, '/errors'),
+          {
+            phase: flags.phase,
+            message: flags.message,
+            ...(flags.exceptionType === undefined ? {} : { exception_type: flags.exceptionType }),
+            ...(flags.actor === undefined ? {} : { actor: flags.actor }),
+            ...(flags.toolCall === undefined ? {} : { tool_call: flags.toolCall }),
+          },
+        );
+        if (answer.status !== 'recorded') return refused('plan error', answer);
+        process.stdout.write(
+          renderPlanErrorBlock(answer.record, answer.decision, styleFor(process.stdout, process.env)),
+        );
+        return 0;
+      });
+    },
+  );
+}
+
+async function act(name: string, planId: string, action: PlanAction, flags: ServerFlags): Promise<void> {
+  await runClientCommand(name, async () => {
+    const answer = await postJson<PlanActionAnswer>(serverConnection(flags), planPath(planId, '/actions'), {
+      action,
+    });
+    if (answer.status !== 'changed') return refused(name, answer);
+    process.stdout.write(`${action}: ${describePlan(answer.plan)}\n`);
+    return 0;
+  });
+}
+
+/** A refusal answered with 2xx (a server may): the same one line and exit 1 as a 409. */
+function refused(name: string, answer: { readonly reason: string; readonly message: string }): number {
+  process.stderr.write(
+    `recourse ${name}: refused (${escapeControlCharacters(answer.reason)}): ${escapeControlCharacters(answer.message)}\n`,
+  );
+  return 1;
+}
+
+function parseNumber(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n)) throw new InvalidArgumentError('expected a number');
+  return n;
+}

@@ -1,0 +1,174 @@
+import { Option, type Command } from 'commander';
+import { escapeControlCharacters } from '../core/text/escape-controls.js';
+
+/** Where the Recourse server listens when neither `--server` nor `RECOURSE_SERVER` says otherwise. */
+export const defaultServerUrl = 'http://127.0.0.1:7420';
+
+/** A server to talk to: its base URL and the bearer token, if any (never printed). */
+export interface ServerConnection {
+  readonly baseUrl: string;
+  readonly token: string | null;
+}
+
+/**
+ * A request that did not get a usable answer, with the exit code the command ends with: 2 a bad `--server`, 3 the
+ * server cannot be reached (refused, unknown host, timed out), 4 the token was refused (401, 403), 1 any other
+ * refusal (4xx, including a 409 refusal of a plan action), a server error (5xx) or an answer that is not JSON.
+ * `message` is one line, safe to print.
+ */
+export class ServerClientError extends Error {
+  constructor(
+    readonly exitCode: 1 | 2 | 3 | 4,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ServerClientError';
+  }
+}
+
+/** Adds `--server URL` and `--token TOKEN` (defaults from `RECOURSE_SERVER` and `RECOURSE_TOKEN`). */
+export function withServerOptions(command: Command): Command {
+  return command
+    .addOption(
+      new Option('--server <url>', `the Recourse server (default ${defaultServerUrl})`).env(
+        'RECOURSE_SERVER',
+      ),
+    )
+    .addOption(new Option('--token <token>', 'the bearer token of the server').env('RECOURSE_TOKEN'));
+}
+
+/** The connection of `--server`/`--token`; a server that is not an http(s) URL is exit 2. */
+export function serverConnection(flags: {
+  readonly server?: string;
+  readonly token?: string;
+}): ServerConnection {
+  const raw = flags.server ?? defaultServerUrl;
+  let url: URL | null;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = null;
+  }
+  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new ServerClientError(
+      2,
+      `--server must be an http:// or https:// URL (got ${JSON.stringify(raw)})`,
+    );
+  }
+  const token = flags.token === undefined || flags.token === '' ? null : flags.token;
+  return { baseUrl: url.href.replace(/\/+$/, ''), token };
+}
+
+/** How long one request may take before the server counts as unreachable. */
+const requestTimeoutMs = 30_000;
+
+export function getJson<T>(server: ServerConnection, path: string): Promise<T> {
+  return request<T>(server, 'GET', path);
+}
+
+export function postJson<T>(server: ServerConnection, path: string, body: unknown): Promise<T> {
+  return request<T>(server, 'POST', path, body);
+}
+
+export function putJson<T>(server: ServerConnection, path: string, body: unknown): Promise<T> {
+  return request<T>(server, 'PUT', path, body);
+}
+
+async function request<T>(
+  server: ServerConnection,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const url = `${server.baseUrl}${path}`;
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method,
+      headers: {
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(server.token === null ? {} : { authorization: `Bearer ${server.token}` }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(requestTimeoutMs),
+    });
+  } catch (error) {
+    throw new ServerClientError(
+      3,
+      `cannot reach the Recourse server at ${server.baseUrl} (${reasonOf(error)}); start it with \`recourse serve\` or pass --server`,
+    );
+  }
+  const text = await response.text().catch(() => '');
+  if (response.status === 401 || response.status === 403) {
+    throw new ServerClientError(
+      4,
+      `the server refused the request (${response.status}${detailOf(text)}); pass --token or set RECOURSE_TOKEN`,
+    );
+  }
+  if (!response.ok) throw new ServerClientError(1, `the server answered ${response.status}${detailOf(text)}`);
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new ServerClientError(1, `the server's answer to ${method} ${path} is not JSON`);
+  }
+}
+
+/** Why fetch failed, in a few words: the system error code when there is one (ECONNREFUSED), else its message. */
+function reasonOf(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
+  if (typeof cause?.code === 'string') return cause.code;
+  if (error instanceof Error && error.name === 'TimeoutError')
+    return `no answer in ${requestTimeoutMs / 1000} s`;
+  return escapeControlCharacters(error instanceof Error ? error.message : String(error));
+}
+
+/**
+ * `: <code> (<reason>): <message>` from an error body `{"error": {code, reason?, message, issues?}}`, with the
+ * field issues appended; the raw text, cut, when the body has another shape. One line, controls escaped.
+ */
+function detailOf(text: string): string {
+  const line = escapeControlCharacters(errorText(text).replace(/\s+/g, ' ')).slice(0, 500);
+  return line === '' ? '' : `: ${line}`;
+}
+
+const objectOf = (value: unknown): Record<string, unknown> | null =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
+
+function errorText(text: string): string {
+  let body: Record<string, unknown> | null;
+  try {
+    body = objectOf(JSON.parse(text));
+  } catch {
+    return text.trim();
+  }
+  const error = objectOf(body?.error) ?? body;
+  if (error === null) return text.trim();
+  const head = [error.code, typeof error.reason === 'string' ? `(${error.reason})` : undefined]
+    .filter((p) => typeof p === 'string')
+    .join(' ');
+  let message = typeof error.message === 'string' ? error.message : '';
+  if (message === '' && Array.isArray(error.issues)) {
+    message = error.issues
+      .map((i) => objectOf(i))
+      .map((i) => `${String(i?.path)}: ${String(i?.message)}`)
+      .join('; ');
+  }
+  return [head, message].filter((p) => p !== '').join(': ');
+}
+
+/**
+ * Runs a client command: its exit code becomes the process's; a `ServerClientError` is one line on standard error
+ * (`recourse <name>: <message>`) and its exit code.
+ */
+export async function runClientCommand(name: string, work: () => Promise<number>): Promise<void> {
+  try {
+    process.exitCode = await work();
+  } catch (error) {
+    if (!(error instanceof ServerClientError)) throw error;
+    process.stderr.write(`recourse ${name}: ${error.message}\n`);
+    process.exitCode = error.exitCode;
+  }
+}

@@ -1,0 +1,251 @@
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPlanServer } from './plan-test-server.js';
+import { runCliInEnv } from './run-cli.js';
+import { openPlanWorld, tempPlanDatabase, type PlanWorld } from '../app/plan-harness.js';
+
+// The CLI commands are clients of the HTTP service. Until `recourse serve` lands (built in parallel), a real
+// node:http server in this test answers the plan endpoints from a real PlanService on a real SQLite file.
+const token = 'test-token-1';
+let world: PlanWorld;
+let server: { readonly url: string; close(): Promise<void> };
+let env: Record<string, string>;
+// eslint-disable-next-line no-control-regex -- finding colour codes is the point
+const sgr = /\u001b\[[0-9;]*m/;
+
+beforeAll(async () => {
+  world = await openPlanWorld(await tempPlanDatabase());
+  server = await startPlanServer(world.service, token);
+  env = { RECOURSE_SERVER: server.url, RECOURSE_TOKEN: token };
+});
+afterAll(async () => {
+  await server.close();
+  await world.close();
+});
+
+/** A plan in execute that failed `failures` times with a timeout (4 exhaust the default 3 retries). */
+async function failing(id: string, failures: number): Promise<void> {
+  await world.service.configure(id, {});
+  await world.lifecycle.completePhase(id, 'strategize');
+  for (let n = 0; n < failures; n++) {
+    await world.service.recordError(id, {
+      phase: 'execute',
+      message: 'Connection timed out',
+      exception_type: 'RuntimeError',
+    });
+  }
+}
+
+/** Runs the CLI under a pseudo-terminal (`script`), so standard output is a TTY. */
+function runInTerminal(args: string[], extraEnv: Record<string, string>) {
+  const command = [process.execPath, new URL('../../dist/cli/main.js', import.meta.url).pathname, ...args]
+    .map((a) => `'${a.replace(/'/g, `'\\''`)}'`)
+    .join(' ');
+  return new Promise<string>((resolve, reject) => {
+    const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], {
+      env: { ...env, ...extraEnv, PATH: process.env.PATH ?? '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    child.on('error', reject);
+    child.on('close', () => resolve(out));
+  });
+}
+
+describe('recourse errors PLAN_ID', () => {
+  it('[CLI-01][CLI-02][CLI-05][CLI-06][CLI-07] prints the rich Plan Errors panel by default, without colour on a pipe', async () => {
+    await failing('E1', 4);
+    const run = await runCliInEnv(['errors', 'E1'], env);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(run.lines[0]).toMatch(/^╭─ Plan Errors ─+╮$/);
+    const rows = run.lines.slice(1, -1).map((l) => l.slice(2, -2).trimEnd());
+    expect(rows.slice(0, 4)).toEqual([
+      'Plan: E1',
+      'Phase: execute',
+      'State: errored',
+      'Error: RuntimeError: Connection timed out',
+    ]);
+    expect(rows).toContain('Retry Count: 3/3');
+    expect(rows).toContain('Retriable: false');
+    expect(rows).toContain('History: 4 errors (transient 4)');
+    expect(rows.slice(-2)).toEqual([
+      '  → Retry the operation — the failure was transient.',
+      '    $ recourse plan retry E1',
+    ]);
+    expect(run.stdout).not.toMatch(sgr);
+  });
+
+  it('[CLI-03][CLI-04] --format json prints the JSON document; --format plain prints Key: value lines', async () => {
+    await failing('E2', 1);
+    const json = await runCliInEnv(['errors', 'E2', '--format', 'json'], env);
+    expect(json.status).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      plan_id: 'E2',
+      phase: 'execute',
+      state: 'running',
+      error: { error_category: 'transient', retry_count: '0', is_retriable: 'true' },
+      recovery: {
+        automatic_retry: true,
+        hints: [{ action: 'retry', cli_command: 'recourse plan retry E2' }],
+      },
+    });
+    const plain = await runCliInEnv(['errors', 'E2', '--format', 'plain'], env);
+    expect(plain.lines.slice(0, 3)).toEqual(['Plan: E2', 'Phase: execute', 'State: running']);
+    expect(plain.lines).toContain('Automatic Retry: available');
+  });
+
+  it('[CLI-08] with no error recorded it prints the confirmation, green on a terminal, plain with NO_COLOR or a pipe', async () => {
+    await world.service.configure('E3', {});
+    const piped = await runCliInEnv(['errors', 'E3'], env);
+    expect(piped).toMatchObject({ status: 0, stdout: 'No errors recorded for plan E3.\n' });
+    const terminal = await runInTerminal(['errors', 'E3'], {});
+    expect(terminal).toContain('\u001b[32mNo errors recorded for plan E3.\u001b[0m');
+    const noColor = await runInTerminal(['errors', 'E3'], { NO_COLOR: '1' });
+    expect(noColor).toContain('No errors recorded for plan E3.');
+    expect(noColor).not.toMatch(sgr);
+  });
+
+  it('[CLI-02] an unknown --format exits 2 and lists the valid values', async () => {
+    const run = await runCliInEnv(['errors', 'E1', '--format', 'xml'], env);
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.split('\n')[0]).toBe(
+      "error: option '--format <format>' argument 'xml' is invalid. Allowed choices are rich, json, plain.",
+    );
+  });
+
+  it('an unknown plan is one line on stderr and exit 1', async () => {
+    const run = await runCliInEnv(['errors', 'nope'], env);
+    expect(run).toMatchObject({
+      status: 1,
+      stdout: '',
+      stderr: 'recourse errors: the server answered 404: not_found: plan "nope" does not exist\n',
+    });
+  });
+});
+
+describe('recourse plan error: the recovery block of a reported error', () => {
+  it('[CLI-09][CLI-10][CLI-11] records the error and prints Error [category], Phase, Retry, suggestions, automatic retry', async () => {
+    await world.service.configure('B1', {});
+    await world.lifecycle.completePhase('B1', 'strategize');
+    const args = ['plan', 'error', 'B1', '--phase', 'execute', '--message', 'Connection timed out after 30s'];
+    const run = await runCliInEnv(args, env);
+    expect(run).toMatchObject({ status: 0, stderr: '' });
+    expect(run.stdout).toBe(
+      [
+        'Error [transient]: Connection timed out after 30s',
+        '  Phase: execute',
+        '  Retry: 0/3',
+        '  Recovery suggestions:',
+        '    → Retry the operation — the failure was transient.',
+        '      $ recourse plan retry B1',
+        '  ✓ Automatic retry available.',
+        '',
+      ].join('\n'),
+    );
+    const denied = await runCliInEnv(
+      [
+        'plan',
+        'error',
+        'B1',
+        '--phase',
+        'execute',
+        '--message',
+        'access denied',
+        '--exception-type',
+        'PermissionDenied',
+      ],
+      env,
+    );
+    expect(denied.lines[0]).toBe('Error [authentication]: access denied');
+    expect(denied.lines.at(-1)).toBe(
+      '  ✗ Automatic retry not available (authentication errors are not retried automatically).',
+    );
+    expect((await world.store.readPlan('B1'))?.state).toBe('errored');
+  });
+});
+
+describe('recourse plan retry|prompt|correct|cancel|revert', () => {
+  it.each([
+    [['plan', 'retry', 'A1'], 'retry: plan A1: phase execute, state running'],
+    [['plan', 'prompt', 'A2'], 'prompt: plan A2: phase execute, state running'],
+    [['plan', 'correct', 'A3'], 'correct: plan A3: phase execute, state running'],
+    [
+      ['plan', 'revert', 'A4', '--to-phase', 'strategize'],
+      'revert_strategize: plan A4: phase strategize, state running',
+    ],
+    [['plan', 'cancel', 'A5'], 'cancel: plan A5: phase execute, state cancelled'],
+  ])('%j on an errored plan takes the action', async (args, line) => {
+    await failing(args[2]!, 4);
+    const run = await runCliInEnv(args, env);
+    expect(run).toMatchObject({ status: 0, stdout: `${line}\n`, stderr: '' });
+  });
+
+  it('an action the plan state does not allow is refused: one line on stderr, exit 1, nothing changed', async () => {
+    await failing('A6', 1);
+    const run = await runCliInEnv(['plan', 'retry', 'A6'], env);
+    expect(run).toMatchObject({
+      status: 1,
+      stdout: '',
+      stderr:
+        'recourse plan retry: the server answered 409: refused (not_errored): plan A6 is running, not errored: there is nothing to retry\n',
+    });
+    expect((await world.store.readPlan('A6'))?.state).toBe('running');
+  });
+
+  it('revert needs --to-phase strategize (a usage error, exit 2)', async () => {
+    expect((await runCliInEnv(['plan', 'revert', 'A1'], env)).status).toBe(2);
+    expect((await runCliInEnv(['plan', 'revert', 'A1', '--to-phase', 'execute'], env)).status).toBe(2);
+  });
+
+  it('plan configure sets the policy; a bad value is refused by field (exit 1)', async () => {
+    const ok = await runCliInEnv(['plan', 'configure', 'C1', '--max-retries', '5', '--subplan'], env);
+    expect(ok).toMatchObject({
+      status: 0,
+      stdout: 'plan C1: phase strategize, state running; auto_retry_threshold 0, max_retries 5\n',
+    });
+    const bad = await runCliInEnv(['plan', 'configure', 'C1', '--auto-retry-threshold', '2'], env);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toBe(
+      'recourse plan configure: the server answered 400: invalid_input: /auto_retry_threshold: auto_retry_threshold must be a number from 0.0 to 1.0 (got 2)\n',
+    );
+    expect((await world.store.readPlan('C1'))?.recovery.maxRetries).toBe(5);
+  });
+});
+
+describe('the server client', () => {
+  it('no token or a wrong one: one line, exit 4; --server and --token flags work as the variables do', async () => {
+    await failing('S1', 1);
+    const none = await runCliInEnv(['errors', 'S1'], { RECOURSE_SERVER: server.url });
+    expect(none).toMatchObject({
+      status: 4,
+      stdout: '',
+      stderr:
+        'recourse errors: the server refused the request (401: unauthorized: a valid bearer token is required); pass --token or set RECOURSE_TOKEN\n',
+    });
+    const wrong = await runCliInEnv(['errors', 'S1', '--token', 'nope'], { RECOURSE_SERVER: server.url });
+    expect(wrong.status).toBe(4);
+    expect(wrong.stderr).not.toContain('nope');
+    const flags = await runCliInEnv(['errors', 'S1', '--server', server.url, '--token', token]);
+    expect(flags.status).toBe(0);
+  });
+
+  it('a server that cannot be reached: one line, exit 3; a --server that is not a URL: exit 2', async () => {
+    const closed = await startPlanServer(world.service, null);
+    await closed.close();
+    const run = await runCliInEnv(['plan', 'cancel', 'S1', '--server', closed.url], {
+      RECOURSE_TOKEN: token,
+    });
+    expect(run.status).toBe(3);
+    expect(run.stderr).toBe(
+      `recourse plan cancel: cannot reach the Recourse server at ${closed.url} (ECONNREFUSED); start it with \`recourse serve\` or pass --server\n`,
+    );
+    const bad = await runCliInEnv(['errors', 'S1', '--server', 'ftp://x'], env);
+    expect(bad).toMatchObject({
+      status: 2,
+      stderr: 'recourse errors: --server must be an http:// or https:// URL (got "ftp://x")\n',
+    });
+  });
+});
