@@ -33,8 +33,10 @@ export function invalid(issues: readonly FieldIssue[]): HttpError {
   );
 }
 
+/** `reason` (a refusal's stable sub-code, as for plans) belongs with the code; everything else beside `error`. */
 export function errorBody(code: string, message: string, extra: Readonly<Record<string, unknown>> = {}) {
-  return { error: { code, message }, ...extra };
+  const { reason, ...rest } = extra;
+  return { error: { code, message, ...(reason === undefined ? {} : { reason }) }, ...rest };
 }
 
 /** zod's issues as JSON pointers (`/a/0/b`); an unknown key is reported at its own path. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
-import { openRecourse, type Recourse } from '../app/index.js';
+import { openRecourse, PlanLifecycle, PlanService, type Recourse } from '../app/index.js';
 import type { Dispatcher } from '../engine/index.js';
 import { catalogueVersion } from '../core/index.js';
 import { AckDispatcher, webhookDelivery } from './ack-dispatcher.js';
@@ -14,6 +14,7 @@ import { buildHttpServer } from './http-server.js';
 import { ProfileCache } from './profile-cache.js';
 import { createMetrics, createTracing } from './observability/index.js';
 import { metricsEndpoint } from './endpoints/metrics-endpoint.js';
+import { planEndpoints } from './endpoints/plan-endpoints.js';
 
 export interface ServiceOptions {
   readonly port: number;
@@ -42,6 +43,8 @@ export interface RunningService {
   readonly recourse: Recourse;
   readonly app: FastifyInstance;
   readonly hub: EventHub;
+  /** Seed 004's plan error recovery, served under /v1/plans. */
+  readonly plans: PlanService;
   readonly log: Logger;
   /** The admin token made for this run when none was configured (print it once, never log it). */
   readonly generatedAdminToken: string | null;
@@ -133,6 +136,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     buildInfo: { version: options.version, catalogueVersion },
   });
   const tracing = createTracing({ recourse: opened, version: options.version });
+  const plans = new PlanService({ lifecycle: new PlanLifecycle(opened.store, () => opened.clock.now()) });
+  const stopPlans = plans.subscribe((event) =>
+    hub.publish({
+      type: event.type,
+      data: { plan: event.plan, record: event.record, decision: event.decision },
+    }),
+  );
   const context: ServerContext = {
     recourse: opened,
     hub,
@@ -146,7 +156,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     cookieKey,
     version: `${options.version} (catalogue ${catalogueVersion})`,
     logger: log,
-    endpoints: [metricsEndpoint(metrics), ...(options.endpoints?.(opened, hub) ?? [])],
+    endpoints: [
+      metricsEndpoint(metrics),
+      ...planEndpoints(plans),
+      ...(options.endpoints?.(opened, hub) ?? []),
+    ],
     onResponse: (route, method, status, seconds) => metrics.observeHttp(route, method, status, seconds),
   });
   try {
@@ -164,6 +178,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     recourse: opened,
     app,
     hub,
+    plans,
     log,
     generatedAdminToken,
     close() {
@@ -173,6 +188,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         await opened.engine.idle();
         await hub.close();
         stopTranscript();
+        stopPlans();
         metrics.close();
         tracing.close();
         await opened.close();

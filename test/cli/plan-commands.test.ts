@@ -1,26 +1,27 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPlanServer } from './plan-test-server.js';
 import { runCliInEnv } from './run-cli.js';
-import { openPlanWorld, tempPlanDatabase, type PlanWorld } from '../app/plan-harness.js';
+import { startTestService, tokens } from '../helpers/service.js';
+import type { PlanLifecycle, PlanService } from '../../src/app/index.js';
 
-// The CLI commands are clients of the HTTP service. Until `recourse serve` lands (built in parallel), a real
-// node:http server in this test answers the plan endpoints from a real PlanService on a real SQLite file.
-const token = 'test-token-1';
-let world: PlanWorld;
+// The CLI commands are clients of the HTTP service: a real `recourse serve` (in process, on a real SQLite file)
+// answers them; the test prepares plans through the same PlanService the server serves.
+const token = tokens.operator;
+let world: { service: PlanService; lifecycle: PlanLifecycle; store: PlanLifecycle['store'] };
 let server: { readonly url: string; close(): Promise<void> };
 let env: Record<string, string>;
 // eslint-disable-next-line no-control-regex -- finding colour codes is the point
 const sgr = /\u001b\[[0-9;]*m/;
 
 beforeAll(async () => {
-  world = await openPlanWorld(await tempPlanDatabase());
-  server = await startPlanServer(world.service, token);
+  const started = await startTestService();
+  const plans = started.service.plans;
+  world = { service: plans, lifecycle: plans.lifecycle, store: plans.lifecycle.store };
+  server = { url: started.service.url, close: started.stop };
   env = { RECOURSE_SERVER: server.url, RECOURSE_TOKEN: token };
 });
 afterAll(async () => {
   await server.close();
-  await world.close();
 });
 
 /** A plan in execute that failed `failures` times with a timeout (4 exhaust the default 3 retries). */
@@ -209,7 +210,7 @@ describe('recourse plan retry|prompt|correct|cancel|revert', () => {
     const bad = await runCliInEnv(['plan', 'configure', 'C1', '--auto-retry-threshold', '2'], env);
     expect(bad.status).toBe(1);
     expect(bad.stderr).toBe(
-      'recourse plan configure: the server answered 400: invalid_input: /auto_retry_threshold: auto_retry_threshold must be a number from 0.0 to 1.0 (got 2)\n',
+      'recourse plan configure: the server answered 422: invalid_input: /auto_retry_threshold: auto_retry_threshold must be a number from 0.0 to 1.0 (got 2)\n',
     );
     expect((await world.store.readPlan('C1'))?.recovery.maxRetries).toBe(5);
   });
@@ -223,7 +224,7 @@ describe('the server client', () => {
       status: 4,
       stdout: '',
       stderr:
-        'recourse errors: the server refused the request (401: unauthorized: a valid bearer token is required); pass --token or set RECOURSE_TOKEN\n',
+        'recourse errors: the server refused the request (401: unauthorized: send Authorization: Bearer TOKEN (or open /?token=TOKEN in a browser)); pass --token or set RECOURSE_TOKEN\n',
     });
     const wrong = await runCliInEnv(['errors', 'S1', '--token', 'nope'], { RECOURSE_SERVER: server.url });
     expect(wrong.status).toBe(4);
@@ -233,14 +234,15 @@ describe('the server client', () => {
   });
 
   it('a server that cannot be reached: one line, exit 3; a --server that is not a URL: exit 2', async () => {
-    const closed = await startPlanServer(world.service, null);
-    await closed.close();
-    const run = await runCliInEnv(['plan', 'cancel', 'S1', '--server', closed.url], {
+    const closed = await startTestService();
+    await closed.stop();
+    const closedUrl = closed.service.url;
+    const run = await runCliInEnv(['plan', 'cancel', 'S1', '--server', closedUrl], {
       RECOURSE_TOKEN: token,
     });
     expect(run.status).toBe(3);
     expect(run.stderr).toBe(
-      `recourse plan cancel: cannot reach the Recourse server at ${closed.url} (ECONNREFUSED); start it with \`recourse serve\` or pass --server\n`,
+      `recourse plan cancel: cannot reach the Recourse server at ${closedUrl} (ECONNREFUSED); start it with \`recourse serve\` or pass --server\n`,
     );
     const bad = await runCliInEnv(['errors', 'S1', '--server', 'ftp://x'], env);
     expect(bad).toMatchObject({

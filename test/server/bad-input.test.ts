@@ -936,6 +936,11 @@ beforeAll(async () => {
     }),
     200,
   );
+  // A plan under the id every `{id}` path uses, so plan endpoints reach their body checks.
+  await ok(
+    call(url, { method: 'PUT', path: `/v1/plans/${state.active}`, headers: bearer('operator'), body: {} }),
+    200,
+  );
   const started: Record<string, string> = {};
   for (const id of [state.active, state.waiting, state.stopped, 'session:taken']) {
     const answer = await ok(

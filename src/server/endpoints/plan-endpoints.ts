@@ -1,0 +1,106 @@
+import type { PlanActionAnswer, PlanService, RecordErrorAnswer } from '../../app/index.js';
+import { endpoint, type Endpoint } from '../endpoint.js';
+import { HttpError, invalid, type Reply } from '../http-errors.js';
+import { z } from 'zod';
+
+/**
+ * Plans (seed 004): recovery configuration, recorded errors with their retry decision, the history, and the
+ * recovery actions of a person. Bodies are validated by the plan service itself (every problem by JSON pointer);
+ * a request the plan's state does not allow is 409 `refused` with the plan's `reason` and the plan as it is.
+ */
+/** Plan ids have the shape of route ids: printable, no path tricks, no control or bidi characters. */
+const planIdShape = /^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,127}$/;
+const planIdRule = 'a plan id is 1 to 128 letters, digits and . _ : @ / -, starting with a letter or digit';
+
+export function planEndpoints(plans: PlanService): Endpoint[] {
+  const refusedOr = (answer: RecordErrorAnswer | PlanActionAnswer): Reply => {
+    if (answer.status === 'refused') {
+      throw new HttpError(409, 'refused', answer.message, { plan: answer.plan, reason: answer.reason });
+    }
+    return { status: 200, body: answer };
+  };
+  const anyBody = z.unknown();
+  /** A plan that exists, or 404 before the body is looked at: an unknown plan is not a field error. */
+  const existing = async (id: string | undefined): Promise<string> => {
+    if (id === undefined || !planIdShape.test(id) || (await plans.lifecycle.store.readPlan(id)) === null) {
+      throw new HttpError(404, 'not_found', `no plan ${JSON.stringify(id ?? '').slice(0, 140)}`);
+    }
+    return id;
+  };
+  return [
+    endpoint<unknown>({
+      method: 'PUT',
+      url: '/v1/plans/:id',
+      access: 'operate',
+      tag: 'plans',
+      summary:
+        'Create a plan or replace its recovery configuration `{auto_retry_threshold?, max_retries?, subplan?}`',
+      body: anyBody,
+      responses: { 200: 'the plan', 422: 'invalid fields' },
+      async handler({ params, body }) {
+        if (!planIdShape.test(params.id!)) {
+          throw invalid([{ path: '/id', message: planIdRule }]);
+        }
+        return { status: 200, body: await plans.configure(params.id!, body) };
+      },
+    }),
+    endpoint<unknown>({
+      method: 'POST',
+      url: '/v1/plans/:id/errors',
+      access: 'orchestrate',
+      tag: 'plans',
+      summary:
+        'Record a plan error `{phase, message, exception_type?, stack?, actor?, tool_call?}`: classified, appended, answered with the retry decision',
+      body: anyBody,
+      responses: {
+        200: '`{status: recorded, plan, record, decision}`',
+        404: 'no such plan',
+        409: 'refused',
+        422: 'invalid fields',
+      },
+      async handler({ params, body }) {
+        return refusedOr(await plans.recordError(await existing(params.id), body));
+      },
+    }),
+    endpoint({
+      method: 'GET',
+      url: '/v1/plans/:id/errors',
+      access: 'read',
+      tag: 'plans',
+      summary: 'The plan, its error history and its current decision (what `recourse errors` shows)',
+      responses: { 200: '`{plan, errors, decision}`', 404: 'no such plan' },
+      async handler({ params }) {
+        return { status: 200, body: await plans.errors(await existing(params.id)) };
+      },
+    }),
+    endpoint({
+      method: 'GET',
+      url: '/v1/plans/:id/decision',
+      access: 'read',
+      tag: 'plans',
+      summary: 'Whether the plan retries automatically, escalates, and why',
+      responses: { 200: 'the decision', 404: 'no such plan' },
+      async handler({ params }) {
+        return { status: 200, body: await plans.decision(await existing(params.id)) };
+      },
+    }),
+    endpoint<unknown>({
+      method: 'POST',
+      url: '/v1/plans/:id/actions',
+      access: 'operate',
+      tag: 'plans',
+      summary:
+        'A recovery action `{action: retry|prompt|correct|revert_strategize|cancel}` (docs/plan-errors.md has each effect)',
+      body: anyBody,
+      responses: {
+        200: '`{status: changed, plan}`',
+        404: 'no such plan',
+        409: 'refused',
+        422: 'invalid fields',
+      },
+      async handler({ params, body }) {
+        return refusedOr(await plans.act(await existing(params.id), body));
+      },
+    }),
+  ];
+}
