@@ -3,7 +3,11 @@ import type { Dispatcher } from '../engine/index.js';
 import type { DispatchIntent, JsonValue } from '../core/index.js';
 
 /** A dispatch intent as the orchestrator receives it (webhook body, `route.dispatch` event). */
-export function intentDocument(intent: DispatchIntent, payload: JsonValue | null) {
+export function intentDocument(
+  intent: DispatchIntent,
+  payload: JsonValue | null,
+  continuation: string | null = null,
+) {
   return {
     id: intent.id,
     route_id: intent.routeId,
@@ -12,6 +16,8 @@ export function intentDocument(intent: DispatchIntent, payload: JsonValue | null
     kind: intent.kind,
     created_at: new Date(intent.createdAtMs).toISOString(),
     payload,
+    /** After a person's Resume / Start fresh: how to continue the provider session; null otherwise. */
+    continuation,
     ack: `/v1/routes/${encodeURIComponent(intent.routeId)}/dispatches/${encodeURIComponent(intent.id)}/ack`,
   };
 }
@@ -90,9 +96,13 @@ export class AckDispatcher implements Dispatcher {
 export function webhookDelivery(
   url: string,
   secret: string,
+  continuationOf: (intent: DispatchIntent) => string | null = () => null,
 ): (intent: DispatchIntent, payload: JsonValue | null) => Promise<void> {
   return async (intent, payload) => {
-    const body = JSON.stringify({ type: 'dispatch', intent: intentDocument(intent, payload) });
+    const body = JSON.stringify({
+      type: 'dispatch',
+      intent: intentDocument(intent, payload, continuationOf(intent)),
+    });
     const signature = createHmac('sha256', secret).update(body).digest('hex');
     const response = await fetch(url, {
       method: 'POST',

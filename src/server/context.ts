@@ -1,6 +1,7 @@
 import type { Recourse } from '../app/index.js';
 import type { RouteSnapshot } from '../core/index.js';
 import type { AckDispatcher } from './ack-dispatcher.js';
+import type { Continuations } from './continuations.js';
 import type { EventHub } from './event-hub.js';
 import type { ProfileCache } from './profile-cache.js';
 import { routeDocument, type RouteDocument } from './route-document.js';
@@ -13,6 +14,8 @@ export interface ServerContext {
   readonly profiles: ProfileCache;
   /** The dispatcher waiting for acknowledgements, when the server dispatches to an orchestrator. */
   readonly dispatcher: AckDispatcher | null;
+  /** Resume / Start fresh choices, read when their dispatch goes out. */
+  readonly continuations: Continuations;
   /** Counts a manual action's result (metrics); a no-op without them. */
   readonly observeAction: (action: RouteAction, result: RouteActionResult) => void;
 }

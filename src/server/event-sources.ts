@@ -4,10 +4,16 @@ import { intentDocument } from './ack-dispatcher.js';
 import { circuitDocument, messageDocument } from './documents.js';
 import type { EventHub } from './event-hub.js';
 import type { ProfileCache } from './profile-cache.js';
+import type { Continuations } from './continuations.js';
 import { routeDocument } from './route-document.js';
 
 /** What the engine tells its observers, as stream events (the seed's names where it has them). */
-export function publishEngineEvent(hub: EventHub, profiles: ProfileCache, event: EngineEvent): void {
+export function publishEngineEvent(
+  hub: EventHub,
+  profiles: ProfileCache,
+  continuations: Continuations,
+  event: EngineEvent,
+): void {
   switch (event.type) {
     case 'transition':
       hub.publish({
@@ -24,7 +30,12 @@ export function publishEngineEvent(hub: EventHub, profiles: ProfileCache, event:
       // The payload stays out of the stream (viewers read it): an adapter fetches it with the intent.
       hub.publish({
         type: 'route.dispatch',
-        data: { intent: { ...intentDocument(event.intent, null), payload: undefined } },
+        data: {
+          intent: {
+            ...intentDocument(event.intent, null, continuations.of(event.intent)),
+            payload: undefined,
+          },
+        },
       });
       return;
     case 'circuit':

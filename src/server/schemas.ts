@@ -88,3 +88,10 @@ export const sessionRefBody = taskId;
 export const sessionQuery = taskId;
 /** Cancel names the task-session pair and the person it is done for (the session's owner). */
 export const sessionCancelBody = z.strictObject({ task_id: id, owner: id });
+
+/** The person's choice on the manual recovery message (CUR-33): only a person chooses, never the classifier. */
+export const sessionRecoveryBody = z.strictObject({
+  task_id: id,
+  choice: z.enum(['resume', 'start_fresh']),
+  message_id: id,
+});

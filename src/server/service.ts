@@ -12,6 +12,7 @@ import { EventHub } from './event-hub.js';
 import { publishEngineEvent, publishTranscriptEvent } from './event-sources.js';
 import { buildHttpServer } from './http-server.js';
 import { ProfileCache } from './profile-cache.js';
+import { Continuations } from './continuations.js';
 import { createMetrics, createTracing } from './observability/index.js';
 import { metricsEndpoint } from './endpoints/metrics-endpoint.js';
 import { planEndpoints } from './endpoints/plan-endpoints.js';
@@ -98,13 +99,16 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     onError: (error) => log.error({ err: messageOf(error) }, 'event log append failed'),
   });
   const profiles = new ProfileCache(() => recourse?.store ?? null);
+  const continuations = new Continuations();
   let ackDispatcher: AckDispatcher | null = null;
   let dispatcher: Dispatcher;
   if (options.dispatcher !== undefined) {
     dispatcher = options.dispatcher(() => recourse);
   } else {
     const webhook =
-      options.webhookUrl === undefined ? null : webhookDelivery(options.webhookUrl, options.webhookSecret!);
+      options.webhookUrl === undefined
+        ? null
+        : webhookDelivery(options.webhookUrl, options.webhookSecret!, (intent) => continuations.of(intent));
     ackDispatcher = new AckDispatcher({
       // Without a webhook, orchestrators follow `route.dispatch` events and acknowledge.
       deliver: webhook ?? (() => Promise.resolve()),
@@ -115,7 +119,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   recourse = await openRecourse({
     database: options.database,
     dispatcher,
-    onEvent: (event) => publishEngineEvent(hub, profiles, event),
+    onEvent: (event) => publishEngineEvent(hub, profiles, continuations, event),
     // A session id is an identifier, not evidence; the message says what failed.
     log: (entry) => log.warn({ session: entry.sessionId }, entry.message),
     onError: (error) => log.error({ err: messageOf(error) }, 'a report after an attempt failed'),
@@ -148,6 +152,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     hub,
     profiles,
     dispatcher: ackDispatcher,
+    continuations,
     observeAction: (action, result) => metrics.observeAction(action, result),
   };
   const app = buildHttpServer({

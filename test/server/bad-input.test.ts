@@ -92,6 +92,7 @@ const validBodies: Readonly<Record<string, unknown>> = {
   'POST /v1/sessions/{id}/prompts': { task_id: state.task },
   'POST /v1/sessions/{id}/stop': { task_id: state.task },
   'POST /v1/sessions/{id}/retry/cancel': { task_id: state.task, owner: state.owner },
+  'POST /v1/sessions/{id}/recovery': { task_id: state.task, choice: 'resume', message_id: 'no-such-message' },
 };
 
 /** The existing resource each path names when a case aims at real state. */

@@ -49,6 +49,7 @@ describe('SQLite adapter', () => {
         '0002-transcript',
         '0003-attempt-notes',
         '0004-route-payload',
+        '0005-events',
         '0006-plans',
       ]);
     } finally {

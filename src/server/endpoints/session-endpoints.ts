@@ -10,6 +10,7 @@ import {
   sessionCancelBody,
   sessionEvidenceBody,
   sessionQuery,
+  sessionRecoveryBody,
   sessionRefBody,
   sessionSuccessBody,
 } from '../schemas.js';
@@ -157,6 +158,46 @@ export function sessionEndpoints(context: ServerContext): Endpoint[] {
         const result = await sessions.cancel(body.owner, ref(params, body.task_id));
         if (result.outcome === 'refused') throw sessionNotFound();
         return { status: 200, body: { result: 'cancelled', active: result.active } };
+      },
+    }),
+    endpoint<z.infer<typeof sessionRecoveryBody>>({
+      method: 'POST',
+      url: '/v1/sessions/:id/recovery',
+      access: 'operate',
+      tag: 'sessions',
+      summary:
+        'The person’s choice on the recovery message: `resume` dispatches the cached prompt to the same provider session, `start_fresh` to a new one (CUR-33, NOT-41); the message is answered once',
+      body: sessionRecoveryBody,
+      responses: {
+        200: '`{result: changed, choice, route}`: the attempt is dispatched with `continuation`',
+        404: 'no such task session, or no such recovery message in it',
+        409: 'the route no longer needs the choice (`not_allowed`, `stale_generation`), with `route`',
+      },
+      async handler({ params, body }) {
+        const session = await owned(context, ref(params, body.task_id));
+        const messages = await context.recourse.transcript.list(ref(params, body.task_id));
+        const message = messages.find((m) => m.id === body.message_id && m.metadata.recovery === 'manual');
+        if (message === undefined) {
+          throw new HttpError(404, 'not_found', 'no such recovery message in this task session');
+        }
+        const route = await context.recourse.engine.route(session.routeId);
+        if (route === null) throw sessionNotFound();
+        // Armed before the action: its dispatch may go out before the action's answer comes back.
+        context.continuations.arm(route.id, body.choice);
+        const outcome = await context.recourse.engine.act({
+          routeId: route.id,
+          action: 'retry_now',
+          expectedGeneration: route.generation,
+          expectedState: 'action_required',
+        });
+        if (outcome.outcome !== 'changed') {
+          context.continuations.disarm(route.id);
+          return outcomeReply(context, outcome);
+        }
+        // Answered once: the choice is made, the message goes (viewers see it deleted).
+        await context.recourse.transcript.delete(message.id);
+        const reply = outcomeReply(context, outcome);
+        return { status: reply.status, body: { ...(reply.body as object), choice: body.choice } };
       },
     }),
     endpoint<undefined, z.infer<typeof sessionQuery>>({
