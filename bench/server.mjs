@@ -1,15 +1,20 @@
 // The HTTP service's figures over loopback (npm run bench:server). A benchmark, not a test. The server runs in a
-// child process (startService on a temp-dir SQLite file, as `recourse serve` does), the clients in this one, so
-// the server's CPU time is its own and the two share the machine's cores as a local orchestrator would.
-//  1. Route actions: 50 concurrent clients, each owning 1/50 of the routes, drive every route around the cycle
-//     cancel (retry_wait or retrying -> action_required), retry_now (-> retrying, a new generation and dispatch),
-//     ack of that dispatch, always with the generation the previous answer gave; then GET /v1/routes/{id} reads.
-//     Baseline: the same cycle and reads in the server process, as the endpoints call the engine (engine.act, the
-//     ack dispatcher's acknowledge + engine.idle + engine.route, engine.route), at the same concurrency.
-//  2. SSE fan-out: 200 clients on GET /v1/events, then K transitions (alternately cancel and retry_now, no acks)
-//     through the API, from 1 sender and from 50; per transition the time from its request to the last of the 200
-//     clients receiving its route.transition event, deliveries per second, and the server's CPU time per event.
-//     Baseline: the same transitions with no client connected.
+// child process (startService on a temp-dir SQLite file, as `recourse serve` does), the clients in this one (global
+// fetch, keep-alive), so each side's CPU time is its own; on a 2-core machine they share the cores as a local
+// orchestrator and its server would.
+//  1. Route actions: 50 concurrent clients, each owning 1/50 of 1,000 routes (all in retry_wait to begin with),
+//     drive every route around the cycle cancel (retry_wait or retrying -> action_required), retry_now
+//     (-> retrying, a new generation and dispatch), ack of that dispatch, each with the generation and dispatch id
+//     the previous answer gave, for 10 s; then 5 s of GET /v1/routes/{id}. Baseline: the same cycle and reads in
+//     the server process, making the engine calls the endpoints make (engine.act; the ack dispatcher's acknowledge,
+//     engine.idle and engine.route; engine.route), at the same concurrency: what is left is the HTTP overhead.
+//  2. SSE fan-out: 200 clients on GET /v1/events (fetch's body reader), then K transitions (alternately cancel and
+//     retry_now, no acks) through the API: from 1 sender that waits until every client has a transition before the
+//     next (latency), and from 50 senders that do not (throughput). Per transition, the time from its request to
+//     the last of the 200 clients receiving its route.transition event; events and deliveries per second; the
+//     server's CPU time per event. Baseline: the same transitions with no client connected.
+// Everything is warmed up first. The machine and its load average are printed: other work on a shared machine
+// shows in every figure, and in neither process's CPU time.
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -134,6 +139,7 @@ async function serverProcess() {
   let folder = null;
   let acks = null;
   let routes = [];
+  let connections = 0;
   const ackTimeoutMs = 3_600_000;
   const engine = () => service.recourse.engine;
   const inProcessOps = {
@@ -175,6 +181,8 @@ async function serverProcess() {
         ackTimeoutMs,
         ...(inProcess ? { dispatcher: () => acks } : {}),
       });
+      connections = 0;
+      service.app.server.on('connection', () => connections++);
       return { url: service.url };
     },
     /** The same set-up as the HTTP one, through the engine calls the endpoints make. */
@@ -206,6 +214,7 @@ async function serverProcess() {
     cycle: ({ clients, ms }) => cycle(inProcessOps, routes, clients, ms),
     reads: ({ clients, ms }) => reads((r) => engine().route(r.id), routes, clients, ms),
     cpu: () => process.cpuUsage(),
+    connections: () => connections,
     lastEventId: () => service.recourse.events.lastId(),
     async stop() {
       await service.close();
@@ -506,6 +515,7 @@ async function main() {
     call('operator', 'GET', `/v1/routes/${r.id}`).then((a) => expect(a.status === 200, 'read', a));
   await reads(read, routes, concurrency, warmupMs);
   const httpReads = await withCpu(server, () => reads(read, routes, concurrency, readsMs));
+  const connections = await server.call('connections');
   await server.call('stop');
 
   await server.call('start', { inProcess: true });
@@ -594,7 +604,9 @@ async function main() {
       ],
     ],
   );
-  console.log(`  (load average after part 1: ${loadAfterActions})`);
+  console.log(
+    `  (${fmt(connections)} TCP connections opened over part 1's HTTP runs, set-up included: keep-alive; load average after part 1: ${loadAfterActions})`,
+  );
   for (const { name, count, many, none } of modes) {
     table(`2. SSE fan-out: ${fmt(count)} transitions (cancel, retry_now) through the API, ${name}`, [
       ['', `${sseClients} clients`, '0 clients'],
