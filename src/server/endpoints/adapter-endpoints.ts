@@ -106,7 +106,14 @@ export function adapterEndpoints(context: ServerContext): Endpoint[] {
         const routeId = params.id!;
         const dispatchId = params.dispatch_id!;
         const acknowledged = context.dispatcher?.acknowledge(routeId, dispatchId) ?? false;
-        if (acknowledged) await engine.idle();
+        // Wait for this acknowledgement to be recorded (or the route to have moved on), not for the whole queue.
+        if (acknowledged) {
+          await engine
+            .waitFor(routeId, (r) => r.dispatch?.intentId !== dispatchId || r.dispatch.acknowledged, {
+              timeoutMs: 5_000,
+            })
+            .catch(() => undefined);
+        }
         const route = await engine.route(routeId);
         if (route === null) throw new HttpError(404, 'not_found', `no route ${JSON.stringify(routeId)}`);
         const document = documentOf(context, route);
