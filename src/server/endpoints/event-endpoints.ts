@@ -38,6 +38,11 @@ export function eventEndpoints(context: ServerContext): Endpoint[] {
           connection: 'keep-alive',
           'x-accel-buffering': 'no',
         });
+        // HEAD (which Fastify answers with this handler) has no body: the headers are the whole answer.
+        if (request.method === 'HEAD') {
+          raw.end();
+          return null;
+        }
         let closed = false;
         let lastSent = 0;
         let live: LoggedEvent[] | null = [];

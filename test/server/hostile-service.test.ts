@@ -1,0 +1,316 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RouteDocument } from '../../src/server/route-document.js';
+import { call, overloaded, policy, startTestService, tokens } from '../helpers/service.js';
+import { followEvents } from '../helpers/sse.js';
+
+/** A hostile client against a real server: races, late and foreign acknowledgements, odd ids, the event stream. */
+type RouteAnswer = { result: string; route: RouteDocument; error?: { code: string } };
+type Message = { id: string; metadata: Record<string, unknown> };
+
+let base: string;
+let stop: () => Promise<void>;
+beforeAll(async () => {
+  const started = await startTestService({ ackTimeoutMs: 60_000 });
+  base = started.service.url;
+  stop = started.stop;
+});
+afterAll(async () => stop());
+
+const ackPath = (route: RouteDocument, dispatchId = route.dispatch!.id) =>
+  `/v1/routes/${encodeURIComponent(route.id)}/dispatches/${encodeURIComponent(dispatchId)}/ack`;
+
+async function startRoute(id: string, ack = true): Promise<RouteDocument> {
+  const saved = await call(base, 'admin', 'PUT', `/v1/profiles/${id}`, {
+    name: id,
+    candidates: [
+      { profile_id: 'first', provider: `${id}-one`, policy: policy(3, 5, 'skip') },
+      { profile_id: 'second', provider: `${id}-two`, policy: policy(1, 5, 'stop') },
+    ],
+  });
+  expect(saved.status).toBe(200);
+  const started = await call(base, 'adapter', 'POST', '/v1/routes', { route_id: id, profile_id: id });
+  expect(started.status).toBe(201);
+  const route = started.body as RouteDocument;
+  if (!ack) return route;
+  const acked = await call(base, 'adapter', 'POST', ackPath(route));
+  expect(acked.status).toBe(200);
+  return (acked.body as RouteAnswer).route;
+}
+
+async function failOnce(route: RouteDocument): Promise<RouteDocument> {
+  const failed = await call(base, 'adapter', 'POST', `/v1/routes/${route.id}/evidence`, {
+    envelope: overloaded,
+    generation: route.generation,
+    invocation_id: route.dispatch!.id,
+    replay: {},
+  });
+  expect(failed.status).toBe(200);
+  return (failed.body as RouteAnswer).route;
+}
+
+describe('two clients racing one action', () => {
+  it('[RTE-21] two concurrent cancels: exactly one changed, the other unchanged or 409, never 5xx', async () => {
+    const route = await failOnce(await startRoute('race-cancel'));
+    const answers = await Promise.all(
+      [0, 1].map(() =>
+        call(base, 'operator', 'POST', `/v1/routes/race-cancel/actions`, {
+          action: 'cancel',
+          expected_generation: route.generation,
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.status).every((s) => s === 200 || s === 409)).toBe(true);
+    expect(answers.filter((a) => (a.body as RouteAnswer).result === 'changed')).toHaveLength(1);
+  });
+
+  it('[RTE-17] a cancel and a retry_now fenced by the same generation and state: one change only', async () => {
+    const route = await failOnce(await startRoute('race-mixed'));
+    const answers = await Promise.all(
+      (['cancel', 'retry_now'] as const).map((action) =>
+        call(base, 'operator', 'POST', `/v1/routes/race-mixed/actions`, {
+          action,
+          expected_generation: route.generation,
+          expected_state: route.state,
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.status).every((s) => s === 200 || s === 409)).toBe(true);
+    expect(answers.filter((a) => (a.body as RouteAnswer).result === 'changed')).toHaveLength(1);
+  });
+
+  it('actions in odd states: retry_now on an active route, cancel while retrying, expected_state mismatch', async () => {
+    const active = await startRoute('odd-active');
+    const retry = await call(base, 'operator', 'POST', '/v1/routes/odd-active/actions', {
+      action: 'retry_now',
+      expected_generation: active.generation,
+    });
+    expect(retry.status).toBe(409);
+    const mismatch = await call(base, 'operator', 'POST', '/v1/routes/odd-active/actions', {
+      action: 'cancel',
+      expected_generation: active.generation,
+      expected_state: 'retry_wait',
+    });
+    expect(mismatch.status).toBe(409);
+    expect((mismatch.body as RouteAnswer).error!.code).toBe('stale_state');
+    const waiting = await failOnce(await startRoute('odd-retrying'));
+    const now = await call(base, 'operator', 'POST', '/v1/routes/odd-retrying/actions', {
+      action: 'retry_now',
+      expected_generation: waiting.generation,
+    });
+    expect(now.status).toBe(200);
+    const retrying = (now.body as RouteAnswer).route;
+    const cancel = await call(base, 'operator', 'POST', '/v1/routes/odd-retrying/actions', {
+      action: 'cancel',
+      expected_generation: retrying.generation,
+    });
+    expect([200, 409]).toContain(cancel.status);
+    const skip = await call(base, 'operator', 'POST', '/v1/routes/odd-retrying/actions', {
+      action: 'skip_now',
+      expected_generation: 999,
+    });
+    expect(skip.status).toBe(409);
+  });
+});
+
+describe('acknowledgements', () => {
+  it('two concurrent acks of one dispatch: one acknowledged, the other unchanged, never 409', async () => {
+    const route = await startRoute('ack-twice', false);
+    const answers = await Promise.all([0, 1].map(() => call(base, 'adapter', 'POST', ackPath(route))));
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    expect(answers.map((a) => (a.body as RouteAnswer).result).sort()).toEqual(['acknowledged', 'unchanged']);
+  });
+
+  it('a foreign route’s dispatch id, an unknown one and an ack after cancel are refused with 409 or 404', async () => {
+    const one = await startRoute('ack-one', false);
+    const two = await startRoute('ack-two', false);
+    const foreign = await call(base, 'adapter', 'POST', ackPath(one, two.dispatch!.id));
+    expect(foreign.status).toBe(409);
+    const unknownRoute = await call(base, 'adapter', 'POST', `/v1/routes/nope/dispatches/x/ack`);
+    expect(unknownRoute.status).toBe(404);
+    // Still waiting: the right ack works.
+    expect((await call(base, 'adapter', 'POST', ackPath(two))).status).toBe(200);
+    const cancelled = await call(base, 'operator', 'POST', '/v1/routes/ack-one/actions', {
+      action: 'cancel',
+      expected_generation: one.generation,
+    });
+    expect([200, 409]).toContain(cancelled.status);
+    const late = await call(base, 'adapter', 'POST', ackPath(one));
+    expect(late.status).toBeLessThan(500);
+  });
+});
+
+describe('evidence', () => {
+  it('stale and future generations, a foreign invocation id, prompt_open are refused with 409', async () => {
+    const route = await startRoute('ev-odd');
+    for (const extra of [
+      { generation: route.generation + 5, invocation_id: route.dispatch!.id },
+      { generation: route.generation, invocation_id: 'someone-else' },
+      { generation: route.generation, invocation_id: route.dispatch!.id, prompt_open: true },
+    ]) {
+      const answer = await call(base, 'adapter', 'POST', '/v1/routes/ev-odd/evidence', {
+        envelope: overloaded,
+        replay: {},
+        ...extra,
+      });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(409);
+    }
+  });
+
+  it('a huge but valid envelope (~900 KB) is classified, not 413 or 5xx', async () => {
+    const route = await startRoute('ev-huge');
+    const answer = await call(base, 'adapter', 'POST', '/v1/routes/ev-huge/evidence', {
+      envelope: { ...overloaded, body: overloaded.body + ' '.repeat(900_000) },
+      generation: route.generation,
+      invocation_id: route.dispatch!.id,
+      replay: {},
+    });
+    expect(answer.status, JSON.stringify(answer.body).slice(0, 300)).toBeLessThan(500);
+  });
+});
+
+describe('profiles', () => {
+  it('[API-02] two PUTs with the same If-Match: exactly one wins, the other is 409', async () => {
+    const doc = (name: string) => ({
+      name,
+      candidates: [{ profile_id: 'x', policy: policy(1, 5, 'stop') }],
+    });
+    expect((await call(base, 'admin', 'PUT', '/v1/profiles/racy', doc('a'))).status).toBe(200);
+    const answers = await Promise.all(
+      ['b', 'c'].map((n) => call(base, 'admin', 'PUT', '/v1/profiles/racy', doc(n), { 'if-match': '"1"' })),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+  });
+
+  it('a profile id with an encoded slash is refused or stored under that id, never 5xx', async () => {
+    const answer = await call(base, 'admin', 'PUT', '/v1/profiles/a%2Fb', {
+      name: 'slash',
+      candidates: [{ profile_id: 'x', policy: policy(1, 5, 'stop') }],
+    });
+    expect(answer.status).toBeLessThan(500);
+    if (answer.status === 200) {
+      expect((await call(base, 'viewer', 'GET', '/v1/profiles/a%2Fb')).status).toBe(200);
+    }
+  });
+});
+
+describe('the event stream', () => {
+  const auth = { authorization: `Bearer ${tokens.viewer}` };
+
+  it('HEAD /v1/events answers the headers and ends; Last-Event-ID at the newest id waits for the next event', async () => {
+    const head = await fetch(`${base}/v1/events`, {
+      method: 'HEAD',
+      headers: auth,
+      signal: AbortSignal.timeout(3000),
+    });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    await startRoute('sse-newest');
+    const first = followEvents(`${base}/v1/events?last_event_id=0`, auth);
+    await first.waitFor((e) => e.length > 0);
+    await new Promise((r) => setTimeout(r, 300));
+    first.close();
+    const newest = first.events.at(-1)!.id!;
+    const resumed = followEvents(`${base}/v1/events`, { ...auth, 'last-event-id': newest });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(resumed.events.filter((e) => e.event === 'reload')).toEqual([]);
+    await startRoute('sse-after');
+    await resumed.waitFor((e) => e.some((x) => x.data.includes('sse-after')));
+    expect(Number(resumed.events[0]!.id)).toBe(Number(newest) + 1);
+    resumed.close();
+  });
+
+  it('a client connecting during heavy writes sees ids strictly increasing by one', async () => {
+    const writes = (async () => {
+      for (let i = 0; i < 15; i++) await startRoute(`sse-heavy-${i}`);
+    })();
+    await new Promise((r) => setTimeout(r, 100));
+    const stream = followEvents(`${base}/v1/events`, auth);
+    await writes;
+    await new Promise((r) => setTimeout(r, 300));
+    stream.close();
+    const ids = stream.events.filter((e) => e.id !== null).map((e) => Number(e.id));
+    expect(ids.length).toBeGreaterThan(0);
+    ids.forEach((id, i) => i > 0 && expect(id).toBe(ids[i - 1]! + 1));
+  });
+
+  it('many clients dropping abruptly leave the server serving streams', async () => {
+    const clients = Array.from({ length: 50 }, () => followEvents(`${base}/v1/events`, auth));
+    await new Promise((r) => setTimeout(r, 300));
+    for (const c of clients) c.close();
+    await Promise.all(clients.map((c) => c.ended));
+    const after = followEvents(`${base}/v1/events`, auth);
+    await new Promise((r) => setTimeout(r, 100));
+    await startRoute('sse-after-drop');
+    await after.waitFor((e) => e.some((x) => x.data.includes('sse-after-drop')));
+    after.close();
+  });
+});
+
+describe('the recovery choice', () => {
+  async function cancelledSession(sessionId: string): Promise<Message> {
+    const opened = await call(base, 'adapter', 'POST', '/v1/sessions', {
+      task_id: 'task-1',
+      session_id: sessionId,
+      profile_id: 'concrete-main',
+      owner: 'alice',
+    });
+    expect(opened.status).toBe(201);
+    const { route } = opened.body as { route: RouteDocument };
+    await call(base, 'adapter', 'POST', ackPath(route));
+    const failed = await call(base, 'adapter', 'POST', `/v1/sessions/${sessionId}/evidence`, {
+      task_id: 'task-1',
+      envelope: overloaded,
+      invocation_id: route.dispatch!.id,
+      replay: {},
+    });
+    expect(failed.status).toBe(200);
+    await call(base, 'operator', 'POST', `/v1/sessions/${sessionId}/retry/cancel`, {
+      task_id: 'task-1',
+      owner: 'alice',
+    });
+    const messages = (
+      (await call(base, 'viewer', 'GET', `/v1/sessions/${sessionId}/messages?task_id=task-1`)).body as {
+        messages: Message[];
+      }
+    ).messages;
+    return messages.find((m) => m.metadata.recovery === 'manual')!;
+  }
+
+  it('[CUR-33] two people choosing at once: one dispatch, carrying the winner’s choice', async () => {
+    const message = await cancelledSession('s-race');
+    const events = followEvents(`${base}/v1/events`, { authorization: `Bearer ${tokens.viewer}` });
+    await new Promise((r) => setTimeout(r, 200));
+    const answers = await Promise.all(
+      (['resume', 'start_fresh'] as const).map((choice) =>
+        call(base, 'operator', 'POST', '/v1/sessions/s-race/recovery', {
+          task_id: 'task-1',
+          choice,
+          message_id: message.id,
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.status).every((s) => s < 500)).toBe(true);
+    const winners = answers.filter((a) => (a.body as RouteAnswer).result === 'changed');
+    expect(winners).toHaveLength(1);
+    const winner = winners[0]!.body as RouteAnswer & { choice: string };
+    await events.waitFor((list) =>
+      list.some((e) => e.event === 'route.dispatch' && e.data.includes(winner.route.dispatch!.id)),
+    );
+    events.close();
+    const dispatch = events.events.find(
+      (e) => e.event === 'route.dispatch' && e.data.includes(winner.route.dispatch!.id),
+    )!;
+    expect(JSON.parse(dispatch.data)).toMatchObject({ intent: { continuation: winner.choice } });
+  });
+
+  it('a choice for a message of another session is 404', async () => {
+    const message = await cancelledSession('s-mine');
+    await cancelledSession('s-other');
+    const answer = await call(base, 'operator', 'POST', '/v1/sessions/s-other/recovery', {
+      task_id: 'task-1',
+      choice: 'resume',
+      message_id: message.id,
+    });
+    expect(answer.status).toBe(404);
+  });
+});
