@@ -314,3 +314,46 @@ describe('the recovery choice', () => {
     expect(answer.status).toBe(404);
   });
 });
+
+describe('a short acknowledgement timeout', () => {
+  it('an ack after its timeout is 409 stale_dispatch and the route stops as ambiguous, never 5xx', async () => {
+    const started = await startTestService({ ackTimeoutMs: 200 });
+    const url = started.service.url;
+    try {
+      const saved = await call(url, 'admin', 'PUT', '/v1/profiles/late', {
+        name: 'late',
+        candidates: [{ profile_id: 'x', provider: 'late-one', policy: policy(1, 5, 'stop') }],
+      });
+      expect(saved.status).toBe(200);
+      const route = (
+        await call(url, 'adapter', 'POST', '/v1/routes', { route_id: 'late', profile_id: 'late' })
+      ).body as RouteDocument;
+      await new Promise((r) => setTimeout(r, 600));
+      const late = await call(url, 'adapter', 'POST', ackPath(route));
+      expect(late.status).toBe(409);
+      expect((late.body as RouteAnswer).error!.code).toBe('stale_dispatch');
+      expect((late.body as RouteAnswer).route.state).toBe('action_required');
+    } finally {
+      await started.stop();
+    }
+  });
+
+  it('deleting a profile while routes start on it: each start is 201 or 404, the delete 204 or 409 in_use', async () => {
+    const doc = {
+      name: 'del',
+      candidates: [{ profile_id: 'x', provider: 'del-one', policy: policy(1, 5, 'stop') }],
+    };
+    expect((await call(base, 'admin', 'PUT', '/v1/profiles/del-race', doc)).status).toBe(200);
+    const [deleted, ...starts] = await Promise.all([
+      call(base, 'admin', 'DELETE', '/v1/profiles/del-race'),
+      ...[0, 1, 2].map((i) =>
+        call(base, 'adapter', 'POST', '/v1/routes', { route_id: `del-race-${i}`, profile_id: 'del-race' }),
+      ),
+    ]);
+    for (const s of starts) expect([201, 404]).toContain(s.status);
+    expect([204, 409]).toContain(deleted.status);
+    const routes = starts.filter((s) => s.status === 201).length;
+    // A stored route always names a stored profile.
+    if (routes > 0) expect((await call(base, 'viewer', 'GET', '/v1/profiles/del-race')).status).toBe(200);
+  });
+});
