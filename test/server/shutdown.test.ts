@@ -38,13 +38,15 @@ async function serve(): Promise<{ child: ChildProcess; base: string; exited: Pro
   );
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   let out = '';
+  let err = '';
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
   const base = await new Promise<string>((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const match = /listening on (http:\/\/\S+)/.exec(out);
       if (match !== null) resolve(match[1]!);
     });
-    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
+    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${out}${err}`)));
   });
   return { child, base, exited };
 }

@@ -23,7 +23,7 @@ export function planEndpoints(plans: PlanService): Endpoint[] {
   /** A plan that exists, or 404 before the body is looked at: an unknown plan is not a field error. */
   const existing = async (id: string | undefined): Promise<string> => {
     if (id === undefined || !planIdShape.test(id) || (await plans.lifecycle.store.readPlan(id)) === null) {
-      throw new HttpError(404, 'not_found', `no plan ${JSON.stringify(id ?? '').slice(0, 140)}`);
+      throw new HttpError(404, 'not_found', `plan ${JSON.stringify(id ?? '').slice(0, 140)} does not exist`);
     }
     return id;
   };
