@@ -289,7 +289,8 @@ describe('the recovery choice', () => {
         }),
       ),
     );
-    expect(answers.map((a) => a.status).every((s) => s < 500)).toBe(true);
+    // Choices for one session are taken one at a time: the second finds the message answered.
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 404]);
     const winners = answers.filter((a) => (a.body as RouteAnswer).result === 'changed');
     expect(winners).toHaveLength(1);
     const winner = winners[0]!.body as RouteAnswer & { choice: string };

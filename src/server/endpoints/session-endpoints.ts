@@ -23,6 +23,7 @@ import type { z } from 'zod';
  */
 export function sessionEndpoints(context: ServerContext): Endpoint[] {
   const sessions = context.recourse.sessions;
+  const choosing = new Map<string, Promise<unknown>>();
   const ref = (params: Readonly<Record<string, string>>, taskId: string): SessionRef => ({
     taskId,
     sessionId: params.id!,
@@ -175,29 +176,33 @@ export function sessionEndpoints(context: ServerContext): Endpoint[] {
       },
       async handler({ params, body }) {
         const session = await owned(context, ref(params, body.task_id));
-        const messages = await context.recourse.transcript.list(ref(params, body.task_id));
-        const message = messages.find((m) => m.id === body.message_id && m.metadata.recovery === 'manual');
-        if (message === undefined) {
-          throw new HttpError(404, 'not_found', 'no such recovery message in this task session');
-        }
-        const route = await context.recourse.engine.route(session.routeId);
-        if (route === null) throw sessionNotFound();
-        // Armed before the action: its dispatch may go out before the action's answer comes back.
-        context.continuations.arm(route.id, body.choice);
-        const outcome = await context.recourse.engine.act({
-          routeId: route.id,
-          action: 'retry_now',
-          expectedGeneration: route.generation,
-          expectedState: 'action_required',
+        // One choice at a time per session: the second finds the message answered (404), and no choice can
+        // overwrite another's continuation before its dispatch has claimed it.
+        return oneAtATime(choosing, session.routeId, async () => {
+          const messages = await context.recourse.transcript.list(ref(params, body.task_id));
+          const message = messages.find((m) => m.id === body.message_id && m.metadata.recovery === 'manual');
+          if (message === undefined) {
+            throw new HttpError(404, 'not_found', 'no such recovery message in this task session');
+          }
+          const route = await context.recourse.engine.route(session.routeId);
+          if (route === null) throw sessionNotFound();
+          // Armed before the action: its dispatch may go out before the action's answer comes back.
+          context.continuations.arm(route.id, body.choice);
+          const outcome = await context.recourse.engine.act({
+            routeId: route.id,
+            action: 'retry_now',
+            expectedGeneration: route.generation,
+            expectedState: 'action_required',
+          });
+          if (outcome.outcome !== 'changed') {
+            context.continuations.disarm(route.id);
+            return outcomeReply(context, outcome);
+          }
+          // Answered once: the choice is made, the message goes (viewers see it deleted).
+          await context.recourse.transcript.delete(message.id);
+          const reply = outcomeReply(context, outcome);
+          return { status: reply.status, body: { ...(reply.body as object), choice: body.choice } };
         });
-        if (outcome.outcome !== 'changed') {
-          context.continuations.disarm(route.id);
-          return outcomeReply(context, outcome);
-        }
-        // Answered once: the choice is made, the message goes (viewers see it deleted).
-        await context.recourse.transcript.delete(message.id);
-        const reply = outcomeReply(context, outcome);
-        return { status: reply.status, body: { ...(reply.body as object), choice: body.choice } };
       },
     }),
     endpoint<undefined, z.infer<typeof sessionQuery>>({
@@ -240,4 +245,19 @@ async function owned(context: ServerContext, ref: SessionRef) {
   const session = await context.recourse.taskSessions.read(ref.sessionId);
   if (session === null || session.taskId !== ref.taskId) throw sessionNotFound();
   return session;
+}
+
+/** Runs `work` after every earlier work of the same key has settled (a per-key queue). */
+async function oneAtATime<T>(
+  queues: Map<string, Promise<unknown>>,
+  key: string,
+  work: () => Promise<T>,
+): Promise<T> {
+  const mine = (queues.get(key) ?? Promise.resolve()).catch(() => undefined).then(work);
+  queues.set(key, mine);
+  try {
+    return await mine;
+  } finally {
+    if (queues.get(key) === mine) queues.delete(key);
+  }
 }
