@@ -1,0 +1,90 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCliAsync, startCli } from './run-cli.js';
+
+/**
+ * `recourse serve`'s refusals, through the built CLI: each is one line on standard error naming what is wrong, a
+ * non-zero exit, no stack trace, and no server left listening.
+ */
+const dir = mkdtempSync(join(tmpdir(), 'recourse-serve-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const tokens = 'admin:admin-token-0123456789abcdef';
+
+function oneClearLine(stderr: string): void {
+  expect(stderr.trim().split('\n')).toHaveLength(1);
+  expect(stderr).not.toMatch(/\n\s+at /);
+}
+
+describe('recourse serve refuses what it cannot use', () => {
+  it('a port that is not a port, a directory as --db, a missing tokens file, an unknown role: exit 2', async () => {
+    const folder = join(dir, 'a-folder');
+    mkdirSync(folder);
+    const badRole = join(dir, 'tokens-bad-role');
+    writeFileSync(badRole, 'superuser:superuser-token-0123456789\n');
+    const cases: [string[], Record<string, string>, RegExp][] = [
+      [['serve', '--port', 'eighty'], {}, /--port must be 0 to 65535/],
+      [['serve', '--port', '70000'], {}, /--port must be 0 to 65535/],
+      [['serve', '--db', folder], {}, /--db must name a file/],
+      [['serve', '--tokens-file', join(dir, 'missing')], {}, /cannot be read: ENOENT/],
+      [['serve', '--tokens-file', folder], {}, /is a directory/],
+      [['serve', '--tokens-file', badRole], {}, /ROLE one of viewer, operator, admin, adapter/],
+      [['serve', '--port', '0'], { RECOURSE_TOKENS: 'admin:short' }, /16 to 256 visible characters/],
+      [['serve', '--ack-timeout', '0'], {}, /--ack-timeout must be 1 to 3600 seconds/],
+      [['serve', '--webhook', 'ftp://x'], {}, /--webhook must be an http or https URL/],
+    ];
+    for (const [args, env, message] of cases) {
+      const run = await runCliAsync(
+        [...args, '--db', args.includes('--db') ? folder : join(dir, 'x.db')],
+        env,
+      );
+      expect(run.status, args.join(' ')).toBe(2);
+      expect(run.stderr, args.join(' ')).toMatch(message);
+      oneClearLine(run.stderr);
+    }
+  });
+
+  it('another address without tokens is refused; loopback without tokens makes an admin token for the run', async () => {
+    const open = await runCliAsync([
+      'serve',
+      '--host',
+      '0.0.0.0',
+      '--port',
+      '0',
+      '--db',
+      join(dir, 'open.db'),
+    ]);
+    expect(open.status).toBe(1);
+    expect(open.stderr).toMatch(/refusing to listen on 0\.0\.0\.0 without tokens/);
+    oneClearLine(open.stderr);
+    const local = startCli(['serve', '--port', '0', '--db', join(dir, 'local.db'), '--log-level', 'silent']);
+    await local.waitFor((out) => /\/\?token=\S+/.test(out));
+    expect(local.stdout()).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
+    local.process.kill('SIGTERM');
+    expect(await local.exited).toBe(0);
+  });
+
+  it('a second serve on the same database is refused while the first runs; a webhook needs its secret', async () => {
+    const database = join(dir, 'shared.db');
+    const first = startCli(['serve', '--port', '0', '--db', database, '--log-level', 'silent'], {
+      RECOURSE_TOKENS: tokens,
+    });
+    await first.waitFor((out) => out.includes('listening on'));
+    const second = await runCliAsync(['serve', '--port', '0', '--db', database], { RECOURSE_TOKENS: tokens });
+    expect(second.status).toBe(1);
+    expect(second.stderr).toMatch(/another Recourse/);
+    oneClearLine(second.stderr);
+    first.process.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    const hook = await runCliAsync(
+      ['serve', '--port', '0', '--db', join(dir, 'hook.db'), '--webhook', 'http://127.0.0.1:9/x'],
+      {
+        RECOURSE_TOKENS: tokens,
+      },
+    );
+    expect(hook.status).toBe(1);
+    expect(hook.stderr).toMatch(/RECOURSE_WEBHOOK_SECRET/);
+  });
+});
