@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { startService, type RunningService, type ServiceOptions } from '../../src/server/service.js';
 
 export const tokens = {
@@ -34,6 +35,33 @@ export async function startTestService(
     stop: async () => {
       await service.close();
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * One service for the enclosing suite: started before its tests, stopped after them. `url` and `service` are
+ * read inside tests (they exist once the suite has started).
+ */
+export function suiteService(options: Partial<ServiceOptions> = {}): {
+  readonly url: string;
+  readonly service: RunningService;
+} {
+  let started: Awaited<ReturnType<typeof startTestService>> | null = null;
+  beforeAll(async () => {
+    started = await startTestService(options);
+  });
+  afterAll(async () => started?.stop());
+  const running = () => {
+    if (started === null) throw new Error('the suite service is read before the suite started');
+    return started.service;
+  };
+  return {
+    get url() {
+      return running().url;
+    },
+    get service() {
+      return running();
     },
   };
 }

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RouteDocument } from '../../src/server/route-document.js';
-import { call, overloaded, policy, startTestService } from '../helpers/service.js';
+import { call, overloaded, policy, suiteService } from '../helpers/service.js';
 
 /**
  * The HTTP API against a real server on a real SQLite file, over real HTTP. The server dispatches to an
@@ -14,23 +14,14 @@ type RouteAnswer = {
   error?: { code: string; message: string };
 };
 
-let stop: () => Promise<void>;
-let base: string;
-
-beforeAll(async () => {
-  const started = await startTestService({ ackTimeoutMs: 60_000 });
-  stop = started.stop;
-  base = started.service.url;
-});
-
-afterAll(async () => stop());
+const suite = suiteService({ ackTimeoutMs: 60_000 });
 
 /**
  * Each route gets its own profile whose candidates run on their own (made-up) providers: a failure opens its
  * provider's shared circuit, and a route on another profile must not start behind it.
  */
 async function startRoute(id: string): Promise<RouteDocument> {
-  const saved = await call(base, 'admin', 'PUT', `/v1/profiles/${id}`, {
+  const saved = await call(suite.url, 'admin', 'PUT', `/v1/profiles/${id}`, {
     name: `Profile of ${id}`,
     candidates: [
       { profile_id: 'first', provider: `${id}-one`, policy: policy(3, 5, 'skip') },
@@ -38,17 +29,22 @@ async function startRoute(id: string): Promise<RouteDocument> {
     ],
   });
   expect(saved.status).toBe(200);
-  const started = await call(base, 'adapter', 'POST', '/v1/routes', { route_id: id, profile_id: id });
+  const started = await call(suite.url, 'adapter', 'POST', '/v1/routes', { route_id: id, profile_id: id });
   expect(started.status).toBe(201);
   const route = started.body as RouteDocument;
-  const acked = await call(base, 'adapter', 'POST', `/v1/routes/${id}/dispatches/${route.dispatch!.id}/ack`);
+  const acked = await call(
+    suite.url,
+    'adapter',
+    'POST',
+    `/v1/routes/${id}/dispatches/${route.dispatch!.id}/ack`,
+  );
   expect(acked.status).toBe(200);
   return (acked.body as RouteAnswer).route;
 }
 
 describe('profiles', () => {
   it('[API-01] [API-02] a legacy policy document in, the normalized version 1 document out', async () => {
-    const legacy = await call(base, 'admin', 'PUT', '/v1/profiles/legacy', {
+    const legacy = await call(suite.url, 'admin', 'PUT', '/v1/profiles/legacy', {
       name: 'Legacy',
       candidates: [{ profile_id: 'x', policy: { transient: 'retry', hard: 'stop' } }],
     });
@@ -58,7 +54,7 @@ describe('profiles', () => {
         /^\/candidates\/0\/policy/,
       );
     }
-    const saved = await call(base, 'admin', 'PUT', '/v1/profiles/v1doc', {
+    const saved = await call(suite.url, 'admin', 'PUT', '/v1/profiles/v1doc', {
       name: 'V1',
       candidates: [{ profile_id: 'x', policy: policy(2, 10, 'stop') }],
     });
@@ -71,17 +67,17 @@ describe('profiles', () => {
     expect(body.candidates[0]!.enabled).toBe(true);
     expect(body.candidates[0]!.policy.version).toBe(1);
     expect(saved.headers.get('etag')).toBe('"1"');
-    const read = await call(base, 'viewer', 'GET', '/v1/profiles/v1doc');
+    const read = await call(suite.url, 'viewer', 'GET', '/v1/profiles/v1doc');
     expect(read.body).toEqual(saved.body);
-    const list = await call(base, 'viewer', 'GET', '/v1/profiles');
+    const list = await call(suite.url, 'viewer', 'GET', '/v1/profiles');
     expect((list.body as { profiles: { id: string }[] }).profiles.map((p) => p.id)).toContain('v1doc');
   });
 
   it('a stale version (If-Match or a version field) is 409 with the current document; nothing changes', async () => {
     const document = { name: 'Edit', candidates: [{ profile_id: 'x', policy: policy(1, 5, 'stop') }] };
-    expect((await call(base, 'admin', 'PUT', '/v1/profiles/edit', document)).status).toBe(200);
+    expect((await call(suite.url, 'admin', 'PUT', '/v1/profiles/edit', document)).status).toBe(200);
     const v2 = await call(
-      base,
+      suite.url,
       'admin',
       'PUT',
       '/v1/profiles/edit',
@@ -90,7 +86,7 @@ describe('profiles', () => {
     );
     expect(v2.status).toBe(200);
     expect((v2.body as { version: number }).version).toBe(2);
-    const stale = await call(base, 'admin', 'PUT', '/v1/profiles/edit', {
+    const stale = await call(suite.url, 'admin', 'PUT', '/v1/profiles/edit', {
       ...document,
       name: 'Lost',
       version: 1,
@@ -101,7 +97,7 @@ describe('profiles', () => {
       current: { version: 2, name: 'Edit 2' },
     });
     const staleHeader = await call(
-      base,
+      suite.url,
       'admin',
       'PUT',
       '/v1/profiles/edit',
@@ -109,7 +105,7 @@ describe('profiles', () => {
       { 'if-match': '1' },
     );
     expect(staleHeader.status).toBe(409);
-    expect((await call(base, 'viewer', 'GET', '/v1/profiles/edit')).body).toMatchObject({
+    expect((await call(suite.url, 'viewer', 'GET', '/v1/profiles/edit')).body).toMatchObject({
       version: 2,
       name: 'Edit 2',
     });
@@ -117,24 +113,24 @@ describe('profiles', () => {
 
   it('an unchanged save keeps its version; the path id wins and a different body id is refused', async () => {
     const document = { name: 'Same', candidates: [{ profile_id: 'x', policy: policy(1, 5, 'stop') }] };
-    await call(base, 'admin', 'PUT', '/v1/profiles/same', document);
-    const again = await call(base, 'admin', 'PUT', '/v1/profiles/same', document);
+    await call(suite.url, 'admin', 'PUT', '/v1/profiles/same', document);
+    const again = await call(suite.url, 'admin', 'PUT', '/v1/profiles/same', document);
     expect((again.body as { version: number }).version).toBe(1);
-    const other = await call(base, 'admin', 'PUT', '/v1/profiles/same', { ...document, id: 'other' });
+    const other = await call(suite.url, 'admin', 'PUT', '/v1/profiles/same', { ...document, id: 'other' });
     expect(other.status).toBe(422);
     expect(other.body).toMatchObject({ errors: [{ path: '/id' }] });
   });
 
   it('deleting a profile a route names is refused (409 in_use); an unused one is deleted, then 404', async () => {
     await startRoute('uses-fleet');
-    const refused = await call(base, 'admin', 'DELETE', '/v1/profiles/uses-fleet');
+    const refused = await call(suite.url, 'admin', 'DELETE', '/v1/profiles/uses-fleet');
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ error: { code: 'in_use' } });
     const document = { name: 'Gone', candidates: [{ profile_id: 'x', policy: policy(1, 5, 'stop') }] };
-    await call(base, 'admin', 'PUT', '/v1/profiles/gone', document);
-    expect((await call(base, 'admin', 'DELETE', '/v1/profiles/gone')).status).toBe(204);
-    expect((await call(base, 'viewer', 'GET', '/v1/profiles/gone')).status).toBe(404);
-    expect((await call(base, 'admin', 'DELETE', '/v1/profiles/gone')).status).toBe(404);
+    await call(suite.url, 'admin', 'PUT', '/v1/profiles/gone', document);
+    expect((await call(suite.url, 'admin', 'DELETE', '/v1/profiles/gone')).status).toBe(204);
+    expect((await call(suite.url, 'viewer', 'GET', '/v1/profiles/gone')).status).toBe(404);
+    expect((await call(suite.url, 'admin', 'DELETE', '/v1/profiles/gone')).status).toBe(404);
   });
 });
 
@@ -142,7 +138,7 @@ describe('routes, reports and actions', () => {
   it('[API-03] a failure report answers with the code, class, retry ordinal of its maximum, an absolute deadline and the pending outcome', async () => {
     const route = await startRoute('r-api03');
     const before = Date.now();
-    const failed = await call(base, 'adapter', 'POST', '/v1/routes/r-api03/evidence', {
+    const failed = await call(suite.url, 'adapter', 'POST', '/v1/routes/r-api03/evidence', {
       envelope: overloaded,
       generation: route.generation,
       invocation_id: route.dispatch!.id,
@@ -164,13 +160,13 @@ describe('routes, reports and actions', () => {
     const deadline = Date.parse(answer.route.deadline_at!);
     expect(answer.route.deadline_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(deadline).toBeGreaterThanOrEqual(before + 4_000);
-    const read = await call(base, 'viewer', 'GET', '/v1/routes/r-api03');
+    const read = await call(suite.url, 'viewer', 'GET', '/v1/routes/r-api03');
     expect(read.body).toMatchObject({
       state: 'retry_wait',
       retry_ordinal: 1,
       deadline_at: answer.route.deadline_at,
     });
-    const attempts = await call(base, 'viewer', 'GET', '/v1/routes/r-api03/attempts');
+    const attempts = await call(suite.url, 'viewer', 'GET', '/v1/routes/r-api03/attempts');
     const history = (attempts.body as { attempts: { code: string; policy: unknown; decision: string }[] })
       .attempts;
     expect(history.at(-1)).toMatchObject({ code: 'provider_overloaded', class: 'transient' });
@@ -179,19 +175,19 @@ describe('routes, reports and actions', () => {
 
   it('[RTE-19] [RTE-21] a manual action carries the expected generation: a stale one is 409 with the snapshot, a repeated cancel is unchanged', async () => {
     const route = await startRoute('r-actions');
-    await call(base, 'adapter', 'POST', '/v1/routes/r-actions/evidence', {
+    await call(suite.url, 'adapter', 'POST', '/v1/routes/r-actions/evidence', {
       envelope: overloaded,
       generation: route.generation,
       invocation_id: route.dispatch!.id,
       replay: {},
     });
-    const stale = await call(base, 'operator', 'POST', '/v1/routes/r-actions/actions', {
+    const stale = await call(suite.url, 'operator', 'POST', '/v1/routes/r-actions/actions', {
       action: 'cancel',
       expected_generation: route.generation + 5,
     });
     expect(stale.status).toBe(409);
     expect(stale.body).toMatchObject({ error: { code: 'stale_generation' }, route: { state: 'retry_wait' } });
-    const cancelled = await call(base, 'operator', 'POST', '/v1/routes/r-actions/actions', {
+    const cancelled = await call(suite.url, 'operator', 'POST', '/v1/routes/r-actions/actions', {
       action: 'cancel',
       expected_generation: route.generation,
     });
@@ -200,13 +196,13 @@ describe('routes, reports and actions', () => {
       result: 'changed',
       route: { state: 'action_required', reason: 'cancelled' },
     });
-    const again = await call(base, 'operator', 'POST', '/v1/routes/r-actions/actions', {
+    const again = await call(suite.url, 'operator', 'POST', '/v1/routes/r-actions/actions', {
       action: 'cancel',
       expected_generation: route.generation,
     });
     expect(again.status).toBe(200);
     expect((again.body as RouteAnswer).result).toBe('unchanged');
-    const wrongState = await call(base, 'operator', 'POST', '/v1/routes/r-actions/actions', {
+    const wrongState = await call(suite.url, 'operator', 'POST', '/v1/routes/r-actions/actions', {
       action: 'retry_now',
       expected_generation: route.generation,
       expected_state: 'retry_wait',
@@ -220,13 +216,13 @@ describe('routes, reports and actions', () => {
 
   it('skip now switches to the next candidate; its dispatch waits for the acknowledgement', async () => {
     const route = await startRoute('r-skip');
-    await call(base, 'adapter', 'POST', '/v1/routes/r-skip/evidence', {
+    await call(suite.url, 'adapter', 'POST', '/v1/routes/r-skip/evidence', {
       envelope: overloaded,
       generation: route.generation,
       invocation_id: route.dispatch!.id,
       replay: {},
     });
-    const skipped = await call(base, 'operator', 'POST', '/v1/routes/r-skip/actions', {
+    const skipped = await call(suite.url, 'operator', 'POST', '/v1/routes/r-skip/actions', {
       action: 'skip_now',
       expected_generation: route.generation,
     });
@@ -234,7 +230,7 @@ describe('routes, reports and actions', () => {
     const switching = (skipped.body as RouteAnswer).route;
     expect(switching).toMatchObject({ state: 'switching', next_candidate: 'second' });
     const ack = await call(
-      base,
+      suite.url,
       'adapter',
       'POST',
       `/v1/routes/r-skip/dispatches/${switching.dispatch!.id}/ack`,
@@ -245,39 +241,44 @@ describe('routes, reports and actions', () => {
       route: { state: 'active', candidate: 'second' },
     });
     const repeat = await call(
-      base,
+      suite.url,
       'adapter',
       'POST',
       `/v1/routes/r-skip/dispatches/${switching.dispatch!.id}/ack`,
     );
     expect(repeat.body).toMatchObject({ result: 'unchanged' });
-    const foreign = await call(base, 'adapter', 'POST', '/v1/routes/r-skip/dispatches/not-an-intent/ack');
+    const foreign = await call(
+      suite.url,
+      'adapter',
+      'POST',
+      '/v1/routes/r-skip/dispatches/not-an-intent/ack',
+    );
     expect(foreign.status).toBe(409);
     expect(foreign.body).toMatchObject({ error: { code: 'stale_dispatch' } });
   });
 
   it('an unsafe failure (tool activity) stops for a person; success after a retry makes the route active', async () => {
     const unsafe = await startRoute('r-unsafe');
-    const stopped = await call(base, 'adapter', 'POST', '/v1/routes/r-unsafe/evidence', {
+    const stopped = await call(suite.url, 'adapter', 'POST', '/v1/routes/r-unsafe/evidence', {
       envelope: overloaded,
       generation: unsafe.generation,
       invocation_id: unsafe.dispatch!.id,
       replay: { tool_activity: true },
     });
     expect(stopped.body).toMatchObject({ route: { state: 'action_required', reason: 'unsafe' } });
-    const retried = await call(base, 'operator', 'POST', '/v1/routes/r-unsafe/actions', {
+    const retried = await call(suite.url, 'operator', 'POST', '/v1/routes/r-unsafe/actions', {
       action: 'retry_now',
       expected_generation: unsafe.generation,
     });
     const retrying = (retried.body as RouteAnswer).route;
     expect(retrying.state).toBe('retrying');
-    await call(base, 'adapter', 'POST', `/v1/routes/r-unsafe/dispatches/${retrying.dispatch!.id}/ack`);
-    const done = await call(base, 'adapter', 'POST', '/v1/routes/r-unsafe/success', {
+    await call(suite.url, 'adapter', 'POST', `/v1/routes/r-unsafe/dispatches/${retrying.dispatch!.id}/ack`);
+    const done = await call(suite.url, 'adapter', 'POST', '/v1/routes/r-unsafe/success', {
       generation: retrying.generation,
       invocation_id: retrying.dispatch!.id,
     });
     expect(done.body).toMatchObject({ result: 'changed', route: { state: 'active', outcome: 'succeeded' } });
-    const late = await call(base, 'adapter', 'POST', '/v1/routes/r-unsafe/evidence', {
+    const late = await call(suite.url, 'adapter', 'POST', '/v1/routes/r-unsafe/evidence', {
       envelope: overloaded,
       generation: unsafe.generation,
       replay: {},
@@ -287,12 +288,12 @@ describe('routes, reports and actions', () => {
 
   it('routes are listed by state a page at a time', async () => {
     for (const id of ['page-1', 'page-2', 'page-3']) await startRoute(id);
-    const first = await call(base, 'viewer', 'GET', '/v1/routes?state=active&limit=2');
+    const first = await call(suite.url, 'viewer', 'GET', '/v1/routes?state=active&limit=2');
     const page = first.body as { routes: RouteDocument[]; next_cursor: string | null };
     expect(page.routes).toHaveLength(2);
     expect(page.next_cursor).not.toBeNull();
     const rest = await call(
-      base,
+      suite.url,
       'viewer',
       'GET',
       `/v1/routes?state=active&limit=1000&cursor=${page.next_cursor}`,
@@ -305,17 +306,20 @@ describe('routes, reports and actions', () => {
 
   it('a route id that exists is 409; an unknown route is 404 for reads, reports and actions', async () => {
     await startRoute('dup');
-    const dup = await call(base, 'adapter', 'POST', '/v1/routes', { route_id: 'dup', profile_id: 'dup' });
+    const dup = await call(suite.url, 'adapter', 'POST', '/v1/routes', {
+      route_id: 'dup',
+      profile_id: 'dup',
+    });
     expect(dup.status).toBe(409);
     expect(dup.body).toMatchObject({ error: { code: 'route_exists' } });
-    expect((await call(base, 'viewer', 'GET', '/v1/routes/nope')).status).toBe(404);
-    expect((await call(base, 'viewer', 'GET', '/v1/routes/nope/attempts')).status).toBe(404);
-    const action = await call(base, 'operator', 'POST', '/v1/routes/nope/actions', {
+    expect((await call(suite.url, 'viewer', 'GET', '/v1/routes/nope')).status).toBe(404);
+    expect((await call(suite.url, 'viewer', 'GET', '/v1/routes/nope/attempts')).status).toBe(404);
+    const action = await call(suite.url, 'operator', 'POST', '/v1/routes/nope/actions', {
       action: 'stop',
       expected_generation: 1,
     });
     expect(action.status).toBe(404);
-    const report = await call(base, 'adapter', 'POST', '/v1/routes/nope/evidence', {
+    const report = await call(suite.url, 'adapter', 'POST', '/v1/routes/nope/evidence', {
       envelope: overloaded,
       generation: 1,
     });
@@ -323,9 +327,9 @@ describe('routes, reports and actions', () => {
   });
 
   it('POST /v1/classify answers the classification; an invalid envelope is 422 under /envelope', async () => {
-    const ok = await call(base, 'adapter', 'POST', '/v1/classify', { envelope: overloaded });
+    const ok = await call(suite.url, 'adapter', 'POST', '/v1/classify', { envelope: overloaded });
     expect(ok.body).toMatchObject({ code: 'provider_overloaded', class: 'transient' });
-    const bad = await call(base, 'adapter', 'POST', '/v1/classify', { envelope: { status: 'x' } });
+    const bad = await call(suite.url, 'adapter', 'POST', '/v1/classify', { envelope: { status: 'x' } });
     expect(bad.status).toBe(422);
     expect((bad.body as { errors: { path: string }[] }).errors[0]!.path).toMatch(/^\/envelope\//);
   });

@@ -1,26 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RouteDocument } from '../../src/server/route-document.js';
-import { call, overloaded, policy, startTestService, tokens } from '../helpers/service.js';
+import { call, overloaded, policy, startTestService, suiteService, tokens } from '../helpers/service.js';
 import { followEvents } from '../helpers/sse.js';
 
 /** A hostile client against a real server: races, late and foreign acknowledgements, odd ids, the event stream. */
 type RouteAnswer = { result: string; route: RouteDocument; error?: { code: string } };
 type Message = { id: string; metadata: Record<string, unknown> };
 
-let base: string;
-let stop: () => Promise<void>;
-beforeAll(async () => {
-  const started = await startTestService({ ackTimeoutMs: 60_000 });
-  base = started.service.url;
-  stop = started.stop;
-});
-afterAll(async () => stop());
+const suite = suiteService({ ackTimeoutMs: 60_000 });
 
 const ackPath = (route: RouteDocument, dispatchId = route.dispatch!.id) =>
   `/v1/routes/${encodeURIComponent(route.id)}/dispatches/${encodeURIComponent(dispatchId)}/ack`;
 
 async function startRoute(id: string, ack = true): Promise<RouteDocument> {
-  const saved = await call(base, 'admin', 'PUT', `/v1/profiles/${id}`, {
+  const saved = await call(suite.url, 'admin', 'PUT', `/v1/profiles/${id}`, {
     name: id,
     candidates: [
       { profile_id: 'first', provider: `${id}-one`, policy: policy(3, 5, 'skip') },
@@ -28,17 +21,17 @@ async function startRoute(id: string, ack = true): Promise<RouteDocument> {
     ],
   });
   expect(saved.status).toBe(200);
-  const started = await call(base, 'adapter', 'POST', '/v1/routes', { route_id: id, profile_id: id });
+  const started = await call(suite.url, 'adapter', 'POST', '/v1/routes', { route_id: id, profile_id: id });
   expect(started.status).toBe(201);
   const route = started.body as RouteDocument;
   if (!ack) return route;
-  const acked = await call(base, 'adapter', 'POST', ackPath(route));
+  const acked = await call(suite.url, 'adapter', 'POST', ackPath(route));
   expect(acked.status).toBe(200);
   return (acked.body as RouteAnswer).route;
 }
 
 async function failOnce(route: RouteDocument): Promise<RouteDocument> {
-  const failed = await call(base, 'adapter', 'POST', `/v1/routes/${route.id}/evidence`, {
+  const failed = await call(suite.url, 'adapter', 'POST', `/v1/routes/${route.id}/evidence`, {
     envelope: overloaded,
     generation: route.generation,
     invocation_id: route.dispatch!.id,
@@ -53,7 +46,7 @@ describe('two clients racing one action', () => {
     const route = await failOnce(await startRoute('race-cancel'));
     const answers = await Promise.all(
       [0, 1].map(() =>
-        call(base, 'operator', 'POST', `/v1/routes/race-cancel/actions`, {
+        call(suite.url, 'operator', 'POST', `/v1/routes/race-cancel/actions`, {
           action: 'cancel',
           expected_generation: route.generation,
         }),
@@ -67,7 +60,7 @@ describe('two clients racing one action', () => {
     const route = await failOnce(await startRoute('race-mixed'));
     const answers = await Promise.all(
       (['cancel', 'retry_now'] as const).map((action) =>
-        call(base, 'operator', 'POST', `/v1/routes/race-mixed/actions`, {
+        call(suite.url, 'operator', 'POST', `/v1/routes/race-mixed/actions`, {
           action,
           expected_generation: route.generation,
           expected_state: route.state,
@@ -80,12 +73,12 @@ describe('two clients racing one action', () => {
 
   it('actions in odd states: retry_now on an active route, cancel while retrying, expected_state mismatch', async () => {
     const active = await startRoute('odd-active');
-    const retry = await call(base, 'operator', 'POST', '/v1/routes/odd-active/actions', {
+    const retry = await call(suite.url, 'operator', 'POST', '/v1/routes/odd-active/actions', {
       action: 'retry_now',
       expected_generation: active.generation,
     });
     expect(retry.status).toBe(409);
-    const mismatch = await call(base, 'operator', 'POST', '/v1/routes/odd-active/actions', {
+    const mismatch = await call(suite.url, 'operator', 'POST', '/v1/routes/odd-active/actions', {
       action: 'cancel',
       expected_generation: active.generation,
       expected_state: 'retry_wait',
@@ -93,18 +86,18 @@ describe('two clients racing one action', () => {
     expect(mismatch.status).toBe(409);
     expect((mismatch.body as RouteAnswer).error!.code).toBe('stale_state');
     const waiting = await failOnce(await startRoute('odd-retrying'));
-    const now = await call(base, 'operator', 'POST', '/v1/routes/odd-retrying/actions', {
+    const now = await call(suite.url, 'operator', 'POST', '/v1/routes/odd-retrying/actions', {
       action: 'retry_now',
       expected_generation: waiting.generation,
     });
     expect(now.status).toBe(200);
     const retrying = (now.body as RouteAnswer).route;
-    const cancel = await call(base, 'operator', 'POST', '/v1/routes/odd-retrying/actions', {
+    const cancel = await call(suite.url, 'operator', 'POST', '/v1/routes/odd-retrying/actions', {
       action: 'cancel',
       expected_generation: retrying.generation,
     });
     expect([200, 409]).toContain(cancel.status);
-    const skip = await call(base, 'operator', 'POST', '/v1/routes/odd-retrying/actions', {
+    const skip = await call(suite.url, 'operator', 'POST', '/v1/routes/odd-retrying/actions', {
       action: 'skip_now',
       expected_generation: 999,
     });
@@ -115,7 +108,7 @@ describe('two clients racing one action', () => {
 describe('acknowledgements', () => {
   it('two concurrent acks of one dispatch: one acknowledged, the other unchanged, never 409', async () => {
     const route = await startRoute('ack-twice', false);
-    const answers = await Promise.all([0, 1].map(() => call(base, 'adapter', 'POST', ackPath(route))));
+    const answers = await Promise.all([0, 1].map(() => call(suite.url, 'adapter', 'POST', ackPath(route))));
     expect(answers.map((a) => a.status)).toEqual([200, 200]);
     expect(answers.map((a) => (a.body as RouteAnswer).result).sort()).toEqual(['acknowledged', 'unchanged']);
   });
@@ -123,18 +116,18 @@ describe('acknowledgements', () => {
   it('a foreign route’s dispatch id, an unknown one and an ack after cancel are refused with 409 or 404', async () => {
     const one = await startRoute('ack-one', false);
     const two = await startRoute('ack-two', false);
-    const foreign = await call(base, 'adapter', 'POST', ackPath(one, two.dispatch!.id));
+    const foreign = await call(suite.url, 'adapter', 'POST', ackPath(one, two.dispatch!.id));
     expect(foreign.status).toBe(409);
-    const unknownRoute = await call(base, 'adapter', 'POST', `/v1/routes/nope/dispatches/x/ack`);
+    const unknownRoute = await call(suite.url, 'adapter', 'POST', `/v1/routes/nope/dispatches/x/ack`);
     expect(unknownRoute.status).toBe(404);
     // Still waiting: the right ack works.
-    expect((await call(base, 'adapter', 'POST', ackPath(two))).status).toBe(200);
-    const cancelled = await call(base, 'operator', 'POST', '/v1/routes/ack-one/actions', {
+    expect((await call(suite.url, 'adapter', 'POST', ackPath(two))).status).toBe(200);
+    const cancelled = await call(suite.url, 'operator', 'POST', '/v1/routes/ack-one/actions', {
       action: 'cancel',
       expected_generation: one.generation,
     });
     expect([200, 409]).toContain(cancelled.status);
-    const late = await call(base, 'adapter', 'POST', ackPath(one));
+    const late = await call(suite.url, 'adapter', 'POST', ackPath(one));
     expect(late.status).toBeLessThan(500);
   });
 });
@@ -147,7 +140,7 @@ describe('evidence', () => {
       { generation: route.generation, invocation_id: 'someone-else' },
       { generation: route.generation, invocation_id: route.dispatch!.id, prompt_open: true },
     ]) {
-      const answer = await call(base, 'adapter', 'POST', '/v1/routes/ev-odd/evidence', {
+      const answer = await call(suite.url, 'adapter', 'POST', '/v1/routes/ev-odd/evidence', {
         envelope: overloaded,
         replay: {},
         ...extra,
@@ -158,7 +151,7 @@ describe('evidence', () => {
 
   it('a huge but valid envelope (~900 KB) is classified, not 413 or 5xx', async () => {
     const route = await startRoute('ev-huge');
-    const answer = await call(base, 'adapter', 'POST', '/v1/routes/ev-huge/evidence', {
+    const answer = await call(suite.url, 'adapter', 'POST', '/v1/routes/ev-huge/evidence', {
       envelope: { ...overloaded, body: overloaded.body + ' '.repeat(900_000) },
       generation: route.generation,
       invocation_id: route.dispatch!.id,
@@ -174,21 +167,23 @@ describe('profiles', () => {
       name,
       candidates: [{ profile_id: 'x', policy: policy(1, 5, 'stop') }],
     });
-    expect((await call(base, 'admin', 'PUT', '/v1/profiles/racy', doc('a'))).status).toBe(200);
+    expect((await call(suite.url, 'admin', 'PUT', '/v1/profiles/racy', doc('a'))).status).toBe(200);
     const answers = await Promise.all(
-      ['b', 'c'].map((n) => call(base, 'admin', 'PUT', '/v1/profiles/racy', doc(n), { 'if-match': '"1"' })),
+      ['b', 'c'].map((n) =>
+        call(suite.url, 'admin', 'PUT', '/v1/profiles/racy', doc(n), { 'if-match': '"1"' }),
+      ),
     );
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
   });
 
   it('a profile id with an encoded slash is refused or stored under that id, never 5xx', async () => {
-    const answer = await call(base, 'admin', 'PUT', '/v1/profiles/a%2Fb', {
+    const answer = await call(suite.url, 'admin', 'PUT', '/v1/profiles/a%2Fb', {
       name: 'slash',
       candidates: [{ profile_id: 'x', policy: policy(1, 5, 'stop') }],
     });
     expect(answer.status).toBeLessThan(500);
     if (answer.status === 200) {
-      expect((await call(base, 'viewer', 'GET', '/v1/profiles/a%2Fb')).status).toBe(200);
+      expect((await call(suite.url, 'viewer', 'GET', '/v1/profiles/a%2Fb')).status).toBe(200);
     }
   });
 });
@@ -197,7 +192,7 @@ describe('the event stream', () => {
   const auth = { authorization: `Bearer ${tokens.viewer}` };
 
   it('HEAD /v1/events answers the headers and ends; Last-Event-ID at the newest id waits for the next event', async () => {
-    const head = await fetch(`${base}/v1/events`, {
+    const head = await fetch(`${suite.url}/v1/events`, {
       method: 'HEAD',
       headers: auth,
       signal: AbortSignal.timeout(3000),
@@ -205,12 +200,12 @@ describe('the event stream', () => {
     expect(head.status).toBe(200);
     expect(head.headers.get('content-type')).toMatch(/^text\/event-stream/);
     await startRoute('sse-newest');
-    const first = followEvents(`${base}/v1/events?last_event_id=0`, auth);
+    const first = followEvents(`${suite.url}/v1/events?last_event_id=0`, auth);
     await first.waitFor((e) => e.length > 0);
     await new Promise((r) => setTimeout(r, 300));
     first.close();
     const newest = first.events.at(-1)!.id!;
-    const resumed = followEvents(`${base}/v1/events`, { ...auth, 'last-event-id': newest });
+    const resumed = followEvents(`${suite.url}/v1/events`, { ...auth, 'last-event-id': newest });
     await new Promise((r) => setTimeout(r, 200));
     expect(resumed.events.filter((e) => e.event === 'reload')).toEqual([]);
     await startRoute('sse-after');
@@ -224,7 +219,7 @@ describe('the event stream', () => {
       for (let i = 0; i < 15; i++) await startRoute(`sse-heavy-${i}`);
     })();
     await new Promise((r) => setTimeout(r, 100));
-    const stream = followEvents(`${base}/v1/events`, auth);
+    const stream = followEvents(`${suite.url}/v1/events`, auth);
     await writes;
     await new Promise((r) => setTimeout(r, 300));
     stream.close();
@@ -234,11 +229,11 @@ describe('the event stream', () => {
   });
 
   it('many clients dropping abruptly leave the server serving streams', async () => {
-    const clients = Array.from({ length: 50 }, () => followEvents(`${base}/v1/events`, auth));
+    const clients = Array.from({ length: 50 }, () => followEvents(`${suite.url}/v1/events`, auth));
     await new Promise((r) => setTimeout(r, 300));
     for (const c of clients) c.close();
     await Promise.all(clients.map((c) => c.ended));
-    const after = followEvents(`${base}/v1/events`, auth);
+    const after = followEvents(`${suite.url}/v1/events`, auth);
     await new Promise((r) => setTimeout(r, 100));
     await startRoute('sse-after-drop');
     await after.waitFor((e) => e.some((x) => x.data.includes('sse-after-drop')));
@@ -248,7 +243,7 @@ describe('the event stream', () => {
 
 describe('the recovery choice', () => {
   async function cancelledSession(sessionId: string): Promise<Message> {
-    const opened = await call(base, 'adapter', 'POST', '/v1/sessions', {
+    const opened = await call(suite.url, 'adapter', 'POST', '/v1/sessions', {
       task_id: 'task-1',
       session_id: sessionId,
       profile_id: 'concrete-main',
@@ -256,20 +251,20 @@ describe('the recovery choice', () => {
     });
     expect(opened.status).toBe(201);
     const { route } = opened.body as { route: RouteDocument };
-    await call(base, 'adapter', 'POST', ackPath(route));
-    const failed = await call(base, 'adapter', 'POST', `/v1/sessions/${sessionId}/evidence`, {
+    await call(suite.url, 'adapter', 'POST', ackPath(route));
+    const failed = await call(suite.url, 'adapter', 'POST', `/v1/sessions/${sessionId}/evidence`, {
       task_id: 'task-1',
       envelope: overloaded,
       invocation_id: route.dispatch!.id,
       replay: {},
     });
     expect(failed.status).toBe(200);
-    await call(base, 'operator', 'POST', `/v1/sessions/${sessionId}/retry/cancel`, {
+    await call(suite.url, 'operator', 'POST', `/v1/sessions/${sessionId}/retry/cancel`, {
       task_id: 'task-1',
       owner: 'alice',
     });
     const messages = (
-      (await call(base, 'viewer', 'GET', `/v1/sessions/${sessionId}/messages?task_id=task-1`)).body as {
+      (await call(suite.url, 'viewer', 'GET', `/v1/sessions/${sessionId}/messages?task_id=task-1`)).body as {
         messages: Message[];
       }
     ).messages;
@@ -278,11 +273,11 @@ describe('the recovery choice', () => {
 
   it('[CUR-33] two people choosing at once: one dispatch, carrying the winner’s choice', async () => {
     const message = await cancelledSession('s-race');
-    const events = followEvents(`${base}/v1/events`, { authorization: `Bearer ${tokens.viewer}` });
+    const events = followEvents(`${suite.url}/v1/events`, { authorization: `Bearer ${tokens.viewer}` });
     await new Promise((r) => setTimeout(r, 200));
     const answers = await Promise.all(
       (['resume', 'start_fresh'] as const).map((choice) =>
-        call(base, 'operator', 'POST', '/v1/sessions/s-race/recovery', {
+        call(suite.url, 'operator', 'POST', '/v1/sessions/s-race/recovery', {
           task_id: 'task-1',
           choice,
           message_id: message.id,
@@ -307,7 +302,7 @@ describe('the recovery choice', () => {
   it('a choice for a message of another session is 404', async () => {
     const message = await cancelledSession('s-mine');
     await cancelledSession('s-other');
-    const answer = await call(base, 'operator', 'POST', '/v1/sessions/s-other/recovery', {
+    const answer = await call(suite.url, 'operator', 'POST', '/v1/sessions/s-other/recovery', {
       task_id: 'task-1',
       choice: 'resume',
       message_id: message.id,
@@ -344,17 +339,21 @@ describe('a short acknowledgement timeout', () => {
       name: 'del',
       candidates: [{ profile_id: 'x', provider: 'del-one', policy: policy(1, 5, 'stop') }],
     };
-    expect((await call(base, 'admin', 'PUT', '/v1/profiles/del-race', doc)).status).toBe(200);
+    expect((await call(suite.url, 'admin', 'PUT', '/v1/profiles/del-race', doc)).status).toBe(200);
     const [deleted, ...starts] = await Promise.all([
-      call(base, 'admin', 'DELETE', '/v1/profiles/del-race'),
+      call(suite.url, 'admin', 'DELETE', '/v1/profiles/del-race'),
       ...[0, 1, 2].map((i) =>
-        call(base, 'adapter', 'POST', '/v1/routes', { route_id: `del-race-${i}`, profile_id: 'del-race' }),
+        call(suite.url, 'adapter', 'POST', '/v1/routes', {
+          route_id: `del-race-${i}`,
+          profile_id: 'del-race',
+        }),
       ),
     ]);
     for (const s of starts) expect([201, 404]).toContain(s.status);
     expect([204, 409]).toContain(deleted.status);
     const routes = starts.filter((s) => s.status === 201).length;
     // A stored route always names a stored profile.
-    if (routes > 0) expect((await call(base, 'viewer', 'GET', '/v1/profiles/del-race')).status).toBe(200);
+    if (routes > 0)
+      expect((await call(suite.url, 'viewer', 'GET', '/v1/profiles/del-race')).status).toBe(200);
   });
 });

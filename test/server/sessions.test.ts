@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteDocument } from '../../src/server/route-document.js';
-import { call, overloaded, startTestService, tokens } from '../helpers/service.js';
+import { call, overloaded, startTestService, suiteService, tokens } from '../helpers/service.js';
 import { followEvents } from '../helpers/sse.js';
 
 type Message = { id: string; metadata: Record<string, unknown>; content: string };
@@ -10,18 +10,11 @@ type SessionAnswer = { session: { route_id: string }; route: RouteDocument };
 
 /** Task sessions over HTTP against a real server: notices, Cancel, the Resume / Start fresh choice. */
 describe('task sessions', () => {
-  let base: string;
-  let stop: () => Promise<void>;
-  beforeAll(async () => {
-    const started = await startTestService({ ackTimeoutMs: 60_000 });
-    base = started.service.url;
-    stop = started.stop;
-  });
-  afterAll(async () => stop());
+  const suite = suiteService({ ackTimeoutMs: 60_000 });
 
   /** A session whose first attempt failed with an overload: its interactive retry waits, with a notice. */
   async function failingSession(sessionId: string): Promise<RouteDocument> {
-    const opened = await call(base, 'adapter', 'POST', '/v1/sessions', {
+    const opened = await call(suite.url, 'adapter', 'POST', '/v1/sessions', {
       task_id: 'task-1',
       session_id: sessionId,
       profile_id: 'concrete-main',
@@ -30,12 +23,12 @@ describe('task sessions', () => {
     expect(opened.status).toBe(201);
     const { route } = opened.body as SessionAnswer;
     await call(
-      base,
+      suite.url,
       'adapter',
       'POST',
       `/v1/routes/${encodeURIComponent(route.id)}/dispatches/${route.dispatch!.id}/ack`,
     );
-    const failed = await call(base, 'adapter', 'POST', `/v1/sessions/${sessionId}/evidence`, {
+    const failed = await call(suite.url, 'adapter', 'POST', `/v1/sessions/${sessionId}/evidence`, {
       task_id: 'task-1',
       envelope: overloaded,
       invocation_id: route.dispatch!.id,
@@ -47,7 +40,7 @@ describe('task sessions', () => {
 
   const messagesOf = async (sessionId: string) =>
     (
-      (await call(base, 'viewer', 'GET', `/v1/sessions/${sessionId}/messages?task_id=task-1`)).body as {
+      (await call(suite.url, 'viewer', 'GET', `/v1/sessions/${sessionId}/messages?task_id=task-1`)).body as {
         messages: Message[];
       }
     ).messages;
@@ -56,9 +49,9 @@ describe('task sessions', () => {
     const waiting = await failingSession('s-resume');
     expect(waiting.state).toBe('retry_wait');
     expect((await messagesOf('s-resume')).filter((m) => m.metadata.retrying === true)).toHaveLength(1);
-    const events = followEvents(`${base}/v1/events`, { authorization: `Bearer ${tokens.viewer}` });
+    const events = followEvents(`${suite.url}/v1/events`, { authorization: `Bearer ${tokens.viewer}` });
     await new Promise((r) => setTimeout(r, 200));
-    const cancelled = await call(base, 'operator', 'POST', '/v1/sessions/s-resume/retry/cancel', {
+    const cancelled = await call(suite.url, 'operator', 'POST', '/v1/sessions/s-resume/retry/cancel', {
       task_id: 'task-1',
       owner: 'alice',
     });
@@ -67,7 +60,7 @@ describe('task sessions', () => {
     expect(messages.filter((m) => m.metadata.retrying === true)).toEqual([]);
     const recovery = messages.filter((m) => m.metadata.recovery === 'manual');
     expect(recovery).toHaveLength(1);
-    const chosen = await call(base, 'operator', 'POST', '/v1/sessions/s-resume/recovery', {
+    const chosen = await call(suite.url, 'operator', 'POST', '/v1/sessions/s-resume/recovery', {
       task_id: 'task-1',
       choice: 'resume',
       message_id: recovery[0]!.id,
@@ -85,7 +78,7 @@ describe('task sessions', () => {
     );
     events.close();
     expect((await messagesOf('s-resume')).some((m) => m.metadata.recovery === 'manual')).toBe(false);
-    const again = await call(base, 'operator', 'POST', '/v1/sessions/s-resume/recovery', {
+    const again = await call(suite.url, 'operator', 'POST', '/v1/sessions/s-resume/recovery', {
       task_id: 'task-1',
       choice: 'start_fresh',
       message_id: recovery[0]!.id,
@@ -95,15 +88,15 @@ describe('task sessions', () => {
 
   it('[NOT-43] a foreign task-session pair and an unknown one get the same status and body', async () => {
     await failingSession('s-owned');
-    const foreignOwner = await call(base, 'operator', 'POST', '/v1/sessions/s-owned/retry/cancel', {
+    const foreignOwner = await call(suite.url, 'operator', 'POST', '/v1/sessions/s-owned/retry/cancel', {
       task_id: 'task-1',
       owner: 'mallory',
     });
-    const foreignTask = await call(base, 'operator', 'POST', '/v1/sessions/s-owned/retry/cancel', {
+    const foreignTask = await call(suite.url, 'operator', 'POST', '/v1/sessions/s-owned/retry/cancel', {
       task_id: 'task-2',
       owner: 'alice',
     });
-    const unknown = await call(base, 'operator', 'POST', '/v1/sessions/s-nobody/retry/cancel', {
+    const unknown = await call(suite.url, 'operator', 'POST', '/v1/sessions/s-nobody/retry/cancel', {
       task_id: 'task-1',
       owner: 'alice',
     });
@@ -116,11 +109,11 @@ describe('task sessions', () => {
 
   it('[NOT-42] Cancel with no live loop is an idempotent cleanup: no active cancellation, no recovery message', async () => {
     await failingSession('s-twice');
-    await call(base, 'operator', 'POST', '/v1/sessions/s-twice/retry/cancel', {
+    await call(suite.url, 'operator', 'POST', '/v1/sessions/s-twice/retry/cancel', {
       task_id: 'task-1',
       owner: 'alice',
     });
-    const second = await call(base, 'operator', 'POST', '/v1/sessions/s-twice/retry/cancel', {
+    const second = await call(suite.url, 'operator', 'POST', '/v1/sessions/s-twice/retry/cancel', {
       task_id: 'task-1',
       owner: 'alice',
     });
@@ -130,10 +123,12 @@ describe('task sessions', () => {
 
   it('deleting a session retires its retry and notices; its messages are then 404', async () => {
     await failingSession('s-delete');
-    expect((await call(base, 'operator', 'DELETE', '/v1/sessions/s-delete?task_id=task-1')).status).toBe(204);
-    expect((await call(base, 'viewer', 'GET', '/v1/sessions/s-delete/messages?task_id=task-1')).status).toBe(
-      404,
+    expect((await call(suite.url, 'operator', 'DELETE', '/v1/sessions/s-delete?task_id=task-1')).status).toBe(
+      204,
     );
+    expect(
+      (await call(suite.url, 'viewer', 'GET', '/v1/sessions/s-delete/messages?task_id=task-1')).status,
+    ).toBe(404);
   });
 });
 
