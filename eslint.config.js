@@ -4,6 +4,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 import importX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 /** Imports the pure core refuses: Node built-ins, drivers, servers, UI and adapters. */
 const coreImportBans = [
@@ -107,9 +108,13 @@ export default tseslint.config(
     },
     plugins: { 'import-x': importX },
     settings: {
-      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
-      'import-x/extensions': ['.ts', '.js', '.mjs'],
-      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: ['./tsconfig.json', './web/tsconfig.json', './test/ui/tsconfig.json'],
+        }),
+      ],
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
     },
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',
@@ -138,6 +143,35 @@ export default tseslint.config(
     },
     settings: {
       'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.examples.json' })],
+    },
+  },
+  {
+    // The web UI runs in the browser; it may import only the pure core from src/ (schemas, schedules, words).
+    files: ['web/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: globals.browser },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '**/src/engine/**',
+                '**/src/store/**',
+                '**/src/server/**',
+                '**/src/cli/**',
+                '**/src/app/**',
+              ],
+              message:
+                'The web UI imports only src/core (pure, browser-safe); it talks to the service over HTTP.',
+            },
+            { group: ['node:*'], message: 'The web UI runs in a browser.' },
+          ],
+        },
+      ],
     },
   },
   {

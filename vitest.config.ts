@@ -26,6 +26,17 @@ export default defineConfig({
         // runs the embedding example with kills: beside the crash test, after the unit files.
         test: { name: 'package', include: [packed], testTimeout: 900_000, sequence: { groupOrder: 1 } },
       },
+      {
+        // The web UI in Debian's Chromium against the built `recourse serve`: after the unit files, beside the
+        // crash and package suites (each browser test file starts its own service and browser).
+        test: {
+          name: 'ui',
+          include: [ui],
+          testTimeout: 120_000,
+          hookTimeout: 60_000,
+          sequence: { groupOrder: 1 },
+        },
+      },
     ],
   },
 });

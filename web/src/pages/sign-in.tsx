@@ -1,0 +1,73 @@
+import { useState, type FormEvent } from 'react';
+import { api, ApiError } from '../api.js';
+
+/**
+ * Signing in trades a token for the session cookie (`POST /v1/sign-in`); the token never goes into the address
+ * bar. `/?token=TOKEN` (the link `recourse serve` prints) does the same exchange on the server and lands here
+ * with `?error=invalid_token` when the token is unknown.
+ */
+export function SignIn(props: { readonly onSignedIn: () => void }) {
+  const initialProblem =
+    new URLSearchParams(window.location.search).get('error') === 'invalid_token'
+      ? 'That token is not valid. Check it and try again.'
+      : null;
+  const [token, setToken] = useState('');
+  const [problem, setProblem] = useState<string | null>(initialProblem);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (token.trim() === '') {
+      setProblem('Enter the access token you were given.');
+      return;
+    }
+    setBusy(true);
+    setProblem(null);
+    try {
+      await api('POST', '/v1/sign-in', { token: token.trim() });
+      setToken('');
+      props.onSignedIn();
+    } catch (error) {
+      setProblem(
+        error instanceof ApiError && error.status === 401
+          ? 'That token is not valid. Check it and try again.'
+          : error instanceof Error
+            ? error.message
+            : 'Signing in failed.',
+      );
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main className="sign-in" id="main">
+      <h1>Sign in to Recourse</h1>
+      <p>
+        Paste the access token your Recourse service gave you. <code>recourse serve</code> prints a link that
+        signs you in directly; tokens are set with <code>RECOURSE_TOKENS</code> or <code>--tokens-file</code>.
+      </p>
+      <form onSubmit={(e) => void submit(e)} noValidate>
+        <label htmlFor="token">Access token</label>
+        <input
+          id="token"
+          name="token"
+          type="password"
+          autoComplete="current-password"
+          value={token}
+          onChange={(e) => setToken(e.target.value)}
+          aria-invalid={problem !== null}
+          aria-describedby={problem === null ? undefined : 'token-problem'}
+        />
+        {problem !== null && (
+          <p id="token-problem" className="field-error" role="alert">
+            {problem}
+          </p>
+        )}
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+    </main>
+  );
+}
