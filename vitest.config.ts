@@ -2,6 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 const crash = 'test/robustness/**/*.test.ts';
 const packed = 'test/package/embed-example.test.ts';
+const ui = 'test/ui/**/*.test.ts';
 
 export default defineConfig({
   test: {
@@ -13,7 +14,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: [crash, packed],
+          exclude: [crash, packed, ui],
           testTimeout: 60_000,
         },
       },

@@ -1,0 +1,279 @@
+import type { EvidenceEnvelope } from '../../src/core/index.js';
+
+/**
+ * Credentials planted in failure evidence by the tests that prove none comes out (the classifier's output, the
+ * database, logs, events, the web page's DOM): deterministic, never real, in the formats real keys have.
+ */
+/** A deterministic, never-real credential: `n` characters of `alphabet`. */
+export function fake(
+  seed: number,
+  n: number,
+  alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789',
+) {
+  let x = seed * 2654435761;
+  let out = '';
+  for (let i = 0; i < n; i++) {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    out += alphabet[(x >>> 8) % alphabet.length];
+  }
+  return out;
+}
+
+const hex = '0123456789abcdef';
+const b64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/**
+ * One credential format: the secret, how it reads in prose (stderr, a message), and the header it travels in.
+ * `header` is `[name, value]`; the value contains the secret.
+ */
+export interface Planted {
+  readonly format: string;
+  readonly secret: string;
+  readonly prose: string;
+  readonly header: readonly [string, string];
+}
+
+export const apimKey = fake(1, 32, hex);
+const apimMessage =
+  'Access denied due to invalid subscription key. Make sure to provide a valid key for an active subscription.';
+
+export const planted: readonly Planted[] = [
+  ((s) => ({
+    format: 'Azure API Management subscription key (32 hex)',
+    secret: s,
+    prose: `${apimMessage} invalid subscription key ${s}`,
+    header: ['Ocp-Apim-Subscription-Key', s],
+  }))(apimKey),
+  ((s) => ({
+    format: 'Azure APIM key in its header, quoted in the message',
+    secret: s,
+    prose: `${apimMessage} (Ocp-Apim-Subscription-Key: ${s})`,
+    header: ['Ocp-Apim-Subscription-Key', s],
+  }))(fake(2, 32, hex)),
+  ((s) => ({
+    format: 'Azure OpenAI api-key (32 hex)',
+    secret: s,
+    prose: `Access denied: the api-key ${s} is not valid for this resource`,
+    header: ['api-key', s],
+  }))(fake(3, 32, hex)),
+  ((s) => ({
+    format: 'Anthropic key',
+    secret: s,
+    prose: `invalid x-api-key: ${s}`,
+    header: ['x-api-key', s],
+  }))(`sk-ant-api03-${fake(4, 86)}-${fake(5, 6)}AA`),
+  ((s) => ({
+    format: 'OpenAI project key',
+    secret: s,
+    prose: `Incorrect API key provided: ${s}. You can find your API key at the dashboard.`,
+    header: ['Authorization', `Bearer ${s}`],
+  }))(`sk-proj-${fake(6, 100)}`),
+  ((s) => ({
+    format: 'OpenRouter key',
+    secret: s,
+    prose: `upstream rejected ${s} (401)`,
+    header: ['Authorization', `Bearer ${s}`],
+  }))(`sk-or-v1-${fake(7, 64, hex)}`),
+  ((s) => ({
+    format: 'Google API key',
+    secret: s,
+    prose: `POST https://generativelanguage.googleapis.com/v1beta/models/x:generateContent?key=${s} 400`,
+    header: ['x-goog-api-key', s],
+  }))(`AIza${fake(8, 35)}`),
+  ((s) => ({
+    format: 'Google OAuth access token',
+    secret: s,
+    prose: `request had invalid authentication credentials ${s}`,
+    header: ['Authorization', `Bearer ${s}`],
+  }))(`ya29.${fake(9, 120)}`),
+  ((s) => ({
+    format: 'GitHub token',
+    secret: s,
+    prose: `git push failed for ${s}`,
+    header: ['Authorization', `token ${s}`],
+  }))(`ghp_${fake(10, 36)}`),
+  ((s) => ({
+    format: 'GitHub fine-grained token',
+    secret: s,
+    prose: `copilot auth with ${s} refused`,
+    header: ['Authorization', `Bearer ${s}`],
+  }))(`github_pat_${fake(11, 22)}_${fake(12, 59)}`),
+  ((s) => ({
+    format: 'Slack bot token',
+    secret: s,
+    prose: `notify failed: ${s} revoked`,
+    header: ['Authorization', `Bearer ${s}`],
+  }))(`xoxb-${fake(13, 12, '0123456789')}-${fake(14, 24)}`),
+  ((s) => ({
+    format: 'AWS access key id',
+    secret: s,
+    prose: `The security token included in the request is invalid (${s})`,
+    header: ['X-Amz-Security-Token', s],
+  }))(`AKIA${fake(15, 16, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567')}`),
+  ((s) => ({
+    format: 'AWS secret access key',
+    secret: s,
+    prose: `config: aws_secret_access_key = ${s}`,
+    header: ['x-amz-secret', s],
+  }))(fake(16, 40, b64)),
+  ((s) => ({
+    format: 'Hugging Face token',
+    secret: s,
+    prose: `Invalid user token ${s}`,
+    header: ['Authorization', `Bearer ${s}`],
+  }))(`hf_${fake(17, 34)}`),
+  ((s) => ({
+    format: 'Groq key',
+    secret: s,
+    prose: `Invalid API Key ${s}`,
+    header: ['Authorization', `Bearer ${s}`],
+  }))(`gsk_${fake(18, 52)}`),
+  ((s) => ({
+    format: 'xAI key',
+    secret: s,
+    prose: `Incorrect API key provided: ${s}`,
+    header: ['Authorization', `Bearer ${s}`],
+  }))(`xai-${fake(19, 80)}`),
+  ((s) => ({
+    format: 'Stripe live key',
+    secret: s,
+    prose: `billing hook failed with ${s}`,
+    header: ['Authorization', `Bearer ${s}`],
+  }))(`sk_live_${fake(20, 24)}`),
+  ((s) => ({
+    format: 'JWT',
+    secret: s,
+    prose: `token rejected: ${s}`,
+    header: ['Authorization', `Bearer ${s}`],
+  }))(`eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOi${fake(21, 40)}.${fake(22, 43)}`),
+  ((s) => ({
+    format: 'PEM private key',
+    secret: s,
+    prose: `could not load key: -----BEGIN RSA PRIVATE KEY-----\n${s.slice(0, 64)}\n${s.slice(64)}\n-----END RSA PRIVATE KEY-----`,
+    header: ['x-client-key', `-----BEGIN PRIVATE KEY----- ${s} -----END PRIVATE KEY-----`],
+  }))(fake(23, 128, b64)),
+  ((s) => ({
+    format: 'URL user:password',
+    secret: s,
+    prose: `proxy https://svc-user:${s}@proxy.internal:8080 refused the connection`,
+    header: ['Proxy-Authorization', `Basic ${Buffer.from(`svc-user:${s}`).toString('base64')}`],
+  }))(fake(24, 18)),
+  ((s) => ({
+    format: 'Bearer opaque token (hex)',
+    secret: s,
+    prose: `sent Authorization: Bearer ${s} and got 401`,
+    header: ['Authorization', `Bearer ${s}`],
+  }))(fake(25, 40, hex)),
+  ((s) => ({
+    format: 'Basic credentials',
+    secret: s,
+    prose: `Authorization: Basic ${s} was refused`,
+    header: ['Authorization', `Basic ${s}`],
+  }))(Buffer.from(`admin:${fake(26, 14)}`).toString('base64')),
+  ((s) => ({
+    format: 'password assignment',
+    secret: s,
+    prose: `database url rejected: password=${s}`,
+    header: ['x-db-password', s],
+  }))(`${fake(27, 8)}!${fake(28, 6)}`),
+  ((s) => ({
+    format: 'Azure AD client secret',
+    secret: s,
+    prose: `AADSTS7000215: Invalid client secret provided. client_secret=${s}`,
+    header: ['x-client-secret', s],
+  }))(`${fake(29, 3)}8Q~${fake(30, 34, `${b64.slice(0, 62)}._-`)}`),
+  ((s) => ({
+    format: 'session cookie',
+    secret: s,
+    prose: `Set-Cookie: sessionid=${s}; Path=/; HttpOnly`,
+    header: ['Cookie', `sessionid=${s}; theme=dark`],
+  }))(fake(31, 32)),
+  ((s) => ({
+    format: 'unprefixed key after "token is" (base64)',
+    secret: s,
+    prose: `the access token is ${s}, which has expired`,
+    header: ['X-Auth-Token', s],
+  }))(fake(32, 44, b64)),
+  ((s) => ({
+    format: 'UUID api key',
+    secret: s,
+    prose: `Unauthorized: api key ${s} not recognized`,
+    header: ['x-api-key', s],
+  }))(
+    `${fake(33, 8, hex)}-${fake(34, 4, hex)}-4${fake(35, 3, hex)}-a${fake(36, 3, hex)}-${fake(37, 12, hex)}`,
+  ),
+  ((s) => ({
+    format: 'Mistral-style unprefixed 32-character key',
+    secret: s,
+    prose: `{"message":"Unauthorized","request_id":"7c3e"} with key=${s}`,
+    header: ['Authorization', `Bearer ${s}`],
+  }))(fake(38, 32)),
+  ((s) => ({
+    format: 'Replicate token',
+    secret: s,
+    prose: `replicate: invalid token ${s}`,
+    header: ['Authorization', `Token ${s}`],
+  }))(`r8_${fake(39, 37)}`),
+  ((s) => ({
+    format: 'GitLab token',
+    secret: s,
+    prose: `remote: HTTP Basic: Access denied for ${s}`,
+    header: ['PRIVATE-TOKEN', s],
+  }))(`glpat-${fake(40, 20)}`),
+];
+
+/** Each format planted in each place evidence carries text: stderr, JSON and plain HTTP bodies, headers. */
+export function envelopesOf(p: Planted): Array<{ place: string; envelope: EvidenceEnvelope }> {
+  const [name, value] = p.header;
+  return [
+    { place: 'stderr', envelope: { kind: 'stderr', agent: 'claude-code', text: `Error: ${p.prose}\n` } },
+    {
+      place: 'JSON body',
+      envelope: {
+        kind: 'http',
+        status: 401,
+        provider: 'azure',
+        headers: {},
+        body: JSON.stringify({ statusCode: 401, message: p.prose, error: { message: p.prose } }),
+      },
+    },
+    {
+      place: 'plain body',
+      envelope: { kind: 'http', status: 403, provider: 'openai', headers: {}, body: p.prose },
+    },
+    {
+      place: `${name} header`,
+      envelope: {
+        kind: 'http',
+        status: 401,
+        provider: 'anthropic',
+        headers: { [name]: value, 'retry-after': '30' },
+        body: '{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}',
+      },
+    },
+  ];
+}
+
+export const plantedCases = planted.flatMap((p) => envelopesOf(p).map((c) => ({ ...c, planted: p })));
+
+/** The secrets (those under 12 characters whole) and every 12-character fragment of them. */
+export const fragmentLength = 12;
+const fragments = new Map<string, string>();
+for (const p of planted) {
+  if (p.secret.length <= fragmentLength) fragments.set(p.secret, p.format);
+  for (let i = 0; i + fragmentLength <= p.secret.length; i++) {
+    fragments.set(p.secret.slice(i, i + fragmentLength), p.format);
+  }
+}
+
+/** Every planted format found in `text` (latin1: a database file is bytes, secrets are ASCII). */
+export function leaksIn(text: string): string[] {
+  const found = new Set<string>();
+  for (let i = 0; i + fragmentLength <= text.length; i++) {
+    const format = fragments.get(text.slice(i, i + fragmentLength));
+    if (format !== undefined) found.add(format);
+  }
+  for (const p of planted)
+    if (p.secret.length < fragmentLength && text.includes(p.secret)) found.add(p.format);
+  return [...found].sort();
+}
