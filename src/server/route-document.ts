@@ -1,4 +1,9 @@
-import type { DynamicProfile, FailureSummary, RouteSnapshot } from '../core/index.js';
+import {
+  failureInWords,
+  type DynamicProfile,
+  type FailureSummary,
+  type RouteSnapshot,
+} from '../core/index.js';
 
 /**
  * A route as the API, the event stream and the operator CLI show it (API-03): snake_case, absolute times as
@@ -29,6 +34,11 @@ export interface RouteDocument {
   readonly detail: string | null;
   readonly recovery_actions: readonly string[];
   readonly last_failure: FailureSummary | null;
+  /** The last failure's cause in safe human words (the retry notice's), null when nothing failed. */
+  readonly cause: string | null;
+  /** The provider and model: the last failure's, else the current candidate's descriptors in the profile. */
+  readonly provider: string | null;
+  readonly model: string | null;
   readonly dispatch: {
     readonly id: string;
     readonly kind: string;
@@ -45,6 +55,8 @@ export interface RouteDocument {
 export function routeDocument(route: RouteSnapshot, profile: DynamicProfile | null): RouteDocument {
   const waiting = route.state === 'retry_wait' || route.state === 'waiting_for_reset' ? route : null;
   const d = route.dispatch;
+  const failure = route.lastFailure;
+  const current = profile?.candidates.find((c) => c.profile_id === route.candidate);
   return {
     id: route.id,
     mode: route.mode,
@@ -77,6 +89,9 @@ export function routeDocument(route: RouteSnapshot, profile: DynamicProfile | nu
     detail: route.state === 'action_required' ? route.detail : null,
     recovery_actions: route.state === 'action_required' ? route.recoveryActions : [],
     last_failure: route.lastFailure,
+    cause: failure === null ? null : failureInWords(failure),
+    provider: failure?.provider_id ?? current?.provider ?? null,
+    model: failure?.model_id ?? current?.model ?? null,
     dispatch:
       d === null
         ? null

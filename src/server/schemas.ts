@@ -98,3 +98,9 @@ export const sessionRecoveryBody = z.strictObject({
 
 /** `POST /v1/sign-in`: a configured token (16 to 256 visible characters; bounded here, checked by lookup). */
 export const signInBody = z.strictObject({ token: z.string().min(1).max(512) });
+
+/** A newest-first list: `cursor` is the previous answer's `next_cursor`; `limit` 1 to 200 (50 by default). */
+export const pageQuery = z.strictObject({
+  cursor: z.string().min(1).max(512).optional(),
+  limit: z.coerce.number().int().min(1).max(200).optional(),
+});

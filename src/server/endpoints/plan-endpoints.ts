@@ -2,6 +2,8 @@ import type { PlanActionAnswer, PlanService, RecordErrorAnswer } from '../../app
 import { endpoint, type Endpoint } from '../endpoint.js';
 import { HttpError, invalid, type Reply } from '../http-errors.js';
 import { z } from 'zod';
+import { decodeCursor, encodeCursor, staleCursor } from '../page-cursor.js';
+import { pageQuery } from '../schemas.js';
 
 /**
  * Plans (seed 004): recovery configuration, recorded errors with their retry decision, the history, and the
@@ -28,6 +30,47 @@ export function planEndpoints(plans: PlanService): Endpoint[] {
     return id;
   };
   return [
+    endpoint<undefined, z.infer<typeof pageQuery>>({
+      method: 'GET',
+      url: '/v1/plans',
+      access: 'read',
+      tag: 'plans',
+      summary:
+        'Plans, last changed first, a page at a time (`next_cursor` continues), with their error counts',
+      query: pageQuery,
+      responses: {
+        200: '`{plans: [{id, phase, state, error_count, last_error_at, updated_at}], next_cursor}`',
+        422: 'a cursor of another list, or a stale one (its plan changed since: reload)',
+      },
+      async handler({ query }) {
+        const store = plans.lifecycle.store;
+        const limit = query.limit ?? 50;
+        let before: { updatedAtMs: number; id: string } | undefined;
+        if (query.cursor !== undefined) {
+          const at = decodeCursor('plans', query.cursor);
+          // A plan that changed since moved to the top: continuing after it would skip the plans in between.
+          if ((await store.readPlan(at.id))?.updatedAtMs !== at.atMs) throw staleCursor();
+          before = { updatedAtMs: at.atMs, id: at.id };
+        }
+        const page = await store.listPlans({ limit, ...(before === undefined ? {} : { before }) });
+        const last = page.length === limit ? page.at(-1)!.plan : null;
+        return {
+          status: 200,
+          body: {
+            plans: page.map(({ plan, errorCount, lastErrorAtMs }) => ({
+              id: plan.id,
+              phase: plan.phase,
+              state: plan.state,
+              error_count: errorCount,
+              last_error_at: lastErrorAtMs === null ? null : new Date(lastErrorAtMs).toISOString(),
+              updated_at: new Date(plan.updatedAtMs).toISOString(),
+            })),
+            next_cursor:
+              last === null ? null : encodeCursor('plans', { atMs: last.updatedAtMs, id: last.id }),
+          },
+        };
+      },
+    }),
     endpoint<unknown>({
       method: 'PUT',
       url: '/v1/plans/:id',

@@ -1,4 +1,5 @@
 import { snapshotOf } from '../../core/index.js';
+import { attemptDelay } from '../attempt-delay.js';
 import { documentOf, type ServerContext } from '../context.js';
 import { endpoint, type Endpoint } from '../endpoint.js';
 import { HttpError } from '../http-errors.js';
@@ -79,10 +80,12 @@ export function routeEndpoints(context: ServerContext): Endpoint[] {
       url: '/v1/routes/:id/attempts',
       access: 'read',
       tag: 'routes',
-      summary: 'The route’s append-only attempt history, with each decision’s policy snapshot',
+      summary:
+        'The route’s append-only attempt history, with each decision’s policy snapshot and its delay (`delay_seconds`, `delay_source`: policy, retry_after, reset_at or null)',
       responses: { 200: '`{attempts}`', 404: 'no such route' },
       async handler({ params }) {
-        if ((await engine.route(params.id!)) === null) throw notFound(params.id);
+        const route = await engine.route(params.id!);
+        if (route === null) throw notFound(params.id);
         const attempts = await context.recourse.store.listAttempts(params.id!);
         return {
           status: 200,
@@ -99,6 +102,7 @@ export function routeEndpoints(context: ServerContext): Endpoint[] {
               decision: a.decision,
               retry_ordinal: a.retryOrdinal,
               deadline_at: a.deadlineMs === null ? null : new Date(a.deadlineMs).toISOString(),
+              ...attemptDelay(a, route.lastFailure),
               pending_outcome: a.pendingOutcome,
               safe_excerpt: a.safeExcerpt,
               note: a.note,

@@ -1,12 +1,14 @@
-import { replayEvidenceOf, snapshotOf, type SessionRef } from '../../core/index.js';
+import { replayEvidenceOf, snapshotOf, type SessionRef, type TaskSession } from '../../core/index.js';
 import { documentOf, type ServerContext } from '../context.js';
 import { messageDocument } from '../documents.js';
 import { endpoint, type Endpoint } from '../endpoint.js';
 import { HttpError } from '../http-errors.js';
 import { checkedEnvelope } from '../checked-envelope.js';
 import { outcomeReply } from '../outcome-reply.js';
+import { decodeCursor, encodeCursor, staleCursor } from '../page-cursor.js';
 import {
   openSessionBody,
+  pageQuery,
   sessionCancelBody,
   sessionEvidenceBody,
   sessionQuery,
@@ -219,6 +221,59 @@ export function sessionEndpoints(context: ServerContext): Endpoint[] {
         return { status: 204, body: null };
       },
     }),
+    endpoint<undefined, z.infer<typeof pageQuery>>({
+      method: 'GET',
+      url: '/v1/sessions',
+      access: 'read',
+      tag: 'sessions',
+      summary: 'Task sessions, newest first, a page at a time (`next_cursor` continues)',
+      query: pageQuery,
+      responses: { 200: '`{sessions, next_cursor}`', 422: 'a cursor of another list, or a stale one' },
+      async handler({ query }) {
+        const limit = query.limit ?? 50;
+        let before: { createdAtMs: number; sessionId: string } | undefined;
+        if (query.cursor !== undefined) {
+          const at = decodeCursor('sessions', query.cursor);
+          const last = await context.recourse.taskSessions.read(at.id);
+          if (last === null || last.createdAtMs !== at.atMs) throw staleCursor();
+          before = { createdAtMs: at.atMs, sessionId: at.id };
+        }
+        const page = await context.recourse.taskSessions.page({
+          limit,
+          ...(before === undefined ? {} : { before }),
+        });
+        const last = page.length === limit ? page.at(-1)! : null;
+        return {
+          status: 200,
+          body: {
+            sessions: await Promise.all(page.map((s) => sessionDocument(context, s))),
+            next_cursor:
+              last === null ? null : encodeCursor('sessions', { atMs: last.createdAtMs, id: last.sessionId }),
+          },
+        };
+      },
+    }),
+    endpoint<undefined, z.infer<typeof sessionQuery>>({
+      method: 'GET',
+      url: '/v1/sessions/:id',
+      access: 'read',
+      tag: 'sessions',
+      summary: 'One task session (`?task_id=`) with its route as it is now',
+      query: sessionQuery,
+      responses: { 200: 'the session, with `route`', 404: 'no such task session' },
+      async handler({ params, query }) {
+        const session = await owned(context, ref(params, query.task_id));
+        const route = await context.recourse.engine.route(session.routeId);
+        return {
+          status: 200,
+          body: {
+            ...(await sessionDocument(context, session)),
+            created_at: new Date(session.createdAtMs).toISOString(),
+            route: route === null ? null : documentOf(context, route),
+          },
+        };
+      },
+    }),
     endpoint<undefined, z.infer<typeof sessionQuery>>({
       method: 'GET',
       url: '/v1/sessions/:id/messages',
@@ -234,6 +289,21 @@ export function sessionEndpoints(context: ServerContext): Endpoint[] {
       },
     }),
   ];
+}
+
+/** A task session as lists show it: its route's state and outcome (null when the route is gone). */
+async function sessionDocument(context: ServerContext, session: TaskSession) {
+  const route = await context.recourse.engine.route(session.routeId);
+  return {
+    task_id: session.taskId,
+    session_id: session.sessionId,
+    profile_id: route?.profileId ?? null,
+    owner: session.owner,
+    route_id: session.routeId,
+    state: route?.state ?? null,
+    outcome: route?.outcome ?? null,
+    updated_at: new Date(route?.updatedAtMs ?? session.createdAtMs).toISOString(),
+  };
 }
 
 function sessionNotFound(): HttpError {
