@@ -1,17 +1,14 @@
 import {
   parseIsoDateTime,
   retryDelaySeconds,
+  type DelaySource,
   type FailureSummary,
   type StoredAttempt,
 } from '../core/index.js';
 
-/** Where an attempt's wait came from: the policy's schedule, the provider's Retry-After, or a trusted reset time. */
-type DelaySource = 'policy' | 'retry_after' | 'reset_at';
-
 /**
- * An attempt's delay in whole seconds and its source. Derived, not recorded: an attempt row keeps when it was
- * decided, its deadline, its decision, ordinal and the class policy it applied, but not which input set the
- * deadline. So: a deadline at the route's last failure's `retry_after` or `reset_at` (within the second the engine
+ * An attempt's delay in whole seconds and its source: as recorded with the decision (since migration 0007). An
+ * older row does not say which input set its deadline, so for it the source is derived: a deadline at the route's last failure's `retry_after` or `reset_at` (within the second the engine
  * rounds up to) came from that hint; a retry whose delay is the policy's doubling schedule for its ordinal came
  * from the policy; anything else (an older attempt whose hint is no longer stored, the concrete-profile table's
  * entries, which keep no policy snapshot) is `null` rather than a guess.
@@ -23,6 +20,8 @@ export function attemptDelay(
   if (attempt.deadlineMs === null) return { delay_seconds: null, delay_source: null };
   const deadline = attempt.deadlineMs;
   const delaySeconds = Math.max(0, Math.ceil((deadline - attempt.atMs) / 1000));
+  // Recorded when the decision was made (migration 0007); rows written before it fall back to the derivation.
+  if (attempt.delaySource !== null) return { delay_seconds: delaySeconds, delay_source: attempt.delaySource };
   const at = (iso: string | null) => (iso === null ? null : parseIsoDateTime(iso));
   const near = (hint: number | null) => hint !== null && deadline >= hint && deadline - hint < 1000;
   if (near(at(lastFailure?.reset_at ?? null)))

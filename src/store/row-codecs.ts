@@ -3,6 +3,7 @@ import {
   ConfigurationError,
   validateDynamicProfile,
   type Circuit,
+  type DelaySource,
   type DispatchIntent,
   type DynamicProfile,
   type StoredAttempt,
@@ -53,6 +54,7 @@ export function attemptOfRow(r: Selectable<AttemptRow>): StoredAttempt {
     safeExcerpt: r.safe_excerpt,
     note: r.note,
     atMs: r.at_ms,
+    delaySource: delaySourceOf(r.delay_source),
   };
 }
 
@@ -84,4 +86,9 @@ export class ProfileDocuments {
     this.byText.set(text, checked.value);
     return checked.value;
   }
+}
+
+/** A stored delay source; anything else (a row written before migration 0007) is unknown. */
+function delaySourceOf(value: string | null): DelaySource | null {
+  return value === 'policy' || value === 'retry_after' || value === 'reset_at' ? value : null;
 }

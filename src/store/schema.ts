@@ -71,6 +71,8 @@ export interface AttemptRow {
   /** Added by migration 0003. */
   note: string | null;
   at_ms: number;
+  /** Added by migration 0007: `policy`, `retry_after`, `reset_at`, or null (no deadline, or a row older than 0007). */
+  delay_source: string | null;
 }
 
 export interface IntentRow {

@@ -105,4 +105,37 @@ describe('the route view', () => {
     expect(wait?.delay_seconds).toBeGreaterThanOrEqual(119);
     expect(wait?.delay_seconds).toBeLessThanOrEqual(121);
   });
+
+  it('[API-03] each attempt keeps its own source after later failures (recorded with the decision, not guessed)', async () => {
+    const operatorRetry = await call(live.url, 'operator', 'POST', '/v1/routes/view-retry-after/actions', {
+      action: 'retry_now',
+      expected_generation: 1,
+      expected_state: 'waiting_for_reset',
+    });
+    expect(operatorRetry.status).toBe(200);
+    const retrying = (operatorRetry.body as { route: RouteDocument }).route;
+    expect(retrying.state).toBe('retrying');
+    await call(
+      live.url,
+      'adapter',
+      'POST',
+      `/v1/routes/view-retry-after/dispatches/${retrying.dispatch!.id}/ack`,
+    );
+    const failedAgain = await call(live.url, 'adapter', 'POST', '/v1/routes/view-retry-after/evidence', {
+      generation: retrying.generation,
+      envelope: overloaded,
+      replay: { assistant_output: false, tool_activity: false },
+    });
+    expect(failedAgain.status).toBe(200);
+    const attempts = (
+      (await call(live.url, 'viewer', 'GET', '/v1/routes/view-retry-after/attempts')).body as {
+        attempts: Attempt[];
+      }
+    ).attempts;
+    // The last failure carries no hint now; the first wait still says the provider's Retry-After set it.
+    expect(attempts.map((a) => [a.decision, a.delay_source])).toEqual([
+      ['wait_for_reset', 'retry_after'],
+      ['retry', 'policy'],
+    ]);
+  });
 });

@@ -51,6 +51,7 @@ describe('SQLite adapter', () => {
         '0004-route-payload',
         '0005-events',
         '0006-plans',
+        '0007-attempt-delay-source',
       ]);
     } finally {
       await store.close();

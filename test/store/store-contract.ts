@@ -373,6 +373,8 @@ function attempt(routeId: string, ordinal: number): AttemptRecord {
     decision: 'retry',
     retryOrdinal: ordinal,
     deadlineMs: t0 + ordinal * 5000,
+    // Each source round-trips: the policy's schedule, a Retry-After, a reset time.
+    delaySource: (['policy', 'retry_after', 'reset_at'] as const)[ordinal % 3]!,
     pendingOutcome: 'skip',
     safeExcerpt: 'Overloaded',
     note: ordinal === 2 ? 'observed_at was ahead of the engine clock' : null,

@@ -28,9 +28,20 @@ export const freshCycle: CandidateCycle = Object.freeze({
 
 export type RejectReason = 'stale' | 'unclassified' | 'unsafe';
 
+/**
+ * What set a wait's length: the policy's schedule (the doubling backoff, or the concrete-profile entry's table), or
+ * the provider's validated hint (its Retry-After, or a reset time), which the attempt history shows beside it.
+ */
+export type DelaySource = 'policy' | 'retry_after' | 'reset_at';
+
 /** A tagged decision; times are absolute epoch ms. */
 export type PolicyDecision =
-  | { readonly kind: 'wait_for_reset'; readonly class: PolicyClass; readonly deadlineMs: number }
+  | {
+      readonly kind: 'wait_for_reset';
+      readonly class: PolicyClass;
+      readonly deadlineMs: number;
+      readonly delaySource: DelaySource;
+    }
   | {
       readonly kind: 'retry';
       readonly class: PolicyClass;
@@ -39,6 +50,7 @@ export type PolicyDecision =
       readonly ordinal: number;
       readonly delaySeconds: number;
       readonly maxRetries: number;
+      readonly delaySource: DelaySource;
     }
   | { readonly kind: 'skip'; readonly class: PolicyClass; readonly detail: string }
   | {
@@ -103,16 +115,14 @@ export function evaluateRules(
   const ahead = hint === null ? null : hint - nowMs;
   const wait = classRules.resetWaitMaxSeconds;
   if (wait !== null && !cycle.resetWaitUsed[cls] && ahead !== null && ahead > 0 && ahead <= wait * 1000) {
-    return { kind: 'wait_for_reset', class: cls, deadlineMs: hint! };
+    return { kind: 'wait_for_reset', class: cls, deadlineMs: hint!, delaySource: latestHintSource(c) };
   }
   const used = cycle.retriesUsed[cls];
   if (used < classRules.maxRetries) {
     const ordinal = used + 1;
     const window = classRules.hintReplacesDelayWithinSeconds;
-    const delaySeconds =
-      window !== null && ahead !== null && ahead > 0 && ahead <= window * 1000
-        ? Math.ceil(ahead / 1000)
-        : backoffSeconds(classRules, ordinal);
+    const hinted = window !== null && ahead !== null && ahead > 0 && ahead <= window * 1000;
+    const delaySeconds = hinted ? Math.ceil(ahead / 1000) : backoffSeconds(classRules, ordinal);
     return {
       kind: 'retry',
       class: cls,
@@ -120,6 +130,7 @@ export function evaluateRules(
       ordinal,
       delaySeconds,
       maxRetries: classRules.maxRetries,
+      delaySource: hinted ? latestHintSource(c) : 'policy',
     };
   }
   const detail = exhaustedDetail(cls, classRules, used);
@@ -142,6 +153,14 @@ function exhaustedDetail(cls: PolicyClass, rules: ClassRules, used: number): str
   if (nothingConfigured(rules)) return `${cls} policy: no retry or reset wait is configured`;
   if (rules.maxRetries > 0) return `${cls} recovery exhausted after ${used} of ${rules.maxRetries} retries`;
   return `${cls} recovery exhausted: no trusted reset within the maximum wait`;
+}
+
+/** Which hint `latestHint` took: the later of the two (a tie is the reset time, the stronger statement). */
+function latestHintSource(c: Classification): 'retry_after' | 'reset_at' {
+  const retryAfter = c.retry_after === null ? null : parseIsoDateTime(c.retry_after);
+  const resetAt = c.reset_at === null ? null : parseIsoDateTime(c.reset_at);
+  if (resetAt === null) return 'retry_after';
+  return retryAfter !== null && retryAfter > resetAt ? 'retry_after' : 'reset_at';
 }
 
 /** The later of the two validated hints (REQUIREMENTS EVL-02 decision), or null. */

@@ -6,6 +6,7 @@ export {
   freshCycle,
   latestHint,
   type CandidateCycle,
+  type DelaySource,
   type PolicyDecision,
   type PolicyFailure,
   type RejectReason,

@@ -190,7 +190,7 @@ export function decideFailure(route: Route, report: FailureFacts, world: RouteWo
         next,
         'wait_for_reset',
         [
-          record({ deadlineMs: decision.deadlineMs, pendingOutcome }),
+          record({ deadlineMs: decision.deadlineMs, delaySource: decision.delaySource, pendingOutcome }),
           ...circuitEffects(world, opened),
           ...facts,
           { kind: 'arm_timer', routeId: route.id, generation: next.generation, dueAtMs: decision.deadlineMs },
@@ -222,7 +222,12 @@ export function decideFailure(route: Route, report: FailureFacts, world: RouteWo
         next,
         'retry',
         [
-          record({ retryOrdinal: decision.ordinal, deadlineMs: decision.deadlineMs, pendingOutcome }),
+          record({
+            retryOrdinal: decision.ordinal,
+            deadlineMs: decision.deadlineMs,
+            delaySource: decision.delaySource,
+            pendingOutcome,
+          }),
           ...circuitEffects(world, opened),
           ...facts,
           { kind: 'arm_timer', routeId: route.id, generation: next.generation, dueAtMs: decision.deadlineMs },

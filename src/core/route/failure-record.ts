@@ -87,6 +87,7 @@ export function attemptOf(
     decision,
     retryOrdinal: null,
     deadlineMs: null,
+    delaySource: null,
     pendingOutcome: null,
     safeExcerpt: c.safe_excerpt,
     note: originNote(origin),

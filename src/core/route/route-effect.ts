@@ -1,6 +1,7 @@
 import type { DispatchKind } from './route.js';
 import type { Circuit } from '../circuit/circuit.js';
 import type { NoticeBody } from '../notice/retry-notice.js';
+import type { DelaySource } from '../policy/evaluate.js';
 import type { ClassPolicy } from '../policy/policy-document.js';
 import type { ReplayEvidence } from '../safety/replay-evidence.js';
 
@@ -18,6 +19,8 @@ export interface AttemptRecord {
   readonly decision: string;
   readonly retryOrdinal: number | null;
   readonly deadlineMs: number | null;
+  /** What set the deadline's distance (a retry or a reset wait); null when the decision sets no deadline. */
+  readonly delaySource: DelaySource | null;
   readonly pendingOutcome: string | null;
   readonly safeExcerpt: string;
   /** What the engine corrected or noticed about the evidence (an `observed_at` far in the future), in words. */

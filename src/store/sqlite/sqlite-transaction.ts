@@ -64,6 +64,7 @@ const attemptColumns = [
   'safe_excerpt',
   'note',
   'at_ms',
+  'delay_source',
 ] as const satisfies readonly (keyof AttemptRow)[];
 
 const intentColumns = [
@@ -207,6 +208,7 @@ export class SqliteTransaction implements StoreTransaction {
       safe_excerpt: a.safeExcerpt,
       note: a.note,
       at_ms: a.atMs,
+      delay_source: a.delaySource,
     } satisfies Omit<AttemptRow, 'seq'>);
     return Promise.resolve();
   }

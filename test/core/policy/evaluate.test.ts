@@ -5,7 +5,9 @@ import {
   assessReplaySafety,
   classify,
   evaluate,
+  evaluateRules,
   freshCycle,
+  interactiveRecoveryRules,
   openReplayEvidence,
   policyLimits,
   snapshotReplayEvidence,
@@ -264,7 +266,29 @@ describe('reset waiting and the retry budget', () => {
       kind: 'wait_for_reset',
       class: 'hard',
       deadlineMs: now + 120_000,
+      delaySource: 'reset_at',
     });
+    const laterRetryAfter = { ...quotaResetIn(60), retry_after: at(90) };
+    expect(evaluate(failure(laterRetryAfter), freshCycle, doc(off, waitsUpTo(300)), now)).toMatchObject({
+      deadlineMs: now + 90_000,
+      delaySource: 'retry_after',
+    });
+  });
+  it('[EVL-04] a retry says what set its delay: the policy, or a trusted hint within the table entry’s window', () => {
+    expect(evaluate(failure(overloaded), freshCycle, doc(retries(3, 5), off), now)).toMatchObject({
+      kind: 'retry',
+      delaySeconds: 5,
+      delaySource: 'policy',
+    });
+    const hinted = evaluateRules(
+      failure({ ...overloaded, retry_after: at(12) }),
+      freshCycle,
+      interactiveRecoveryRules,
+      now,
+    );
+    expect(hinted).toMatchObject({ kind: 'retry', delaySeconds: 12, delaySource: 'retry_after' });
+    const unhinted = evaluateRules(failure(overloaded), freshCycle, interactiveRecoveryRules, now);
+    expect(unhinted).toMatchObject({ kind: 'retry', delaySource: 'policy' });
   });
   it('[EVL-03][EVL-09] waiting comes before retrying, and only once per candidate and class in a cycle', () => {
     const policy = doc(off, waitsUpTo(300, retries(2, 10, 'stop')));

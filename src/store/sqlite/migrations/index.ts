@@ -5,6 +5,7 @@ import { attemptNotesMigration } from './0003-attempt-notes.js';
 import { routePayloadMigration } from './0004-route-payload.js';
 import { eventsMigration } from './0005-events.js';
 import { plansMigration } from './0006-plans.js';
+import { attemptDelaySourceMigration } from './0007-attempt-delay-source.js';
 
 /** Numbered, append-only migrations: a landed migration is never edited, a change is a new number. */
 export const sqliteMigrations: Readonly<Record<string, Migration>> = {
@@ -14,4 +15,5 @@ export const sqliteMigrations: Readonly<Record<string, Migration>> = {
   '0004-route-payload': routePayloadMigration,
   '0005-events': eventsMigration,
   '0006-plans': plansMigration,
+  '0007-attempt-delay-source': attemptDelaySourceMigration,
 };
