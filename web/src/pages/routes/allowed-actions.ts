@@ -87,6 +87,6 @@ export function actionEffect(action: RouteAction, route: RouteDoc, successor: st
     case 'cancel':
       return 'Cancel stops the automatic recovery; the route then waits for you.';
     case 'stop':
-      return 'Stop ends recovery for this route until you act again; a running attempt is left to finish.';
+      return 'Stop ends recovery for this route until you act again; an attempt already sent is left to finish.';
   }
 }

@@ -99,7 +99,7 @@ export function RouteActions(props: {
         </p>
       ) : (
         <>
-          <div className="actions">
+          <div className="actions route-action-buttons">
             {actions.map((action) => {
               const label = actionLabel(action, route, successor);
               const isPending = pending?.action === action;
@@ -140,7 +140,7 @@ export function RouteActions(props: {
       >
         <p>
           {asking === 'stop'
-            ? 'Recovery ends here: nothing is retried or switched until you act again. A running attempt is left to finish.'
+            ? 'Recovery ends here: nothing is retried or switched until you act again. An attempt already sent is left to finish.'
             : 'The provider said when the usage limit resets. Retrying before then will most likely fail the same way and use up this wait.'}
         </p>
       </ConfirmDialog>

@@ -164,7 +164,9 @@ export function delaySourceWords(attempt: AttemptDoc): string {
     case 'policy':
       return "the policy's schedule";
     default:
-      return attempt.deadline_at === null ? 'no wait' : 'not recorded';
+      // An older service does not say; a reset wait's deadline is the reset time itself.
+      if (attempt.deadline_at === null) return 'no wait';
+      return attempt.decision === 'wait_for_reset' ? "the provider's reset time" : 'not recorded';
   }
 }
 
