@@ -64,7 +64,10 @@ export function AttemptHistory(props: { readonly attempts: readonly AttemptDoc[]
 function waitWords(attempt: AttemptDoc): string {
   if (attempt.deadline_at === null) return 'none';
   const until = `until ${absoluteTime(attempt.deadline_at)}`;
-  return typeof attempt.delay_seconds === 'number'
-    ? `${durationWords(attempt.delay_seconds)}, ${until}`
-    : until;
+  // An older service does not send the delay: it is the time from the decision to the deadline.
+  const seconds =
+    typeof attempt.delay_seconds === 'number'
+      ? attempt.delay_seconds
+      : Math.round((Date.parse(attempt.deadline_at) - Date.parse(attempt.at)) / 1000);
+  return Number.isFinite(seconds) ? `${durationWords(seconds)}, ${until}` : until;
 }

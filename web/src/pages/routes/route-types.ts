@@ -59,6 +59,10 @@ export interface AttemptDoc {
   readonly class: string | null;
   readonly catalogue_version: string | null;
   readonly classifier_rule: string | null;
+  /** The class policy the decision applied (null for rejections and interactive routes' built-in entry). */
+  readonly policy?: {
+    readonly retry?: { readonly initial_interval_seconds?: number };
+  } | null;
   readonly decision: string;
   readonly retry_ordinal: number | null;
   readonly deadline_at: string | null;

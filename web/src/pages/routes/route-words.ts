@@ -1,4 +1,5 @@
 import { failureInWords, recoveryReason } from '../../../../src/core/notice/recovery-reason.js';
+import { retryDelaySeconds } from '../../../../src/core/policy/schedule.js';
 import type { AttemptDoc, RouteDoc } from './route-types.js';
 
 /**
@@ -156,7 +157,7 @@ export function nextOutcomeWords(route: RouteDoc): string | null {
 
 /** Where an attempt's delay came from. */
 export function delaySourceWords(attempt: AttemptDoc): string {
-  switch (attempt.delay_source) {
+  switch (attempt.delay_source ?? derivedDelaySource(attempt)) {
     case 'retry_after':
       return "the provider's Retry-After";
     case 'reset_at':
@@ -164,10 +165,25 @@ export function delaySourceWords(attempt: AttemptDoc): string {
     case 'policy':
       return "the policy's schedule";
     default:
-      // An older service does not say; a reset wait's deadline is the reset time itself.
-      if (attempt.deadline_at === null) return 'no wait';
-      return attempt.decision === 'wait_for_reset' ? "the provider's reset time" : 'not recorded';
+      return attempt.deadline_at === null ? 'no wait' : 'not recorded';
   }
+}
+
+/**
+ * When the service does not say where a delay came from: a reset wait's deadline is the reset itself; a retry
+ * whose delay is the policy snapshot's schedule for its ordinal (the same function the engine uses, within the
+ * second the times are rounded to) came from the policy; any other retry delay was the provider's Retry-After.
+ */
+function derivedDelaySource(attempt: AttemptDoc): AttemptDoc['delay_source'] {
+  if (attempt.deadline_at === null) return null;
+  if (attempt.decision === 'wait_for_reset') return 'reset_at';
+  const interval = attempt.policy?.retry?.initial_interval_seconds;
+  if (attempt.decision !== 'retry' || typeof interval !== 'number' || attempt.retry_ordinal === null)
+    return null;
+  const delaySeconds = (Date.parse(attempt.deadline_at) - Date.parse(attempt.at)) / 1000;
+  return Math.abs(delaySeconds - retryDelaySeconds(interval, attempt.retry_ordinal)) <= 1
+    ? 'policy'
+    : 'retry_after';
 }
 
 /** An attempt row's decision, in words. */
