@@ -90,12 +90,11 @@ describe('route view', () => {
     expect(countdownSeconds(await page.getByRole('timer').innerText())).toBeGreaterThan(500);
     const history = page.getByRole('table');
     expect(await history.innerText()).toMatch(/Retry scheduled \(retry 1\): Rate limited/);
-    expect(await history.innerText()).toMatch(
-      /the provider's Retry-After|the policy's schedule|the provider's reset time/,
-    );
+    // The policy's 10 minutes beat the provider's Retry-After of 30 s: the row says which one set the wait.
+    expect(await history.innerText()).toMatch(/10 min, until .+\tthe policy's schedule/);
     // Raw diagnostics stay closed in Details until asked for; the provider's text never appears.
     const closed = await main.innerText();
-    for (const raw of ['rate_limited', 'anthropic.rate_limit_error.v1', 'rate_limit_error', plantedSecret])
+    for (const raw of ['rate_limited', '.v1', 'rate_limit_error', 'transient', plantedSecret])
       expect(closed).not.toContain(raw);
     const details = button(page, /^Details/);
     expect(await details.getAttribute('aria-expanded')).toBe('false');
@@ -104,7 +103,13 @@ describe('route view', () => {
     const opened = await main.innerText();
     expect(opened).toMatch(/Code\s+rate_limited/);
     expect(opened).toMatch(/Class\s+transient/);
-    expect(opened).toMatch(/Classifier rule\s+anthropic\.rate_limit_error\.v1/);
+    const stored = await service.call<{ last_failure: { classifier_rule: string } }>(
+      'GET',
+      '/v1/routes/v-facts',
+    );
+    expect(opened).toMatch(
+      new RegExp(`Classifier rule\\s+${stored.body.last_failure.classifier_rule.replaceAll('.', '\\.')}`),
+    );
     expect(opened).toMatch(/Catalogue version\s+\d{4}\.\d\d\.\d\d/);
     expect(await page.content()).not.toContain(plantedSecret);
     expect(opened).not.toContain('<script>');
@@ -301,7 +306,7 @@ describe('route view', () => {
   it('[UI-11] at zero the countdown says "Due now", never "in 0 s" or a negative time, and the page dispatches nothing', async () => {
     const route = await fail(
       service,
-      await startRoute(service, 'v-due', { intervalSeconds: 4 }),
+      await startRoute(service, 'v-due', { intervalSeconds: 12 }),
       rateLimited(1),
     );
     const deadline = Date.parse(route.deadline_at!);

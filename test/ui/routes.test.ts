@@ -133,14 +133,21 @@ describe('route board', () => {
     }
   });
 
-  it('[UI-12] a hostile route id (markup, the longest id the service takes, unbroken) is shown as text and wraps on a phone', async () => {
-    const hostile = `<script>alert(1)</script>${'x'.repeat(231)}`;
-    expect(hostile).toHaveLength(256);
+  it('[UI-12] the longest, unbroken route id the service takes wraps on a phone; a 2,000-character id with markup is refused before any page sees it', async () => {
+    const hostile = `h-${'x'.repeat(62)}@:.${'y'.repeat(61)}`;
+    expect(hostile).toHaveLength(128);
     const profile = await service.call('PUT', '/v1/profiles/p-hostile', {
       name: '<img src=x onerror=alert(1)>',
       candidates: [{ profile_id: 'hostile-claude', policy: policy(3, 600, 'stop') }],
     });
     expect(profile.status).toBe(200);
+    const refused = await service.call(
+      'POST',
+      '/v1/routes',
+      { route_id: `<script>alert(1)</script>${'x'.repeat(1_975)}`, profile_id: 'p-hostile' },
+      'adapter',
+    );
+    expect(refused.status).toBe(422);
     const started = await service.call(
       'POST',
       '/v1/routes',
@@ -150,7 +157,7 @@ describe('route board', () => {
     expect(started.status).toBe(201);
     const open = await openSignedIn(browser, service, { role: 'viewer', viewport: 'small' });
     const { page } = open;
-    const row = page.locator('.route-row').filter({ hasText: '<script>alert(1)</script>' });
+    const row = page.locator('.route-row').filter({ hasText: hostile });
     await expect.poll(() => row.count()).toBe(1);
     expect(await row.getByRole('link').innerText()).toContain(hostile);
     expect(await page.locator('main script, main img').count()).toBe(0);
