@@ -1,9 +1,2 @@
-import { Placeholder } from '../placeholder.js';
-
-export function RoutesPage() {
-  return <Placeholder title="Routes" />;
-}
-
-export function RoutePage(props: { readonly id: string }) {
-  return <Placeholder title={`Route ${props.id}`} />;
-}
+export { RoutesPage } from './route-board.js';
+export { RoutePage } from './route-view.js';
