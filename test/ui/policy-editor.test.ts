@@ -208,7 +208,9 @@ describe.each(sizes)('policy editor at %s', (viewport) => {
       expect.stringContaining('Enter a duration such as 90s'),
     ]);
     const preview = await transient.getByTestId('schedule-transient').innerText();
-    expect(preview).toContain('The retries will show here once its fields are valid.');
+    expect(preview).toContain(
+      'The retries will show here once Maximum retries and Initial interval are valid; after them, skip to the next candidate.',
+    );
     expect(await hard.getByTestId('schedule-hard').innerText()).toContain('stop and wait for you to choose');
 
     let puts = 0;

@@ -80,6 +80,7 @@ export function CandidateRow(props: {
             <ClassPolicySection
               key={cls}
               candidate={index}
+              candidateName={value.profile_id}
               cls={cls}
               value={value[cls]}
               issues={props.issues}

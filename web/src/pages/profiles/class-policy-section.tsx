@@ -10,6 +10,8 @@ import { parseDurationInput } from '../../../../src/core/time/duration-input.js'
  */
 export function ClassPolicySection(props: {
   readonly candidate: number;
+  /** The candidate's profile id: it names the section apart from the other candidates' sections. */
+  readonly candidateName: string;
   readonly cls: ClassName;
   readonly value: ClassForm;
   readonly issues: ReadonlyMap<string, string>;
@@ -23,7 +25,10 @@ export function ClassPolicySection(props: {
   const set = (patch: Partial<ClassForm>) => props.onChange({ ...value, ...patch });
   return (
     <section className="class-policy" aria-labelledby={heading} data-testid={`class-${cls}`}>
-      <h3 id={heading}>{classTitles[cls]}</h3>
+      <h3 id={heading}>
+        {classTitles[cls]}
+        <span className="visually-hidden"> for {props.candidateName}</span>
+      </h3>
       <ClassExplanation cls={cls} />
       {props.readOnly ? (
         <ReadOnlyValues value={value} />

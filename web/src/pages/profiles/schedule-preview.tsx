@@ -1,6 +1,6 @@
 import { classSchedule } from '../../../../src/core/policy/index.js';
 import { previewPolicyOf, type ClassForm, type ClassName } from './policy-form.js';
-import { scheduleWords } from './schedule-words.js';
+import { outcomeWords, scheduleWords } from './schedule-words.js';
 
 /**
  * The schedule a class's current values imply (UI-05), recomputed on every keystroke by `classSchedule`, the
@@ -25,13 +25,19 @@ export function SchedulePreview(props: {
       data-outcome={schedule.on_exhausted}
     >
       <p className="schedule-title">What happens</p>
-      {words.reset === null ? null : <p>{words.reset}</p>}
-      <p>{words.retries}</p>
-      {missing.length === 0 ? null : (
+      {missing.includes('wait') ? (
+        <p className="muted">The reset waiting will show here once Maximum wait is valid.</p>
+      ) : words.reset === null ? null : (
+        <p>{words.reset}</p>
+      )}
+      {/* An invalid retry part is named, never shown as "no retry". */}
+      {missing.includes('retry') ? (
         <p className="muted">
-          {missing.map((m) => (m === 'retry' ? 'The retries' : 'The reset waiting')).join(' and ')} will show
-          here once {missing.length === 1 ? 'its fields are' : 'their fields are'} valid.
+          The retries will show here once Maximum retries and Initial interval are valid; after them,{' '}
+          {outcomeWords(schedule.on_exhausted)}.
         </p>
+      ) : (
+        <p>{words.retries}</p>
       )}
     </div>
   );

@@ -6,8 +6,7 @@ import { durationWords } from '../../format.js';
  * schedule's; only the wording is the page's.
  */
 export function scheduleWords(schedule: ClassSchedule): { reset: string | null; retries: string } {
-  const outcome =
-    schedule.on_exhausted === 'skip' ? 'skip to the next candidate' : 'stop and wait for you to choose';
+  const outcome = outcomeWords(schedule.on_exhausted);
   const reset =
     schedule.max_wait_seconds > 0
       ? `If the provider gives a trusted reset time within ${durationWords(schedule.max_wait_seconds)}, wait for it once, then try once more.`
@@ -21,6 +20,11 @@ export function scheduleWords(schedule: ClassSchedule): { reset: string | null; 
   const steps = delays.map((d, i) => `${i + 1} after ${durationWords(d)}`).join(' · ');
   const lead = reset === null ? 'Retry' : 'Otherwise retry';
   return { reset, retries: `${lead} ${steps}, ${durationWords(total)} of waiting, then ${outcome}.` };
+}
+
+/** What happens when recovery is exhausted, in words. */
+export function outcomeWords(outcome: ClassSchedule['on_exhausted']): string {
+  return outcome === 'skip' ? 'skip to the next candidate' : 'stop and wait for you to choose';
 }
 
 /** The one-line summary of a class for the candidate row: "retry 3× from 5 s, then skip". */
