@@ -60,12 +60,10 @@ export function SessionView(props: { readonly sessionKey: SessionKey }) {
 
   const reloadMessages = useCallback(() => setRound((r) => r + 1), []);
   useEffect(() => live.onReload(reloadMessages), [reloadMessages]);
+  const messagesPath = sessionPath(key, `/messages${query({ task_id: key.taskId })}`);
   useEffect(() => {
     let current = true;
-    api<{ messages: MessageDoc[] }>(
-      'GET',
-      sessionPath(key, `/messages${query({ task_id: key.taskId })}`),
-    ).then(
+    api<{ messages: MessageDoc[] }>('GET', messagesPath).then(
       ({ body }) => {
         if (!current) return;
         setTranscript((t) => withLoaded(t, body.messages));
@@ -79,7 +77,7 @@ export function SessionView(props: { readonly sessionKey: SessionKey }) {
     return () => {
       current = false;
     };
-  }, [key.taskId, key.sessionId, round]);
+  }, [messagesPath, round]);
 
   const routeId =
     session.data?.route?.id ?? session.data?.session?.route_id ?? session.data?.route_id ?? null;
