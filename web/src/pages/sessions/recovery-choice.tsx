@@ -4,11 +4,9 @@ import type { MessageDoc } from './session-types.js';
 export const recoveryChoices = ['resume', 'start_fresh'] as const;
 export type RecoveryChoice = (typeof recoveryChoices)[number];
 
-/** Where a person's answer stands: not given, sent (until the message's deletion confirms it), or refused. */
+/** Where a person's answer stands: not given, or sent (until the message's deletion confirms it). */
 export type ChoiceState =
-  | { readonly state: 'idle' }
-  | { readonly state: 'requested'; readonly choice: RecoveryChoice }
-  | { readonly state: 'failed'; readonly message: string };
+  { readonly state: 'idle' } | { readonly state: 'requested'; readonly choice: RecoveryChoice };
 
 const choiceWords: Readonly<Record<RecoveryChoice, { label: string; effect: string }>> = {
   resume: {
@@ -66,11 +64,6 @@ export function RecoveryChoiceCard(props: {
         ))}
       </ul>
       {!props.canChoose && <p className="muted">An operator chooses one of these.</p>}
-      {props.choice.state === 'failed' && (
-        <p className="field-error" role="alert">
-          {props.choice.message}
-        </p>
-      )}
     </section>
   );
 }

@@ -57,6 +57,7 @@ export function SessionView(props: { readonly sessionKey: SessionKey }) {
   const [cancel, setCancel] = useState<CancelState>({ state: 'idle' });
   const [choice, setChoice] = useState<ChoiceState>({ state: 'idle' });
   const [result, setResult] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
 
   const reloadMessages = useCallback(() => setRound((r) => r + 1), []);
   useEffect(() => live.onReload(reloadMessages), [reloadMessages]);
@@ -124,6 +125,7 @@ export function SessionView(props: { readonly sessionKey: SessionKey }) {
   const doChoose = async (messageId: string, picked: RecoveryChoice) => {
     setChoice({ state: 'requested', choice: picked });
     setResult(null);
+    setProblem(null);
     try {
       await api('POST', sessionPath(key, '/recovery'), {
         task_id: key.taskId,
@@ -137,7 +139,9 @@ export function SessionView(props: { readonly sessionKey: SessionKey }) {
           : error instanceof ApiError && error.status === 409
             ? `The session no longer needs this choice: ${error.message}`
             : refusalWords(error, 'This session was not found.');
-      setChoice({ state: 'failed', message: words });
+      // Said at the page's level: the reload that follows may take the message (and its card) away.
+      setChoice({ state: 'idle' });
+      setProblem(words);
       reloadMessages();
       session.reload();
     }
@@ -176,6 +180,11 @@ export function SessionView(props: { readonly sessionKey: SessionKey }) {
       {session.error !== null && (
         <p className="banner error" role="alert">
           {refusalWords(session.error, 'There is no such task session (or it was deleted).')}
+        </p>
+      )}
+      {problem !== null && (
+        <p className="banner error" role="alert" data-testid="session-problem">
+          {problem}
         </p>
       )}
       {result !== null && (
