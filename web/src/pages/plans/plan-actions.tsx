@@ -44,7 +44,9 @@ function allowedActions(plan: PlanDoc): { action: PlanAction; effect: string }[]
     const effect =
       next.plan.state === 'cancelled'
         ? 'Ends the plan for good; it cannot be resumed.'
-        : `${planStateWords(next.plan.state, next.plan.phase)}, with a fresh retry budget.`;
+        : next.plan.phase !== plan.phase
+          ? `Goes back to the ${next.plan.phase} phase and runs it, with a fresh retry budget.`
+          : `Runs the ${next.plan.phase} phase again, with a fresh retry budget.`;
     return [{ action, effect }];
   });
 }

@@ -165,9 +165,11 @@ export function SessionView(props: { readonly sessionKey: SessionKey }) {
         <dt>Now</dt>
         <dd data-testid="session-now">
           {route === null
-            ? session.data === null
-              ? 'Loading…'
-              : 'No route'
+            ? session.data !== null
+              ? 'No route'
+              : session.error === null
+                ? 'Loading…'
+                : 'Not known'
             : sessionStateWords(route.state, route.outcome)}
           {routeId !== null && (
             <>
