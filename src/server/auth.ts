@@ -10,6 +10,15 @@ export type Role = (typeof roles)[number];
 /** What a route needs; `docs/server.md` has the table of which role reaches which. */
 export type Access = 'public' | 'read' | 'operate' | 'admin' | 'adapter' | 'orchestrate';
 
+/** The access levels a role is granted or not (every one but `public`), in the order `/v1/me` lists them. */
+export const accessLevels = [
+  'read',
+  'operate',
+  'admin',
+  'orchestrate',
+  'adapter',
+] as const satisfies readonly Exclude<Access, 'public'>[];
+
 const allowed: Readonly<Record<Exclude<Access, 'public'>, readonly Role[]>> = {
   // An adapter reads the routes it reports on; nothing it reads carries a credential or raw evidence (API-07).
   read: ['viewer', 'operator', 'admin', 'adapter'],
@@ -107,12 +116,23 @@ export function parseTokens(
 
 /** The browser's session cookie: stateless, signed, so every node sharing the key accepts it. */
 export const sessionCookieName = 'recourse_session';
-export const sessionCookieSeconds = 12 * 3600;
+const sessionCookieSeconds = 12 * 3600;
 
 export function signSession(key: Buffer, role: Role, nowMs: number): string {
   const expires = Math.floor(nowMs / 1000) + sessionCookieSeconds;
   const body = `v1.${role}.${expires}`;
   return `${body}.${createHmac('sha256', key).update(body).digest('base64url')}`;
+}
+
+/** The `Set-Cookie` value that signs a browser in as `role` (HttpOnly, SameSite=Strict, 12 hours). */
+export function sessionCookie(key: Buffer, role: Role, nowMs: number): string {
+  const value = signSession(key, role, nowMs);
+  return `${sessionCookieName}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${sessionCookieSeconds}`;
+}
+
+/** The `Set-Cookie` value that signs a browser out: the same cookie, emptied and expired now. */
+export function clearedSessionCookie(): string {
+  return `${sessionCookieName}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`;
 }
 
 /** The role a cookie value carries, when its signature holds and it has not expired. */
@@ -126,6 +146,21 @@ export function verifySession(key: Buffer, value: string, nowMs: number): Role |
   if (!(roles as readonly string[]).includes(role)) return null;
   if (!/^\d{1,12}$/.test(expires) || Number(expires) * 1000 <= nowMs) return null;
   return role as Role;
+}
+
+/**
+ * Whether a request's `Origin` is the server's own (`http(s)://` + its `Host`): a browser sends it with every
+ * change, and another site's page cannot forge it.
+ */
+export function isSameOrigin(
+  origin: string | string[] | undefined,
+  host: string | string[] | undefined,
+): boolean {
+  return (
+    typeof origin === 'string' &&
+    typeof host === 'string' &&
+    (origin === `http://${host}` || origin === `https://${host}`)
+  );
 }
 
 /** The value of one cookie in a Cookie header. */

@@ -10,10 +10,10 @@ import Fastify, {
 } from 'fastify';
 import {
   cookieValue,
+  isSameOrigin,
   roleMayAccess,
   sessionCookieName,
-  sessionCookieSeconds,
-  signSession,
+  sessionCookie,
   verifySession,
   type Access,
   type Role,
@@ -27,11 +27,20 @@ import { metaEndpoints } from './endpoints/meta-endpoints.js';
 import { profileEndpoints } from './endpoints/profile-endpoints.js';
 import { routeEndpoints } from './endpoints/route-endpoints.js';
 import { sessionEndpoints } from './endpoints/session-endpoints.js';
+import { signInEndpoints } from './endpoints/sign-in-endpoints.js';
 import { errorBody, HttpError, invalid, issuesOfZod } from './http-errors.js';
 import { openApiDocument } from './openapi.js';
 import { z, type ZodType } from 'zod';
 import { httpErrorOf } from './outcome-reply.js';
 import { landingPage } from './landing-page.js';
+import {
+  assetOf,
+  defaultWebRoot,
+  htmlSecurityHeaders,
+  loadWebAssets,
+  uiPaths,
+  type WebAssets,
+} from './web-assets.js';
 
 export const bodyLimitBytes = 1024 * 1024;
 
@@ -50,6 +59,11 @@ export interface HttpServerOptions {
   readonly logger?: FastifyBaseLogger;
   /** More endpoints (plans, metrics) registered and documented like the built-in ones. */
   readonly endpoints?: readonly Endpoint[];
+  /**
+   * The built web UI's folder (`index.html`, `assets/`); null serves none (the plain landing page). By default
+   * `dist/web/` beside the running module (`defaultWebRoot`).
+   */
+  readonly webRoot?: string | null;
   /** Called after every answer with the route template (never the concrete URL), for metrics. */
   readonly onResponse?: (route: string, method: string, status: number, seconds: number) => void;
 }
@@ -76,6 +90,7 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   app.removeContentTypeParser('text/plain');
   const endpoints = [
     ...metaEndpoints(context),
+    ...signInEndpoints(options.tokens, options.cookieKey, () => Date.now()),
     ...profileEndpoints(context),
     ...routeEndpoints(context),
     ...adapterEndpoints(context),
@@ -126,7 +141,23 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   }
   const document = openApiDocument(endpoints, options.version);
   app.get('/openapi.json', () => document);
-  app.get('/', (request, reply) => browserEntry(request, reply, options));
+  const web = loadWebAssets(options.webRoot === undefined ? defaultWebRoot() : options.webRoot);
+  // Metrics and logs name every page of the UI `ui`, never the path a browser asked for.
+  const ui = { config: { metricRoute: 'ui' } };
+  app.get('/', (request, reply) => browserEntry(request, reply, options, web));
+  for (const path of [...uiPaths.flatMap((p) => [p, `${p}/*`]), '/sign-in']) {
+    app.get(path, ui, (request, reply) => page(request, reply, web));
+  }
+  app.get('/assets/*', ui, (request, reply) => {
+    const asset =
+      web === null ? null : assetOf(web, request.url, (request.params as Record<string, string>)['*'] ?? '');
+    if (asset === null) return reply.callNotFound();
+    return reply
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .header('x-content-type-options', 'nosniff')
+      .type(asset.type)
+      .send(asset.body);
+  });
   app.setNotFoundHandler((request, reply) =>
     reply
       .code(404)
@@ -146,7 +177,10 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
     return reply.code(500).send(errorBody('internal', 'the server failed; the log has the details'));
   });
   app.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions.url ?? 'unmatched';
+    const route =
+      (request.routeOptions.config as { metricRoute?: string }).metricRoute ??
+      request.routeOptions.url ??
+      'unmatched';
     const seconds = reply.elapsedTime / 1000;
     options.onResponse?.(route, request.method, reply.statusCode, seconds);
     request.log.info(
@@ -183,7 +217,11 @@ function authorize(request: FastifyRequest, access: Access, options: HttpServerO
       );
     }
     // A cookie rides along with any request a browser makes: a change must come from our own pages.
-    if (request.method !== 'GET' && request.method !== 'HEAD' && !sameOrigin(request)) {
+    if (
+      request.method !== 'GET' &&
+      request.method !== 'HEAD' &&
+      !isSameOrigin(request.headers.origin, request.headers.host)
+    ) {
       throw new HttpError(
         403,
         'cross_origin',
@@ -195,16 +233,6 @@ function authorize(request: FastifyRequest, access: Access, options: HttpServerO
     throw new HttpError(403, 'forbidden', `the ${role} role may not do this (it needs ${access} access)`);
   }
   return role;
-}
-
-function sameOrigin(request: FastifyRequest): boolean {
-  const origin = request.headers.origin;
-  const host = request.headers.host;
-  return (
-    typeof origin === 'string' &&
-    host !== undefined &&
-    (origin === `http://${host}` || origin === `https://${host}`)
-  );
 }
 
 function parse<T>(schema: ZodType<T>, value: unknown): T {
@@ -266,22 +294,36 @@ function clientErrorReply(error: Error & { code?: string }, socket: Socket): voi
   socket.destroy(error);
 }
 
-/** `/?token=TOKEN` trades a token for the session cookie (EventSource cannot send a header) and drops it from the URL. */
-function browserEntry(request: FastifyRequest, reply: FastifyReply, options: HttpServerOptions) {
+/**
+ * `/?token=TOKEN` trades a token for the session cookie (EventSource cannot send a header) and drops it from the
+ * URL; an unknown token goes to the sign-in page, so it does not stay in the address bar either.
+ */
+function browserEntry(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  options: HttpServerOptions,
+  web: WebAssets | null,
+) {
   const token = (request.query as Record<string, unknown>).token;
   if (typeof token === 'string') {
     const role = options.tokens.lookup(token);
-    if (role === null)
-      return reply.code(401).type('text/html; charset=utf-8').send(landingPage('That token is not valid.'));
-    const cookie = signSession(options.cookieKey, role, Date.now());
+    if (role === null) return reply.code(303).header('location', '/sign-in?error=invalid_token').send();
     return reply
       .code(303)
       .header('location', '/')
-      .header(
-        'set-cookie',
-        `${sessionCookieName}=${cookie}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${sessionCookieSeconds}`,
-      )
+      .header('set-cookie', sessionCookie(options.cookieKey, role, Date.now()))
       .send();
   }
-  return reply.type('text/html; charset=utf-8').send(landingPage(null));
+  return page(request, reply, web);
+}
+
+/** A page of the UI: its `index.html` (the client routes), else the plain landing page. */
+function page(request: FastifyRequest, reply: FastifyReply, web: WebAssets | null) {
+  void reply
+    .headers(htmlSecurityHeaders)
+    .header('cache-control', 'no-cache')
+    .type('text/html; charset=utf-8');
+  if (web !== null) return reply.send(web.index);
+  const error = (request.query as Record<string, unknown>).error;
+  return reply.send(landingPage(error === 'invalid_token' ? 'That token is not valid.' : null));
 }

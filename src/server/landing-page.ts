@@ -1,9 +1,12 @@
-/** The page at `/` until the web UI is served there: where to look, in plain words. */
+/**
+ * The page at `/` (and the UI's paths) when no web UI is built: where to look, in plain words. No inline style:
+ * the pages' Content-Security-Policy allows only the server's own stylesheets.
+ */
 export function landingPage(problem: string | null): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Recourse</title></head>
-<body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 2rem auto; padding: 0 1rem">
+<body>
 <h1>Recourse</h1>
 ${problem === null ? '' : `<p role="alert"><strong>${problem}</strong></p>`}
 <p>The service is running. The API is under <code>/v1</code> (<a href="/openapi.json">OpenAPI</a>);

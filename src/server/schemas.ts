@@ -95,3 +95,6 @@ export const sessionRecoveryBody = z.strictObject({
   choice: z.enum(['resume', 'start_fresh']),
   message_id: id,
 });
+
+/** `POST /v1/sign-in`: a configured token (16 to 256 visible characters; bounded here, checked by lookup). */
+export const signInBody = z.strictObject({ token: z.string().min(1).max(512) });

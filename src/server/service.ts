@@ -34,6 +34,8 @@ export interface ServiceOptions {
   readonly dispatcher?: (recourse: () => Recourse | null) => Dispatcher;
   readonly endpoints?: (recourse: Recourse, hub: EventHub) => readonly Endpoint[];
   readonly version: string;
+  /** The built web UI's folder; null serves none; by default `dist/web/` beside the running module. */
+  readonly webRoot?: string | null;
   readonly logLevel?: string;
   /** Where the log goes (standard error by default). */
   readonly logDestination?: NodeJS.WritableStream;
@@ -161,6 +163,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     cookieKey,
     version: `${options.version} (catalogue ${catalogueVersion})`,
     logger: log,
+    ...(options.webRoot === undefined ? {} : { webRoot: options.webRoot }),
     endpoints: [
       metricsEndpoint(metrics),
       ...planEndpoints(plans),

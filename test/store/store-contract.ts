@@ -308,6 +308,41 @@ export function storeContract(
       });
     });
 
+    it('lists plans newest first a page at a time, with their error count and latest error time', async () => {
+      await withStore(async (store) => {
+        const recovery = { autoRetryThreshold: 0, maxRetries: 3, subplan: false };
+        // p-b and p-c changed at the same time: the id breaks the tie (descending).
+        const changed: Record<string, number> = { 'p-a': 1, 'p-b': 2, 'p-c': 2, 'p-d': 3 };
+        await store.transact(async (tx) => {
+          for (const [id, at] of Object.entries(changed)) await tx.insertPlan(newPlan(id, recovery, t0 + at));
+        });
+        const checked = createErrorRecoveryPolicy({});
+        if (!checked.ok) throw new Error('the default plan policy is valid');
+        const records = [0, 1].map((n) =>
+          recordPlanError(
+            { planId: 'p-c', phase: 'strategize', message: `failed ${n}`, retryCount: n },
+            checked.value,
+            t0 + 100 + n,
+          ),
+        );
+        await store.transact(async (tx) => {
+          for (const r of records) await tx.appendPlanError(r);
+        });
+        const first = await store.listPlans({ limit: 2 });
+        expect(first.map((p) => p.plan.id)).toEqual(['p-d', 'p-c']);
+        expect(first[1]).toMatchObject({ errorCount: 2, plan: { id: 'p-c', phase: 'strategize' } });
+        expect(first[1]!.lastErrorAtMs).toBeGreaterThanOrEqual(t0 + 101);
+        expect(first[0]).toMatchObject({ errorCount: 0, lastErrorAtMs: null });
+        const last = first.at(-1)!.plan;
+        const second = await store.listPlans({
+          before: { updatedAtMs: last.updatedAtMs, id: last.id },
+          limit: 2,
+        });
+        expect(second.map((p) => p.plan.id)).toEqual(['p-b', 'p-a']);
+        expect(await store.listPlans({ before: { updatedAtMs: t0 + 1, id: 'p-a' }, limit: 2 })).toEqual([]);
+      });
+    });
+
     it('[PLN-51] a plan error and its history are read back inside a transaction, in order', async () => {
       await withStore(async (store) => {
         const checked = createErrorRecoveryPolicy({});

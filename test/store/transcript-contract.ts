@@ -87,5 +87,36 @@ export function transcriptContract(
         await store.close();
       }
     });
+
+    it('pages task sessions newest first: a page holds the sessions strictly after the previous page’s last', async () => {
+      const { store, sessions } = await open();
+      try {
+        // Two sessions share a creation time: the session id breaks the tie (descending).
+        const times: Record<string, number> = { a: 10, b: 20, c: 20, d: 30, e: 5 };
+        for (const [id, at] of Object.entries(times)) {
+          await sessions.create({
+            taskId: 't',
+            sessionId: id,
+            owner: 'o',
+            routeId: `r-${id}`,
+            createdAtMs: at,
+          });
+        }
+        const first = await sessions.page({ limit: 2 });
+        expect(first.map((x) => x.sessionId)).toEqual(['d', 'c']);
+        const last = first.at(-1)!;
+        const second = await sessions.page({
+          before: { createdAtMs: last.createdAtMs, sessionId: last.sessionId },
+          limit: 2,
+        });
+        expect(second.map((x) => x.sessionId)).toEqual(['b', 'a']);
+        const third = await sessions.page({ before: { createdAtMs: 10, sessionId: 'a' }, limit: 2 });
+        expect(third.map((x) => x.sessionId)).toEqual(['e']);
+        expect(await sessions.page({ before: { createdAtMs: 5, sessionId: 'e' }, limit: 2 })).toEqual([]);
+        expect(third[0]).toEqual({ taskId: 't', sessionId: 'e', owner: 'o', routeId: 'r-e', createdAtMs: 5 });
+      } finally {
+        await store.close();
+      }
+    });
   });
 }

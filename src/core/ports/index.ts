@@ -1,4 +1,6 @@
 export {
+  type PlanPageQuery,
+  type PlanSummary,
   type ProfileSummary,
   type RouteFence,
   type RouteQuery,
@@ -12,6 +14,7 @@ export type {
   NewMessage,
   SessionRef,
   TaskSession,
+  TaskSessionPageQuery,
   TaskSessions,
   Transcript,
   TranscriptEvent,

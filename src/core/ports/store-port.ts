@@ -47,6 +47,11 @@ export interface Store {
   listPlanErrors(planId: string): Promise<readonly PlanErrorRecord[]>;
   /** A plan as stored (phase, state, recovery config, `error_details`), or null. */
   readPlan(id: string): Promise<Plan | null>;
+  /**
+   * One page of plans, newest first (last changed first, then id descending), each with how many errors it has
+   * recorded and when the last was recorded; at most `limit`.
+   */
+  listPlans(query: PlanPageQuery): Promise<readonly PlanSummary[]>;
   countRoutes(): Promise<Readonly<Record<RouteState, number>>>;
   /** Stored circuits by state, every state present (0 when none): read at scrape time by the metrics. */
   countCircuits(): Promise<Readonly<Record<CircuitState, number>>>;
@@ -66,6 +71,19 @@ export interface RouteQuery {
   /** The last id of the previous page. */
   readonly after?: string;
   readonly limit: number;
+}
+
+export interface PlanPageQuery {
+  /** The previous page's last plan: the page holds the plans strictly after it in newest-first order. */
+  readonly before?: { readonly updatedAtMs: number; readonly id: string };
+  readonly limit: number;
+}
+
+export interface PlanSummary {
+  readonly plan: Plan;
+  readonly errorCount: number;
+  /** When its latest error was recorded (epoch ms), null when it has none. */
+  readonly lastErrorAtMs: number | null;
 }
 
 export interface ScheduledRoute {

@@ -54,6 +54,15 @@ export interface TaskSessions {
   create(session: TaskSession): Promise<void>;
   /** The session with this id, whatever its task (callers check the pair). */
   read(sessionId: string): Promise<TaskSession | null>;
+  /** Every session, oldest first (unbounded: the orchestrator's own sweeps; lists for people use `page`). */
   list(): Promise<readonly TaskSession[]>;
+  /** One page of sessions, newest first (by creation time, then session id descending), at most `limit`. */
+  page(query: TaskSessionPageQuery): Promise<readonly TaskSession[]>;
   delete(sessionId: string): Promise<boolean>;
+}
+
+/** A page of task sessions: the ones strictly after `before` in newest-first order (the previous page's last). */
+export interface TaskSessionPageQuery {
+  readonly before?: { readonly createdAtMs: number; readonly sessionId: string };
+  readonly limit: number;
 }

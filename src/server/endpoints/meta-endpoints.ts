@@ -1,3 +1,4 @@
+import { accessLevels, roleMayAccess } from '../auth.js';
 import type { ServerContext } from '../context.js';
 import { endpoint, type Endpoint } from '../endpoint.js';
 import { HttpError } from '../http-errors.js';
@@ -36,9 +37,19 @@ export function metaEndpoints(context: ServerContext): Endpoint[] {
       url: '/v1/me',
       access: 'read',
       tag: 'meta',
-      summary: 'The caller’s role',
-      responses: { 200: '`{role}`', 401: 'no or unknown credential' },
-      handler: ({ role }) => Promise.resolve({ status: 200, body: { role } }),
+      summary:
+        'The caller’s role, what it may do (`may`: read, operate, admin, orchestrate, adapter) and the server’s time',
+      responses: { 200: '`{role, server_time, may}`', 401: 'no or unknown credential' },
+      handler: ({ role }) =>
+        Promise.resolve({
+          status: 200,
+          body: {
+            role,
+            server_time: new Date(context.recourse.clock.now()).toISOString(),
+            // From the same table the server authorizes by, so a page offers exactly what the role may do.
+            may: Object.fromEntries(accessLevels.map((a) => [a, role !== null && roleMayAccess(role, a)])),
+          },
+        }),
     }),
   ];
 }

@@ -93,7 +93,8 @@ export function providerLabels(): (provider: string | null) => string {
 
 /**
  * Route templates as the HTTP framework names them (`/v1/routes/:id`): literal segments are words, parameters are
- * `:name`, `*` is a wildcard; `unmatched` is the server's name for a request no route matched. A concrete URL
+ * `:name`, `*` is a wildcard; `unmatched` is the server's name for a request no route matched, `ui` its name for
+ * the web UI's pages and assets. A concrete URL
  * (`/v1/routes/6f1c...`) fails the word test; one that passes it anyway counts against the limit of 64 templates.
  */
 export function httpRouteLabels(): (route: string) => string {
@@ -102,7 +103,8 @@ export function httpRouteLabels(): (route: string) => string {
 }
 
 function isRouteTemplate(route: string): boolean {
-  if (route === '/' || route === 'unmatched') return true;
+  // `ui`: every page and asset of the web UI (their paths are the browser's, so they never become labels).
+  if (route === '/' || route === 'unmatched' || route === 'ui') return true;
   const segments = route.split('/');
   return (
     segments.length <= 13 &&

@@ -13,6 +13,8 @@ import {
   type IntentOutcome,
   type Plan,
   type PlanErrorRecord,
+  type PlanPageQuery,
+  type PlanSummary,
   type ProfileSummary,
   type Route,
   type RouteQuery,
@@ -260,6 +262,37 @@ class SqliteStore implements Store {
   async readPlan(id: string): Promise<Plan | null> {
     const row = await this.db.selectFrom('plans').selectAll().where('id', '=', id).executeTakeFirst();
     return row === undefined ? null : planOfRow(row);
+  }
+
+  async listPlans(query: PlanPageQuery): Promise<readonly PlanSummary[]> {
+    const before = query.before;
+    let select = this.db
+      .selectFrom('plans as p')
+      .selectAll('p')
+      .select([
+        sql<number>`(SELECT count(*) FROM plan_errors e WHERE e.plan_id = p.id)`.as('error_count'),
+        sql<number | null>`(SELECT max(e.at_ms) FROM plan_errors e WHERE e.plan_id = p.id)`.as(
+          'last_error_at_ms',
+        ),
+      ]);
+    if (before !== undefined) {
+      select = select.where((eb) =>
+        eb.or([
+          eb('p.updated_at_ms', '<', before.updatedAtMs),
+          eb.and([eb('p.updated_at_ms', '=', before.updatedAtMs), eb('p.id', '<', before.id)]),
+        ]),
+      );
+    }
+    const rows = await select
+      .orderBy('p.updated_at_ms', 'desc')
+      .orderBy('p.id', 'desc')
+      .limit(query.limit)
+      .execute();
+    return rows.map(({ error_count, last_error_at_ms, ...row }) => ({
+      plan: planOfRow(row),
+      errorCount: Number(error_count),
+      lastErrorAtMs: last_error_at_ms === null ? null : Number(last_error_at_ms),
+    }));
   }
 
   async countRoutes(): Promise<Readonly<Record<RouteState, number>>> {

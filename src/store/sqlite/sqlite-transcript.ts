@@ -4,6 +4,7 @@ import type {
   NewMessage,
   SessionRef,
   TaskSession,
+  TaskSessionPageQuery,
   TaskSessions,
   Transcript,
   TranscriptEvent,
@@ -140,6 +141,25 @@ export class SqliteTaskSessions implements TaskSessions {
 
   async list(): Promise<readonly TaskSession[]> {
     const rows = await this.db.selectFrom('task_sessions').selectAll().orderBy('created_at_ms').execute();
+    return rows.map(sessionOfRow);
+  }
+
+  async page(query: TaskSessionPageQuery): Promise<readonly TaskSession[]> {
+    const before = query.before;
+    let select = this.db.selectFrom('task_sessions').selectAll();
+    if (before !== undefined) {
+      select = select.where((eb) =>
+        eb.or([
+          eb('created_at_ms', '<', before.createdAtMs),
+          eb.and([eb('created_at_ms', '=', before.createdAtMs), eb('session_id', '<', before.sessionId)]),
+        ]),
+      );
+    }
+    const rows = await select
+      .orderBy('created_at_ms', 'desc')
+      .orderBy('session_id', 'desc')
+      .limit(query.limit)
+      .execute();
     return rows.map(sessionOfRow);
   }
 
