@@ -86,6 +86,11 @@ export const sessionEvidenceBody = z.strictObject({
 export const sessionSuccessBody = z.strictObject({ task_id: id, invocation_id: id.optional() });
 export const sessionRefBody = taskId;
 export const sessionQuery = taskId;
+/** `GET /v1/sessions` and `GET /v1/plans`: a page of at most `limit` (default 50), after `cursor`. */
+export const pageQuery = z.strictObject({
+  cursor: z.string().min(1).max(512).optional(),
+  limit: z.coerce.number().int().min(1).max(200).optional(),
+});
 /** Cancel names the task-session pair and the person it is done for (the session's owner). */
 export const sessionCancelBody = z.strictObject({ task_id: id, owner: id });
 

@@ -1,7 +1,14 @@
-import type { PlanActionAnswer, PlanService, RecordErrorAnswer } from '../../app/index.js';
+import {
+  planJson,
+  type PlanActionAnswer,
+  type PlanService,
+  type RecordErrorAnswer,
+} from '../../app/index.js';
 import { endpoint, type Endpoint } from '../endpoint.js';
 import { HttpError, invalid, type Reply } from '../http-errors.js';
 import { z } from 'zod';
+import { decodeCursor, encodeCursor } from '../page-cursor.js';
+import { pageQuery } from '../schemas.js';
 
 /**
  * Plans (seed 004): recovery configuration, recorded errors with their retry decision, the history, and the
@@ -28,6 +35,46 @@ export function planEndpoints(plans: PlanService): Endpoint[] {
     return id;
   };
   return [
+    endpoint<undefined, z.infer<typeof pageQuery>>({
+      method: 'GET',
+      url: '/v1/plans',
+      access: 'read',
+      tag: 'plans',
+      summary:
+        'Plans, last changed first, with their error counts, a page at a time (`next_cursor` continues)',
+      query: pageQuery,
+      responses: { 200: '`{plans, next_cursor}`', 422: 'a bad cursor or limit' },
+      async handler({ query }) {
+        const limit = query.limit ?? 50;
+        const before = decodeCursor(query.cursor);
+        const rows = await plans.lifecycle.store.listPlans({
+          limit: limit + 1,
+          ...(before === undefined ? {} : { before: { updatedAtMs: before[0], id: before[1] } }),
+        });
+        const page = rows.slice(0, limit);
+        const last = page.at(-1);
+        return {
+          status: 200,
+          body: {
+            plans: page.map((row) => {
+              const plan = planJson(row.plan);
+              return {
+                id: plan.id,
+                phase: plan.phase,
+                state: plan.state,
+                error_count: row.errorCount,
+                last_error_at: row.lastErrorAtMs === null ? null : new Date(row.lastErrorAtMs).toISOString(),
+                updated_at: plan.updated_at,
+              };
+            }),
+            next_cursor:
+              rows.length > limit && last !== undefined
+                ? encodeCursor([last.plan.updatedAtMs, last.plan.id])
+                : null,
+          },
+        };
+      },
+    }),
     endpoint<unknown>({
       method: 'PUT',
       url: '/v1/plans/:id',

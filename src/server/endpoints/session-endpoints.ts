@@ -5,8 +5,10 @@ import { endpoint, type Endpoint } from '../endpoint.js';
 import { HttpError } from '../http-errors.js';
 import { checkedEnvelope } from '../checked-envelope.js';
 import { outcomeReply } from '../outcome-reply.js';
+import { decodeCursor, encodeCursor } from '../page-cursor.js';
 import {
   openSessionBody,
+  pageQuery,
   sessionCancelBody,
   sessionEvidenceBody,
   sessionQuery,
@@ -28,7 +30,78 @@ export function sessionEndpoints(context: ServerContext): Endpoint[] {
     taskId,
     sessionId: params.id!,
   });
+  /** A session with its route's state (the web UI's list and page): null route fields when the route is gone. */
+  const sessionDocument = async (session: {
+    taskId: string;
+    sessionId: string;
+    owner: string;
+    routeId: string;
+  }) => {
+    const route = await context.recourse.engine.route(session.routeId);
+    const doc = route === null ? null : documentOf(context, snapshotOf(route));
+    return {
+      task_id: session.taskId,
+      session_id: session.sessionId,
+      profile_id: doc?.profile_id ?? null,
+      owner: session.owner,
+      route_id: session.routeId,
+      state: doc?.state ?? null,
+      outcome: doc?.outcome ?? null,
+      updated_at: doc?.updated_at ?? null,
+      route: doc,
+    };
+  };
   return [
+    endpoint<undefined, z.infer<typeof pageQuery>>({
+      method: 'GET',
+      url: '/v1/sessions',
+      access: 'read',
+      tag: 'sessions',
+      summary:
+        'Task sessions, newest first, with their route’s state, a page at a time (`next_cursor` continues)',
+      query: pageQuery,
+      responses: { 200: '`{sessions, next_cursor}`', 422: 'a bad cursor or limit' },
+      async handler({ query }) {
+        const limit = query.limit ?? 50;
+        const before = decodeCursor(query.cursor);
+        const rows = await context.recourse.taskSessions.page({
+          limit: limit + 1,
+          ...(before === undefined ? {} : { before: { createdAtMs: before[0], sessionId: before[1] } }),
+        });
+        const page = rows.slice(0, limit);
+        const last = page.at(-1);
+        const sessions = await Promise.all(
+          page.map(async (row) => {
+            const listed: Partial<Awaited<ReturnType<typeof sessionDocument>>> = await sessionDocument(row);
+            delete listed.route;
+            return listed;
+          }),
+        );
+        return {
+          status: 200,
+          body: {
+            sessions,
+            next_cursor:
+              rows.length > limit && last !== undefined
+                ? encodeCursor([last.createdAtMs, last.sessionId])
+                : null,
+          },
+        };
+      },
+    }),
+    endpoint<undefined, z.infer<typeof sessionQuery>>({
+      method: 'GET',
+      url: '/v1/sessions/:id',
+      access: 'read',
+      tag: 'sessions',
+      summary: 'A task session (`?task_id=`): its owner, its route id and state, and the route document',
+      query: sessionQuery,
+      responses: { 200: '`{session, route}`', 404: 'no such task session' },
+      async handler({ params, query }) {
+        const { route, ...session } = await sessionDocument(await owned(context, ref(params, query.task_id)));
+        return { status: 200, body: { session, route } };
+      },
+    }),
     endpoint<z.infer<typeof openSessionBody>>({
       method: 'POST',
       url: '/v1/sessions',
