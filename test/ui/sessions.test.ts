@@ -46,11 +46,11 @@ describe('session view', () => {
    * Opens a session on a concrete profile and fails its first attempt with an overload: the interactive retry
    * waits `retryAfter` seconds (a provider hint within 60 s replaces the 5 s table delay), with its notice.
    */
-  async function failingSession(sessionId: string, retryAfter?: number): Promise<RouteDoc> {
+  async function failingSession(sessionId: string, retryAfter?: number, owner = 'alice'): Promise<RouteDoc> {
     const opened = await service.call<{ route: RouteDoc }>(
       'POST',
       '/v1/sessions',
-      { task_id: task, session_id: sessionId, profile_id: 'concrete-main', owner: 'alice' },
+      { task_id: task, session_id: sessionId, profile_id: 'concrete-main', owner },
       'adapter',
     );
     expect(opened.status).toBe(201);
@@ -315,8 +315,12 @@ describe('session view', () => {
   });
 
   it('the sessions list says each session’s state in words and links to it, at every size and theme; hostile ids stay text', async () => {
-    const hostile = `<script>alert(1)</script>${'x'.repeat(200)}`;
-    await failingSession(hostile, 50);
+    // Ids have the route id's shape (the service refuses markup in them, 422): the hostile part left is a long
+    // id with a slash, which must survive the address bar and the API path, and a long owner.
+    const hostile = `s/long-${'x'.repeat(110)}`;
+    const owner = `mallory@ops:${'o'.repeat(110)}`;
+    await failingSession(hostile, 50, owner);
+    await failingSession('s-listed', 50);
     for (const viewport of sizes) {
       for (const theme of ['light', 'dark'] as const) {
         const open = await openSignedIn(browser, service, {
@@ -326,11 +330,12 @@ describe('session view', () => {
           path: '/sessions',
         });
         const { page } = open;
-        const link = page.getByRole('link', { name: 's-card', exact: true });
+        const link = page.getByRole('link', { name: 's-listed', exact: true });
         await expect.poll(() => link.count()).toBe(1);
         const row = page.getByRole('row').filter({ has: link });
         expect(await row.innerText()).toMatch(/Waiting to retry|Needs your action/);
         expect(await page.getByRole('link', { name: hostile }).count()).toBe(1);
+        expect(await page.locator('main').innerText()).toContain(owner);
         expect(await page.locator('main script').count()).toBe(0);
         if (phoneViewports.includes(viewport)) expect(await phoneLayoutProblems(page)).toEqual([]);
         expect(await axeViolations(page)).toEqual([]);
@@ -339,6 +344,10 @@ describe('session view', () => {
           await page.getByRole('link', { name: hostile }).click();
           await expect.poll(() => card(page).count()).toBe(1);
           expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe(`Session ${hostile}`);
+          // Cancel acts for the owner the session document names.
+          await cancelButton(page).click();
+          await expect.poll(() => page.getByRole('region', { name: 'Needs your choice' }).count()).toBe(1);
+          await page.goBack();
         }
         expectNoPageErrors(open);
         await open.context.close();
