@@ -50,14 +50,9 @@ describe('session and plan lists', () => {
       message: 'timed out',
     });
     const first = (await call(suite.url, 'viewer', 'GET', '/v1/plans?limit=1')).body as Page<'plans'>;
-    expect(first.plans).toEqual([
-      expect.objectContaining({
-        id: 'pl-1',
-        state: 'errored',
-        error_count: 1,
-        last_error_at: expect.any(String),
-      }),
-    ]);
+    expect(first.plans).toHaveLength(1);
+    expect(first.plans[0]).toMatchObject({ id: 'pl-1', state: 'errored', error_count: 1 });
+    expect(Date.parse(String(first.plans[0]!.last_error_at))).not.toBeNaN();
     const second = (await call(suite.url, 'viewer', 'GET', `/v1/plans?cursor=${first.next_cursor!}`))
       .body as Page<'plans'>;
     expect(second.plans).toEqual([
