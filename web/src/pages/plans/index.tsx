@@ -1,9 +1,12 @@
-import { Placeholder } from '../placeholder.js';
+import { PlansList } from './plans-list.js';
+import { PlanView } from './plan-view.js';
 
+/** `/plans`: plans with their error counts. */
 export function PlansPage() {
-  return <Placeholder title="Plans" />;
+  return <PlansList />;
 }
 
+/** `/plans/ID`: the plan's errors, decision, suggestions and actions. */
 export function PlanPage(props: { readonly id: string }) {
-  return <Placeholder title={`Plan ${props.id}`} />;
+  return <PlanView key={props.id} id={props.id} />;
 }
