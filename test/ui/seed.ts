@@ -5,7 +5,7 @@ import { envelopesOf, fake, planted } from '../helpers/planted-credentials.js';
 /**
  * A small fleet for the pages to show, made through the API as an orchestrator and an admin would: a dynamic
  * profile of three candidates, routes waiting to retry and stopped for a person, a task session with its retry
- * notice, and a plan with recorded errors. Every failure carries planted credentials (40 in all), so a sweep of
+ * notice, and plans with recorded errors. Every failure carries planted credentials (40 in all), so a sweep of
  * the pages can prove none reaches the DOM.
  */
 export interface Fleet {
@@ -37,8 +37,12 @@ function candidate(id: string, retries: number, interval: number, hardOutcome: '
   };
 }
 
-/** Eight more secrets for the plan errors' messages and stacks (32 formats in the evidence + 8 = 40). */
-const planSecrets = Array.from({ length: 8 }, (_, i) => `sk-proj-${fake(100 + i, 40)}`);
+/** The evidence's distinct secrets (two formats share one key), and enough more for the plan errors to make 40. */
+const evidenceSecrets = [...new Set(planted.map((p) => p.secret))];
+const planSecrets = Array.from(
+  { length: 40 - evidenceSecrets.length },
+  (_, i) => `sk-proj-${fake(100 + i, 40)}`,
+);
 
 export async function seedFleet(service: UiService, prefix = 'ui'): Promise<Fleet> {
   const profileId = `${prefix}-fleet`;
@@ -128,7 +132,7 @@ export async function seedFleet(service: UiService, prefix = 'ui'): Promise<Flee
   );
   expect(sessionFailed.status, JSON.stringify(sessionFailed.body)).toBe(200);
 
-  // Plan errors carry the other 8 secrets; a plan that stops taking errors (it escalated) gives way to a new one.
+  // Plan errors carry the rest of the 40 secrets; a plan that stops taking errors gives way to a new one.
   const planId = `${prefix}-plan`;
   let current = planId;
   for (const [i, secret] of planSecrets.entries()) {
@@ -154,6 +158,6 @@ export async function seedFleet(service: UiService, prefix = 'ui'): Promise<Flee
     stoppedRouteIds: routeIds.slice(1),
     session,
     planId,
-    secrets: [...planted.map((p) => p.secret), ...planSecrets],
+    secrets: [...evidenceSecrets, ...planSecrets],
   };
 }

@@ -46,6 +46,11 @@ describe('signing in', () => {
     expect(cookies[0]).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
     expect(cookies[0]!.value).not.toContain(tokens.operator);
     await page.getByText('Signed in as operator').waitFor();
+    // The event stream opens on the cookie (EventSource sends no header) and the header says so.
+    await page
+      .getByTestId('connection')
+      .filter({ hasText: /^Live$/ })
+      .waitFor();
     expect(await page.getByText('Signed in as operator').count()).toBe(1);
     expectNoPageErrors(open);
     await open.context.close();

@@ -83,8 +83,15 @@ export function App() {
 
 function Shell(props: { readonly me: Me; readonly location: Location; readonly onSignOut: () => void }) {
   const [theme, setTheme] = useState<ThemeChoice>(storedTheme);
-  const [connected, setConnected] = useState(live.connected);
-  useEffect(() => live.onConnection(setConnected), []);
+  const [connection, setConnection] = useState<'connecting' | 'live' | 'lost'>(
+    live.connected ? 'live' : 'connecting',
+  );
+  useEffect(() => {
+    const off = live.onConnection((connected) => setConnection(connected ? 'live' : 'lost'));
+    // The stream may have opened between the first render and this subscription.
+    if (live.connected) setConnection('live');
+    return off;
+  }, []);
   const nextTheme: ThemeChoice = theme === 'system' ? 'dark' : theme === 'dark' ? 'light' : 'system';
   const section = props.location.segments[0] ?? 'routes';
   return (
@@ -102,8 +109,8 @@ function Shell(props: { readonly me: Me; readonly location: Location; readonly o
           ))}
         </nav>
         <div className="top-bar-end">
-          <span className={connected ? 'live-dot on' : 'live-dot'} data-testid="connection">
-            {connected ? 'Live' : 'Reconnecting…'}
+          <span className={connection === 'live' ? 'live-dot on' : 'live-dot'} data-testid="connection">
+            {connection === 'live' ? 'Live' : connection === 'connecting' ? 'Connecting…' : 'Reconnecting…'}
           </span>
           <span className="role">Signed in as {props.me.role}</span>
           <button
