@@ -34,7 +34,7 @@ async function expectPhoneLayout(page: Page, viewport: ViewportName): Promise<vo
 }
 
 describe.each(sizes)('policy editor at %s', (viewport) => {
-  it('[UI-01][UI-02][UI-03][UI-04][UI-05][UI-09][SCN-11] edits both class policies, the preview following every keystroke, and saves', async () => {
+  it('[UI-01][UI-02][UI-03][UI-04][UI-05][UI-06][UI-08][UI-09][SCN-11] edits both class policies, the preview following every keystroke, and saves only version 1', async () => {
     const id = `edit-${viewport}`;
     await seedProfile(service, id);
     const open = await openSignedIn(browser, service, { viewport, path: `/profiles/${id}` });
