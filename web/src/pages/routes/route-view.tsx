@@ -84,7 +84,9 @@ function RouteBody(props: {
         )}
         <dt>Provider and model</dt>
         <dd>
-          {provider ?? 'not reported'} · {model ?? 'model not reported'}
+          {provider === null && model === null
+            ? 'Not reported by the agent or the profile'
+            : `${provider ?? 'provider not reported'} · ${model ?? 'model not reported'}`}
         </dd>
         <dt>Candidate</dt>
         <dd>{route.candidate}</dd>
