@@ -16,7 +16,8 @@ if (existsSync(path) && version() !== null) {
   process.exit(0);
 }
 const root = typeof process.getuid === 'function' && process.getuid() === 0;
-if (!root || !existsSync('/usr/bin/apt-get') || process.env.RECOURSE_CHROMIUM !== undefined) {
+const aptGet = spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0;
+if (!root || !aptGet || process.env.RECOURSE_CHROMIUM !== undefined) {
   console.error(
     `The web UI tests need Chromium at ${path}. On Debian or Ubuntu: sudo apt-get install -y chromium ` +
       '(or set RECOURSE_CHROMIUM to a Chromium binary).',
