@@ -29,12 +29,15 @@ export default defineConfig({
       },
       {
         // The web UI in Debian's Chromium against the built `recourse serve`: after the unit files, beside the
-        // crash and package suites (each browser test file starts its own service and browser).
+        // crash and package suites (each browser test file starts its own service and browser). A project gets one
+        // worker on two cores by default; these files mostly wait on the browser and the server (other processes),
+        // so two run at once.
         test: {
           name: 'ui',
           include: [ui],
           testTimeout: 120_000,
           hookTimeout: 60_000,
+          maxWorkers: 2,
           sequence: { groupOrder: 1 },
         },
       },

@@ -50,18 +50,9 @@ export function registerServeCommand(program: Command, demo?: DemoHook): void {
         process.stderr.write(`recourse serve: ${escapeControlCharacters(messageOf(error))}\n`);
         process.exit(1);
       }
-      const where =
-        service.generatedAdminToken === null
-          ? service.url
-          : `${service.url}/?token=${service.generatedAdminToken}`;
-      process.stdout.write(
-        `Recourse is listening on ${service.url} (database ${database})\n` +
-          (service.generatedAdminToken === null
-            ? ''
-            : `No tokens are configured: an admin token was made for this run. Open:\n  ${where}\n` +
-              `From a terminal: export RECOURSE_SERVER=${service.url} RECOURSE_TOKEN=${service.generatedAdminToken}\n`),
-      );
-      const stopDemo = flags.demo === true && demo !== undefined ? await demo.start(service) : null;
+      // Handlers first: a client that reads the ready line below may signal at once, and a signal before them
+      // would end the process without a graceful shutdown.
+      let stopDemo: (() => Promise<void>) | null = null;
       let stopping = false;
       const stop = (signal: string) => {
         if (stopping) return;
@@ -78,6 +69,18 @@ export function registerServeCommand(program: Command, demo?: DemoHook): void {
       };
       process.on('SIGTERM', () => stop('SIGTERM'));
       process.on('SIGINT', () => stop('SIGINT'));
+      const where =
+        service.generatedAdminToken === null
+          ? service.url
+          : `${service.url}/?token=${service.generatedAdminToken}`;
+      process.stdout.write(
+        `Recourse is listening on ${service.url} (database ${database})\n` +
+          (service.generatedAdminToken === null
+            ? ''
+            : `No tokens are configured: an admin token was made for this run. Open:\n  ${where}\n` +
+              `From a terminal: export RECOURSE_SERVER=${service.url} RECOURSE_TOKEN=${service.generatedAdminToken}\n`),
+      );
+      if (flags.demo === true && demo !== undefined && !stopping) stopDemo = await demo.start(service);
     });
 }
 

@@ -145,37 +145,44 @@ async function secretsIn(page: Page, secrets: readonly string[]): Promise<string
   });
 }
 
-const sizes: readonly ViewportName[] = ['desktop', 'phone', 'small'];
+/**
+ * Every size in one theme or the other, and both themes on the desktop (the per-area suites run their pages in
+ * both themes at every size; the sweep's own work is every page, the secrets and the layout).
+ */
+const sweeps: ReadonlyArray<readonly [ViewportName, 'light' | 'dark']> = [
+  ['desktop', 'light'],
+  ['desktop', 'dark'],
+  ['phone', 'dark'],
+  ['small', 'light'],
+];
 
 describe('every page, every size, both themes', () => {
   it('plants 40 distinct credentials in the failures the pages show', () => {
     expect(new Set(fleet.secrets).size).toBe(40);
   });
 
-  for (const size of sizes) {
-    for (const theme of ['light', 'dark'] as const) {
-      it(`[UI-10][UI-12] at ${size} in ${theme}: no axe violation, no secret, ${size === 'desktop' ? '' : 'no overflow, 44 px controls, '}a screenshot`, async () => {
-        const open = await openSignedIn(browser, service, { viewport: size, theme });
-        const { page } = open;
-        const problems: string[] = [];
-        for (const { name, path } of pagesOf(fleet)) {
-          await page.goto(service.url + path);
-          await page.locator('main h1').first().waitFor();
-          await page.waitForLoadState('networkidle');
-          expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
-          await openEveryDisclosure(page);
-          for (const v of await axeViolations(page)) problems.push(`${name}: ${v}`);
-          if (size !== 'desktop')
-            for (const p of await phoneLayoutProblems(page)) problems.push(`${name}: ${p}`);
-          for (const s of await secretsIn(page, fleet.secrets))
-            problems.push(`${name}: shows a planted secret ${s.slice(0, 6)}…`);
-          await screenshot(page, `${name}-${size}-${theme}`);
-        }
-        expect(problems).toEqual([]);
-        expectNoPageErrors(open);
-        await open.context.close();
-      });
-    }
+  for (const [size, theme] of sweeps) {
+    it(`[UI-10][UI-12] at ${size} in ${theme}: no axe violation, no secret, ${size === 'desktop' ? '' : 'no overflow, 44 px controls, '}a screenshot`, async () => {
+      const open = await openSignedIn(browser, service, { viewport: size, theme });
+      const { page } = open;
+      const problems: string[] = [];
+      for (const { name, path } of pagesOf(fleet)) {
+        await page.goto(service.url + path);
+        await page.locator('main h1').first().waitFor();
+        await page.waitForLoadState('networkidle');
+        expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
+        await openEveryDisclosure(page);
+        for (const v of await axeViolations(page)) problems.push(`${name}: ${v}`);
+        if (size !== 'desktop')
+          for (const p of await phoneLayoutProblems(page)) problems.push(`${name}: ${p}`);
+        for (const s of await secretsIn(page, fleet.secrets))
+          problems.push(`${name}: shows a planted secret ${s.slice(0, 6)}…`);
+        await screenshot(page, `${name}-${size}-${theme}`);
+      }
+      expect(problems).toEqual([]);
+      expectNoPageErrors(open);
+      await open.context.close();
+    });
   }
 
   it('a viewer is offered no control that changes anything, on any page', async () => {
