@@ -28,6 +28,11 @@ export function matchRule(compiled: CompiledRule, facts: Facts): MatchOffset | n
       if (present === undefined || !values?.some((v) => present.includes(v))) return null;
     }
   }
+  // The rule's own pattern before its veto: of the candidates the index selects, most fail their pattern (about
+  // 5 in 6 over the corpus) and few are vetoed (1 in 50), so the veto runs only where it can matter. Every
+  // condition is a pure test (no global or sticky flag), so the order changes the cost, never the answer.
+  const m = w.text ? w.text.exec(facts.text) : undefined;
+  if (m === null) return null;
   if (w.unless && w.unless.test(facts.text)) return null;
   if (w.predicate && !predicates[w.predicate](facts)) return null;
   let offset = -1;
@@ -36,11 +41,7 @@ export function matchRule(compiled: CompiledRule, facts: Facts): MatchOffset | n
     if (at === null) return null;
     offset = at;
   }
-  if (w.text) {
-    const m = w.text.exec(facts.text);
-    return m ? m.index : null;
-  }
-  return offset;
+  return m ? m.index : offset;
 }
 
 /** Start offsets and ends of every match of a global pattern, in order. */
