@@ -95,6 +95,23 @@ describe('hostile addresses', () => {
 });
 
 describe('keyboard', () => {
+  it('after Cancel wait from the keyboard the focus is not lost to the page body', async () => {
+    await fail(service, await startRoute(service, 'k-cancel'), rateLimited(30));
+    const open = await openSignedIn(browser, service, { role: 'operator', path: '/routes/k-cancel' });
+    const { page } = open;
+    await page.locator('.route-headline').waitFor();
+    await page.getByRole('button', { name: 'Cancel wait' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('.route-headline').innerText()).toBe('Needs your action');
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => document.activeElement?.tagName)).not.toBe('BODY');
+    // From there the next Tab reaches the actions the new state offers.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Retry now');
+    expectNoPageErrors(open);
+    await open.context.close();
+  });
+
   it('Escape cancels the Stop dialog and the focus returns to Stop', async () => {
     await fail(service, await startRoute(service, 'k-stop'), rateLimited(30));
     const open = await openSignedIn(browser, service, { role: 'operator', path: '/routes/k-stop' });
