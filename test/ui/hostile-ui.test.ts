@@ -9,6 +9,7 @@ import {
   type UiService,
 } from './harness.js';
 import { tokens } from '../helpers/service.js';
+import { openAll, section, seedProfile } from './profiles-fixtures.js';
 import { fail, rateLimited, startRoute } from './routes-fixtures.js';
 
 /**
@@ -217,3 +218,77 @@ async function newestEventId(): Promise<string> {
   controller.abort();
   return /resumable from id (\d+)/.exec(text)![1]!;
 }
+
+describe('the policy editor under hostile input', () => {
+  it('every hostile value is refused beside its field at once, nothing is sent, never "Saved"', async () => {
+    await seedProfile(service, 'h-input');
+    const open = await openSignedIn(browser, service, { viewport: 'small', path: '/profiles/h-input' });
+    const { page } = open;
+    await openAll(page);
+    const transient = section(page, 0, 'Transient errors');
+    const hard = section(page, 0, 'Hard errors');
+    let puts = 0;
+    page.on('request', (r) => {
+      if (r.method() === 'PUT') puts++;
+    });
+    const values = ['1e309', 'NaN', '5x', '３', '-2', '99999999999', ' ', 'Infinity', '0x10', '1,5'];
+    for (const value of values) {
+      await transient.getByLabel('Maximum retries').fill(value);
+      await transient.getByLabel('Initial interval').fill(value);
+      await hard.getByLabel('Maximum wait').fill(value);
+      for (const field of [
+        transient.getByLabel('Maximum retries'),
+        transient.getByLabel('Initial interval'),
+        hard.getByLabel('Maximum wait'),
+      ])
+        expect(await field.getAttribute('aria-invalid'), value).toBe('true');
+      expect(await page.locator('.field-error').count(), value).toBeGreaterThanOrEqual(3);
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      const outcome = page.getByTestId('save-outcome');
+      await expect.poll(() => outcome.innerText()).toContain('Not saved.');
+      expect(await transient.getByLabel('Maximum retries').inputValue()).toBe(value);
+    }
+    expect(puts).toBe(0);
+    expect(await phoneLayoutProblems(page)).toEqual([]);
+    expect((await service.call('GET', '/v1/profiles/h-input')).body).toMatchObject({ version: 1 });
+    expectNoPageErrors(open);
+    await open.context.close();
+  });
+
+  it('an edit typed while a save is in flight is kept, not replaced by the saved copy', async () => {
+    await seedProfile(service, 'h-typing');
+    const open = await openSignedIn(browser, service, { path: '/profiles/h-typing' });
+    const { page } = open;
+    await openAll(page);
+    const transient = section(page, 0, 'Transient errors');
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/v1/profiles/h-typing', async (r) => {
+      if (r.request().method() === 'PUT') await held;
+      await r.continue();
+    });
+    await transient.getByLabel('Maximum retries').fill('4');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('button', { name: 'Saving…' }).waitFor();
+    // The person keeps typing while the first save travels.
+    await transient.getByLabel('Initial interval').fill('9s');
+    release();
+    await expect.poll(() => page.getByTestId('save-outcome').innerText()).toContain('stored version 2');
+    expect(await transient.getByLabel('Initial interval').inputValue()).toBe('9s');
+    expect(await transient.getByLabel('Maximum retries').inputValue()).toBe('4');
+    expect(await page.locator('main').innerText()).toContain('unsaved changes');
+    expect(await page.getByTestId('save-outcome').innerText()).toContain(
+      'the edits you made while it was saving are not saved yet',
+    );
+    const stored = (await service.call('GET', '/v1/profiles/h-typing')).body as {
+      candidates: Array<{ policy: { transient: { retry: unknown } } }>;
+    };
+    expect(stored.candidates[0]!.policy.transient.retry).toEqual({
+      enabled: true,
+      max_retries: 4,
+      initial_interval_seconds: 5,
+    });
+    expectNoPageErrors(open);
+    await open.context.close();
+  });
+});
