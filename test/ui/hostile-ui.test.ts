@@ -8,7 +8,7 @@ import {
   startUiService,
   type UiService,
 } from './harness.js';
-import { tokens } from '../helpers/service.js';
+import { overloaded, tokens } from '../helpers/service.js';
 import { openAll, section, seedProfile } from './profiles-fixtures.js';
 import { fail, rateLimited, startRoute } from './routes-fixtures.js';
 
@@ -288,6 +288,54 @@ describe('the policy editor under hostile input', () => {
       max_retries: 4,
       initial_interval_seconds: 5,
     });
+    expectNoPageErrors(open);
+    await open.context.close();
+  });
+});
+
+describe('the retry card from the keyboard', () => {
+  it('after Cancel the focus moves to the Resume / Start fresh choice, not the page body', async () => {
+    const opened = await service.call<{ route: { id: string; dispatch: { id: string } } }>(
+      'POST',
+      '/v1/sessions',
+      { task_id: 'task-k', session_id: 'k-session', profile_id: 'concrete-main', owner: 'alice' },
+      'adapter',
+    );
+    expect(opened.status).toBe(201);
+    const route = opened.body.route;
+    await service.call(
+      'POST',
+      `/v1/routes/${route.id}/dispatches/${route.dispatch.id}/ack`,
+      undefined,
+      'adapter',
+    );
+    const failed = await service.call(
+      'POST',
+      '/v1/sessions/k-session/evidence',
+      {
+        task_id: 'task-k',
+        envelope: { ...overloaded, headers: { 'retry-after': '50' } },
+        invocation_id: route.dispatch.id,
+        replay: {},
+      },
+      'adapter',
+    );
+    expect(failed.status).toBe(200);
+    const open = await openSignedIn(browser, service, {
+      role: 'operator',
+      path: '/sessions/k-session?task_id=task-k',
+    });
+    const { page } = open;
+    const cancel = page
+      .getByRole('region', { name: 'Retrying automatically' })
+      .getByRole('button', { name: 'Cancel', exact: true });
+    await cancel.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('region', { name: 'Needs your choice' }).waitFor();
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => document.activeElement?.tagName)).not.toBe('BODY');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Resume');
     expectNoPageErrors(open);
     await open.context.close();
   });
