@@ -104,7 +104,7 @@ export function eventEndpoints(context: ServerContext): Endpoint[] {
           }
           // A replayed event carries the server_time of when it was written: the clock a page anchors its
           // countdowns to would be behind by the time it was away, until the next heartbeat. Say the time now.
-          beat();
+          if (lastSent > resume) beat();
         }
         const waiting = live;
         live = null;
