@@ -60,11 +60,11 @@ export function eventEndpoints(context: ServerContext): Endpoint[] {
           if (live !== null) live.push(event);
           else send(event);
         });
-        const heartbeat = setInterval(() => {
+        const beat = () =>
           write(
             `event: heartbeat\ndata: ${JSON.stringify({ server_time: new Date(context.recourse.clock.now()).toISOString() })}\n\n`,
           );
-        }, heartbeatMs);
+        const heartbeat = setInterval(beat, heartbeatMs);
         heartbeat.unref();
         const end = () => {
           if (closed) return;
@@ -102,6 +102,9 @@ export function eventEndpoints(context: ServerContext): Endpoint[] {
             for (const event of page) send(event);
             if (page.length < pageSize || closed) break;
           }
+          // A replayed event carries the server_time of when it was written: the clock a page anchors its
+          // countdowns to would be behind by the time it was away, until the next heartbeat. Say the time now.
+          if (lastSent > resume) beat();
         }
         const waiting = live;
         live = null;

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { DynamicProfile } from '../../../../src/core/policy/index.js';
 import { api, ApiError } from '../../api.js';
 import { useResource } from '../../live/hooks.js';
@@ -29,6 +29,9 @@ export function ProfilePage(props: { readonly id: string }) {
   const [form, setForm] = useState<ProfileForm | null>(null);
   const [serverIssues, setServerIssues] = useState<ReadonlyMap<string, string>>(new Map());
   const [outcome, setOutcome] = useState<SaveOutcome>({ kind: 'idle' });
+  // The form as it is now, for a save's reply: what was typed while the request travelled is not the saved copy.
+  const latestForm = useRef(form);
+  latestForm.current = form;
 
   const dirty = base !== null && form !== null && JSON.stringify(form) !== JSON.stringify(formOf(base));
   // A newer copy from a reload replaces the form only while the user has not edited it.
@@ -86,11 +89,14 @@ export function ProfilePage(props: { readonly id: string }) {
         { ...check.profile, version: base.version },
         { 'if-match': `"${base.version}"` },
       );
+      const editedSince = latestForm.current !== form;
       setBase(body);
-      setForm(formOf(body));
+      if (!editedSince) setForm(formOf(body));
       setServerIssues(new Map());
-      setOutcome({ kind: 'saved', profile: body });
-      announce(`Saved version ${body.version}`);
+      setOutcome({ kind: 'saved', profile: body, ...(editedSince ? { editedSince } : {}) });
+      announce(
+        `Saved version ${body.version}${editedSince ? '; the edits made since are not saved yet' : ''}`,
+      );
     } catch (error) {
       setOutcome(refusal(error, base, shown, setServerIssues));
       announce('Not saved');

@@ -5,7 +5,12 @@ import { Disclosure } from '../../ui/disclosure.js';
 export type SaveOutcome =
   | { readonly kind: 'idle' }
   | { readonly kind: 'saving' }
-  | { readonly kind: 'saved'; readonly profile: DynamicProfile }
+  | {
+      readonly kind: 'saved';
+      readonly profile: DynamicProfile;
+      /** The form was edited while the save travelled: it keeps those edits, unsaved. */
+      readonly editedSince?: true;
+    }
   | {
       readonly kind: 'invalid';
       readonly count: number;
@@ -30,8 +35,10 @@ export function SaveBanner(props: { readonly outcome: SaveOutcome; readonly onLo
       return (
         <div className="banner ok" data-testid="save-outcome">
           <p>
-            <strong>Saved.</strong> The service stored version {o.profile.version}; the form shows it as
-            stored.
+            <strong>Saved.</strong> The service stored version {o.profile.version};{' '}
+            {o.editedSince === true
+              ? 'the edits you made while it was saving are not saved yet.'
+              : 'the form shows it as stored.'}
           </p>
           <Disclosure summary="The stored document">
             <pre data-testid="saved-document">{JSON.stringify(o.profile, null, 2)}</pre>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { api, ApiError } from '../../api.js';
 import { useAnnounce } from '../../ui/announcer.js';
 import { ConfirmDialog } from '../../ui/confirm.js';
@@ -34,6 +34,7 @@ export function RouteActions(props: {
   const [pending, setPending] = useState<Pending | null>(null);
   const [asking, setAsking] = useState<RouteAction | null>(null);
   const [outcome, setOutcome] = useState<Outcome>(null);
+  const title = useRef<HTMLHeadingElement>(null);
 
   // The route's own event may confirm the change before the reply does.
   useEffect(() => {
@@ -77,6 +78,12 @@ export function RouteActions(props: {
       }
     } finally {
       setPending(null);
+      // The button pressed was disabled while pending and may be gone now (another state offers other actions):
+      // a keyboard user keeps their place at this section rather than at the top of the page.
+      requestAnimationFrame(() => {
+        if (document.activeElement === null || document.activeElement === document.body)
+          title.current?.focus();
+      });
     }
   };
   const ask = (action: RouteAction) => {
@@ -87,7 +94,9 @@ export function RouteActions(props: {
 
   return (
     <section aria-labelledby="route-actions-title" className="route-actions">
-      <h2 id="route-actions-title">What you can do</h2>
+      <h2 id="route-actions-title" ref={title} tabIndex={-1}>
+        What you can do
+      </h2>
       {outcome !== null && (
         <div className={outcome.kind === 'unchanged' ? 'banner info' : 'banner error'} role="alert">
           {outcome.text}

@@ -34,7 +34,7 @@ export function RecoveryChoiceCard(props: {
   const pending = props.choice.state === 'requested' ? props.choice.choice : null;
   return (
     <section className="recovery-card" aria-labelledby={`recovery-title-${id}`} data-testid="recovery-card">
-      <h2 id={`recovery-title-${id}`} className="retry-card-title">
+      <h2 id={`recovery-title-${id}`} className="retry-card-title" tabIndex={-1}>
         Needs your choice
       </h2>
       <p>{props.message.content}</p>

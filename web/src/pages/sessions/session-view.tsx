@@ -96,8 +96,19 @@ export function SessionView(props: { readonly sessionKey: SessionKey }) {
   const notice = messages.find((m) => m.id === noticeId) ?? null;
   const card = notice === null ? null : retryCardModel(notice);
   const recoveryIds = messages.filter(isRecoveryMessage).map((m) => m.id);
+  const transcriptTitle = useRef<HTMLHeadingElement>(null);
   useTransitionsAnnounced(transcript.loaded, card, recoveryIds, cancel, choice, announce, {
-    onNoticeGone: () => setCancel({ state: 'idle' }),
+    onNoticeGone: () => {
+      setCancel({ state: 'idle' });
+      // The card took the focused Cancel with it: keep a keyboard user in the transcript, at the choice if it
+      // is there already (its buttons come next either way), not at the top of the document.
+      requestAnimationFrame(() => {
+        if (document.activeElement !== null && document.activeElement !== document.body) return;
+        const page = transcriptTitle.current?.parentElement;
+        const choiceTitle = page?.querySelector<HTMLElement>('.recovery-card h2') ?? null;
+        (choiceTitle ?? transcriptTitle.current)?.focus();
+      });
+    },
     onRecoveryGone: () => setChoice({ state: 'idle' }),
   });
 
@@ -194,7 +205,9 @@ export function SessionView(props: { readonly sessionKey: SessionKey }) {
           {result}
         </p>
       )}
-      <h2>Transcript</h2>
+      <h2 ref={transcriptTitle} tabIndex={-1}>
+        Transcript
+      </h2>
       {loadProblem !== null && (
         <p className="banner error" role="alert">
           The transcript could not be loaded: {loadProblem}
