@@ -171,6 +171,26 @@ describe('route view', () => {
     await open.context.close();
   });
 
+  it('[UI-11] Stop confirmed after the route changed under the open dialog sends what the person saw: a conflict, not a stop', async () => {
+    const waiting = await waitingRoute('v-stop-late');
+    const open = await openRoute('v-stop-late', { role: 'operator' });
+    const { page } = open;
+    await button(page, 'Stop').click();
+    const dialog = page.getByRole('dialog', { name: 'Stop this route?' });
+    await dialog.waitFor();
+    await act(service, waiting, 'cancel'); // another person, while the question is open
+    await expect.poll(() => page.locator('.route-headline').innerText()).toBe('Needs your action');
+    await dialog.getByRole('button', { name: 'Stop the route' }).click();
+    await expect
+      .poll(() => page.locator('.banner').allInnerTexts())
+      .toContainEqual(expect.stringMatching(/was waiting to retry/));
+    expect((await service.call<{ reason: string }>('GET', '/v1/routes/v-stop-late')).body.reason).toBe(
+      'cancelled',
+    );
+    expectNoPageErrors(open);
+    await open.context.close();
+  });
+
   it('[UI-11] Cancel wait does not ask; a pending request shows "requested" until the reply confirms it', async () => {
     await waitingRoute('v-pending');
     const open = await openRoute('v-pending', { role: 'operator', liveEvents: false });

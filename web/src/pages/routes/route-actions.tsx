@@ -32,7 +32,11 @@ export function RouteActions(props: {
   const { route, successor, onRoute } = props;
   const announce = useAnnounce();
   const [pending, setPending] = useState<Pending | null>(null);
-  const [asking, setAsking] = useState<RouteAction | null>(null);
+  // What the question was asked about: Confirm sends the route as the person saw it when the dialog opened, so a
+  // change meanwhile is refused (409) and shown rather than acted on unseen.
+  const [asking, setAsking] = useState<{ readonly action: RouteAction; readonly seen: RouteDoc } | null>(
+    null,
+  );
   const [outcome, setOutcome] = useState<Outcome>(null);
   const title = useRef<HTMLHeadingElement>(null);
 
@@ -42,10 +46,9 @@ export function RouteActions(props: {
   }, [route.revision, pending]);
 
   const actions = allowedActions(route, successor);
-  const send = async (action: RouteAction) => {
+  const send = async (action: RouteAction, sent: RouteDoc = route) => {
     setAsking(null);
     setOutcome(null);
-    const sent = route;
     setPending({ action, sent });
     announce(`${actionLabel(action, sent, successor)} requested`);
     try {
@@ -88,7 +91,7 @@ export function RouteActions(props: {
   };
   const ask = (action: RouteAction) => {
     if (action === 'stop' || (action === 'retry_now' && route.state === 'waiting_for_reset'))
-      setAsking(action);
+      setAsking({ action, seen: route });
     else void send(action);
   };
 
@@ -140,15 +143,15 @@ export function RouteActions(props: {
       )}
       <ConfirmDialog
         open={asking !== null}
-        title={asking === 'stop' ? 'Stop this route?' : 'Retry now, before the reset?'}
-        confirmLabel={asking === 'stop' ? 'Stop the route' : 'Retry now anyway'}
+        title={asking?.action === 'stop' ? 'Stop this route?' : 'Retry now, before the reset?'}
+        confirmLabel={asking?.action === 'stop' ? 'Stop the route' : 'Retry now anyway'}
         onConfirm={() => {
-          if (asking !== null) void send(asking);
+          if (asking !== null) void send(asking.action, asking.seen);
         }}
         onCancel={() => setAsking(null)}
       >
         <p>
-          {asking === 'stop'
+          {asking?.action === 'stop'
             ? 'Recovery ends here: nothing is retried or switched until you act again. An attempt already sent is left to finish.'
             : 'The provider said when the usage limit resets. Retrying before then will most likely fail the same way and use up this wait.'}
         </p>
