@@ -160,6 +160,30 @@ describe('signing out', () => {
     await open.context.close();
   });
 
+  it('a stream the service refuses once the cookie is gone brings the sign-in form, not "Reconnecting…" for ever', async () => {
+    const open = await openSignedIn(browser, service);
+    const { page, context } = open;
+    await page
+      .getByTestId('connection')
+      .filter({ hasText: /^Live$/ })
+      .waitFor();
+    await context.clearCookies(); // as when the cookie expires
+    // The page's first question is answered as it was before the cookie went (the page believes it is signed in),
+    // and the board's list too, so only the event stream meets the service's 401: the page must notice it there.
+    await page.route('**/v1/routes?*', (r) => r.fulfill({ json: { routes: [], next_cursor: null } }));
+    // (React's StrictMode may ask twice at start: both are answered.)
+    let answered = 0;
+    await page.route('**/v1/me', async (r) => {
+      if (answered === 2) return r.continue();
+      answered += 1;
+      return r.fulfill({ json: { role: 'admin', server_time: new Date().toISOString() } });
+    });
+    await page.reload();
+    await page.getByRole('heading', { name: 'Sign in to Recourse' }).waitFor({ timeout: 20_000 });
+    expect(answered).toBeGreaterThan(0);
+    await context.close();
+  });
+
   it('a forged cookie shows the sign-in form', async () => {
     const context = await browser.newContext();
     await context.addCookies([{ name: 'recourse_session', value: 'forged.value', url: service.url }]);

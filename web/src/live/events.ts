@@ -1,3 +1,4 @@
+import { api, ApiError } from '../api.js';
 import { observeServerTime } from './server-clock.js';
 
 /** An event as `GET /v1/events` sends it: its type and its parsed data (which always holds `server_time`). */
@@ -32,6 +33,7 @@ class LiveStream {
   private readonly listeners = new Set<Listener>();
   private readonly reloads = new Set<() => void>();
   private readonly connection = new Set<(connected: boolean) => void>();
+  private retry: ReturnType<typeof setTimeout> | null = null;
   connected = false;
 
   start(): void {
@@ -39,16 +41,43 @@ class LiveStream {
     const source = new EventSource('/v1/events');
     this.source = source;
     source.onopen = () => this.setConnected(true);
-    source.onerror = () => this.setConnected(false);
+    source.onerror = () => {
+      this.setConnected(false);
+      // The browser retries a dropped stream by itself, but not one the service refused (a 401 once the cookie
+      // expired, a 503): then ask who we are, which signs the page out on a 401, and reopen when it answers.
+      if (source.readyState === EventSource.CLOSED && this.source === source) {
+        this.source = null;
+        this.scheduleProbe(1000);
+      }
+    };
     for (const type of eventTypes) {
       source.addEventListener(type, (message: MessageEvent<string>) => this.deliver(type, message));
     }
   }
 
   stop(): void {
+    if (this.retry !== null) clearTimeout(this.retry);
+    this.retry = null;
     this.source?.close();
     this.source = null;
     this.setConnected(false);
+  }
+
+  private scheduleProbe(delayMs: number): void {
+    if (this.retry !== null) return;
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      api('GET', '/v1/me').then(
+        () => {
+          this.start();
+          for (const listener of this.reloads) listener(); // events may have been missed while it was closed
+        },
+        (error: unknown) => {
+          // 401: `api` has already signed the page out (which stops the stream). Anything else: try again.
+          if (!(error instanceof ApiError && error.status === 401)) this.scheduleProbe(5000);
+        },
+      );
+    }, delayMs);
   }
 
   subscribe(listener: Listener): () => void {

@@ -41,10 +41,17 @@ export interface Resource<T> {
 
 /**
  * Data loaded from the service, reloaded when `key` changes and when the event stream says the page fell behind.
- * A response that arrives after a newer request started is dropped.
+ * A response that arrives after a newer request started is dropped, and data loaded for another key is never
+ * shown under this one (a page reused for another id starts empty).
  */
 export function useResource<T>(key: string, load: () => Promise<T>): Resource<T> {
-  const [data, setData] = useState<T | null>(null);
+  const [held, setHeld] = useState<{ readonly key: string; readonly data: T | null }>({ key, data: null });
+  const data = held.key === key ? held.data : null;
+  const setData = useCallback(
+    (update: (current: T | null) => T | null) =>
+      setHeld((h) => ({ key, data: update(h.key === key ? h.data : null) })),
+    [key],
+  );
   const [error, setError] = useState<Error | null>(null);
   const [loading, setLoading] = useState(true);
   const [round, setRound] = useState(0);
@@ -56,7 +63,7 @@ export function useResource<T>(key: string, load: () => Promise<T>): Resource<T>
     loader.current().then(
       (value) => {
         if (!current) return;
-        setData(value);
+        setHeld({ key, data: value });
         setError(null);
         setLoading(false);
       },

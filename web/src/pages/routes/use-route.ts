@@ -46,7 +46,12 @@ export function useRoute(id: string, onTransition: (event: TransitionEvent) => v
       const path = `/v1/routes/${encodeURIComponent(route.id)}/attempts`;
       api<{ attempts: AttemptDoc[] }>('GET', path).then(
         ({ body }) =>
-          set((current) => (current === null ? current : { ...current, attempts: body.attempts })),
+          // Attempts are append-only: of two replies that cross, the longer history is the newer one.
+          set((current) =>
+            current === null || current.attempts.length > body.attempts.length
+              ? current
+              : { ...current, attempts: body.attempts },
+          ),
         () => undefined, // the history stays as it was; the next event or reload reads it again
       );
     },
