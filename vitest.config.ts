@@ -20,12 +20,25 @@ export default defineConfig({
       },
       {
         // The crash test spawns and kills engine processes: alone, after the other files.
-        test: { name: 'crash', include: [crash], testTimeout: 900_000, sequence: { groupOrder: 1 } },
+        test: {
+          name: 'crash',
+          include: [crash],
+          testTimeout: 900_000,
+          // One file: the worker count only has to match the others of its group (vitest requires it).
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
+        },
       },
       {
         // Packs the package and installs it into a fresh folder (a native build: about a minute of CPU), then
         // runs the embedding example with kills: beside the crash test, after the unit files.
-        test: { name: 'package', include: [packed], testTimeout: 900_000, sequence: { groupOrder: 1 } },
+        test: {
+          name: 'package',
+          include: [packed],
+          testTimeout: 900_000,
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
+        },
       },
       {
         // The web UI in Debian's Chromium against the built `recourse serve`: after the unit files, beside the
