@@ -86,13 +86,13 @@ describe('the agent sandbox', () => {
     await new Promise<void>((resolve) => hostServer.close(() => resolve()));
   });
 
-  it('[CUR-13] loopback works inside: a server and a client in the namespace talk over 127.0.0.1', async () => {
+  it('loopback works inside: a server and a client in the namespace talk over 127.0.0.1', async () => {
     const result = await run(namespace, home, process.execPath, ['-e', loopbackRoundTrip]);
     expect(result.stderr).toBe('');
     expect(result.stdout.trim()).toBe('inside');
   });
 
-  it('[CUR-13] an address outside loopback is unreachable from inside, and so is the host loopback', async () => {
+  it('an address outside loopback is unreachable from inside, and so is the host loopback', async () => {
     const outside = await run(namespace, home, process.execPath, ['-e', probe, '1.1.1.1', '443']);
     expect(outside.stdout.trim()).toBe('ENETUNREACH');
     const hostLoopback = await run(namespace, home, process.execPath, [
@@ -110,7 +110,7 @@ describe('the agent sandbox', () => {
     expect(direct.stdout.trim()).toBe('connected');
   });
 
-  it('[CUR-13] HOME, TMPDIR and the XDG folders are the sandbox, and no parent variable leaks in', async () => {
+  it('HOME, TMPDIR and the XDG folders are the sandbox, and no parent variable leaks in', async () => {
     process.env.RECOURSE_SANDBOX_LEAK_PROBE = 'leaked';
     try {
       const script =
@@ -127,7 +127,7 @@ describe('the agent sandbox', () => {
     }
   });
 
-  it('[CUR-13] ending the process group ends the command and the children it started', async () => {
+  it('ending the process group ends the command and the children it started', async () => {
     const pidFile = join(home.root, 'grandchild.pid');
     const child = spawnInNamespace(namespace, 'sh', ['-c', `sleep 300 & echo $! > ${pidFile}; wait`], {
       env: home.env,
