@@ -5,6 +5,9 @@ import {
   appendReplayEvent,
   assessReplaySafety,
   classify,
+  defaultPolicyDocument,
+  evaluate,
+  freshCycle,
   openReplayEvidence,
   snapshotReplayEvidence,
   type ReplayEvent,
@@ -62,6 +65,22 @@ function replayEventOf(update: Record<string, unknown>): ReplayEvent | null {
   }
 }
 
+const key = { sessionId: 'session-1', executionId: 'execution-1', promptGeneration: 1 };
+
+/** The effect-safety gate's verdict on the updates the agent sent before its error. */
+function safetyOf(fixture: RealAgentFixture) {
+  let replay = openReplayEvidence(key);
+  for (const { update } of fixture.updates_before_error) {
+    const event = replayEventOf(update);
+    if (event !== null) replay = appendReplayEvent(replay, event);
+  }
+  return assessReplaySafety(snapshotReplayEvidence(replay), {
+    current: key,
+    failure: classifyAt(fixture),
+    failureMessage: JSON.stringify(fixture.evidence),
+  });
+}
+
 describe('recorded real-agent evidence', () => {
   it('covers three agents and every scripted fault that ends in an error', () => {
     const agents = new Set(fixtures.map(([, f]) => f.agent));
@@ -85,20 +104,23 @@ describe('recorded real-agent evidence', () => {
   });
 
   it.each(fixtures)('[SAF-04] %s: the updates before the error decide replay', (_file, fixture) => {
-    const key = { sessionId: 'session-1', executionId: 'execution-1', promptGeneration: 1 };
-    let replay = openReplayEvidence(key);
-    for (const { update } of fixture.updates_before_error) {
-      const event = replayEventOf(update);
-      if (event !== null) replay = appendReplayEvent(replay, event);
-    }
-    const failureMessage = JSON.stringify(fixture.evidence);
-    const verdict = assessReplaySafety(snapshotReplayEvidence(replay), {
-      current: key,
-      failure: classifyAt(fixture),
-      failureMessage,
-    });
+    const verdict = safetyOf(fixture);
     expect(verdict.safe ? 'safe' : verdict.reason).toBe(fixture.expect.replay);
   });
+
+  it.each(fixtures)(
+    '[POL-13][EVL-01] %s: the default policy switches to the next candidate, or refuses an unsafe replay',
+    (_file, fixture) => {
+      const now = Date.parse(fixture.evidence.observed_at);
+      const decision = evaluate(
+        { classification: classifyAt(fixture), safety: safetyOf(fixture) },
+        freshCycle,
+        defaultPolicyDocument,
+        now,
+      );
+      expect(decision.kind).toBe(fixture.expect.replay === 'safe' ? 'skip' : 'reject');
+    },
+  );
 
   // A known gap is evidence the catalogue gets wrong today, with the answer it should give: once the catalogue
   // gets it right, this fails so the fixture moves up beside the others and is held to its answer.
