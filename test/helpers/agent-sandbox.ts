@@ -90,17 +90,14 @@ const quietEnv = {
   DO_NOT_TRACK: '1',
   NO_UPDATE_NOTIFIER: '1',
   npm_config_update_notifier: 'false',
-  CI: '1',
   // Claude Code: no autoupdater, telemetry, error reporting or bug command traffic.
   CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
   DISABLE_AUTOUPDATER: '1',
   DISABLE_TELEMETRY: '1',
   DISABLE_ERROR_REPORTING: '1',
-  // Gemini CLI.
+  // Gemini CLI: no telemetry, and no relaunch of itself in a child node with a larger heap.
   GEMINI_TELEMETRY_ENABLED: 'false',
   GEMINI_CLI_NO_RELAUNCH: 'true',
-  // Codex.
-  CODEX_DISABLE_UPDATE_CHECK: '1',
 } as const;
 
 /** Starts a command inside the namespace, in its own process group (so `endProcessGroup` ends it whole). */
