@@ -97,13 +97,18 @@ function readStep(raw: unknown, path: string, counted: boolean, issues: FieldIss
   }
   const before = issues.length;
   const isFault = 'fault' in raw;
-  if (isFault && 'answer' in raw)
-    issues.push({ path, message: 'a step is either {answer} or {fault}, not both' });
-  else if (!isFault && !('answer' in raw))
-    issues.push({ path, message: 'a step needs answer (a text) or fault (a fault name)' });
+  if (isFault === 'answer' in raw) {
+    issues.push({
+      path,
+      message: isFault
+        ? 'a step is either {answer} or {fault}, not both'
+        : 'a step needs answer (a text) or fault (a fault name)',
+    });
+    return null;
+  }
   const fields = isFault ? faultFields : answerFields;
   for (const key of Object.keys(raw))
-    if (!fields.includes(key) && !(key === 'answer' && isFault))
+    if (!fields.includes(key))
       issues.push({
         path: pointer(path, key),
         message:
