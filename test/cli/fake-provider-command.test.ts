@@ -48,7 +48,7 @@ describe('recourse fake-provider', () => {
     const missing = await fetch(`${url}/v2/whatever`, { method: 'POST', body: '{}' });
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({
-      error: { type: 'not_found', message: expect.stringContaining('POST /v2/whatever') },
+      error: { type: 'not_found', message: expect.stringContaining('POST /v2/whatever') as string },
     });
     const answer = await fetch(`${url}/v1/chat/completions`, { method: 'POST', body: '{}' });
     expect(await answer.json()).toMatchObject({ choices: [{ message: { content: 'first' } }] });
@@ -112,7 +112,7 @@ describe('recourse fake-provider', () => {
     ]);
     expect(run.status).toBe(1);
     expect(JSON.parse(run.stdout)).toEqual({
-      errors: [{ path: '/steps/0/fault', message: expect.stringContaining('melted') }],
+      errors: [{ path: '/steps/0/fault', message: expect.stringContaining('melted') as string }],
     });
   });
 

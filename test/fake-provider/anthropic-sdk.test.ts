@@ -32,7 +32,7 @@ describe('fake provider: Anthropic Messages through the real SDK', () => {
       { type: 'text', text: 'Reading it.' },
       {
         type: 'tool_use',
-        id: expect.stringMatching(/^toolu_/),
+        id: expect.stringMatching(/^toolu_/) as string,
         name: 'read_file',
         input: { path: 'a.txt', lines: 3 },
       },
@@ -64,7 +64,10 @@ describe('fake provider: Anthropic Messages through the real SDK', () => {
       expect(error, fault).toBeInstanceOf(Anthropic.APIError);
       const api = error as InstanceType<typeof Anthropic.APIError>;
       expect(api.status, fault).toBe(status);
-      expect(api.error, fault).toMatchObject({ type: 'error', error: { type, message: expect.any(String) } });
+      expect(api.error, fault).toMatchObject({
+        type: 'error',
+        error: { type, message: expect.any(String) as string },
+      });
       expect(api.requestID, fault).toMatch(/^req_/);
     }
   });
@@ -77,11 +80,10 @@ describe('fake provider: Anthropic Messages through the real SDK', () => {
       typeof Anthropic.APIError
     >;
     expect(limited).toBeInstanceOf(Anthropic.RateLimitError);
-    expect(limited.headers.get('retry-after')).toBe('42');
-    expect(limited.headers.get('anthropic-ratelimit-requests-remaining')).toBe('0');
-    expect(Date.parse(limited.headers.get('anthropic-ratelimit-requests-reset')!)).toBeGreaterThan(
-      Date.now() + 30_000,
-    );
+    expect(limited.headers?.get('retry-after')).toBe('42');
+    expect(limited.headers?.get('anthropic-ratelimit-requests-remaining')).toBe('0');
+    const reset = limited.headers?.get('anthropic-ratelimit-requests-reset') ?? '';
+    expect(Date.parse(reset)).toBeGreaterThan(Date.now() + 30_000);
     const credit = (await thrown(() => client(url).messages.create(params))) as InstanceType<
       typeof Anthropic.APIError
     >;
@@ -132,7 +134,7 @@ describe('fake provider: Anthropic Messages through the real SDK', () => {
     const models = await client(url).models.list();
     expect(models.data.map((m) => m.id)).toContain('claude-fake-1');
     expect(await client(url).messages.countTokens(params)).toMatchObject({
-      input_tokens: expect.any(Number),
+      input_tokens: expect.any(Number) as number,
     });
     expect((await client(url).messages.create(params)).content).toEqual([{ type: 'text', text: 'first' }]);
     expect((await client(url).messages.create(params)).content).toEqual([{ type: 'text', text: 'later' }]);

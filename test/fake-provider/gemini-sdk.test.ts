@@ -72,7 +72,7 @@ describe('fake provider: Gemini through the real SDK', () => {
       expect(body.error, fault).toMatchObject({
         code: status,
         status: rpcStatus,
-        details: expect.any(Array),
+        details: expect.any(Array) as unknown[],
       });
     }
   });
@@ -128,7 +128,9 @@ describe('fake provider: Gemini through the real SDK', () => {
     const { url, log } = await fakeProvider({ steps: [{ fault: 'hang' }], then: { answer: 'next' } });
     const pager = await client(url).models.list();
     expect(pager.page.map((m) => m.name)).toContain('models/gemini-fake-1');
-    expect(await client(url).models.countTokens(params)).toMatchObject({ totalTokens: expect.any(Number) });
+    expect(await client(url).models.countTokens(params)).toMatchObject({
+      totalTokens: expect.any(Number) as number,
+    });
     const abort = new AbortController();
     const pending = thrown(() =>
       client(url).models.generateContent({ ...params, config: { abortSignal: abort.signal } }),

@@ -40,7 +40,7 @@ describe('fake provider: OpenAI Chat Completions through the real SDK', () => {
   it('renders a tool call as tool_calls, whole and streamed', async () => {
     const { url } = await fakeProvider({ steps: [{ answer: '', tool_call: tool, times: 2 }] });
     const expected = {
-      id: expect.stringMatching(/^call_/),
+      id: expect.stringMatching(/^call_/) as string,
       type: 'function',
       function: { name: 'read_file', arguments: '{"path":"a.txt"}' },
     };
@@ -66,7 +66,7 @@ describe('fake provider: OpenAI Chat Completions through the real SDK', () => {
       >;
       expect(error, fault).toBeInstanceOf(OpenAI.APIError);
       expect(error.status, fault).toBe(status);
-      expect(error.error, fault).toEqual({ message: expect.any(String), type, param: null, code });
+      expect(error.error, fault).toEqual({ message: expect.any(String) as string, type, param: null, code });
       expect(error.requestID, fault).toMatch(/^req_/);
     }
   });
