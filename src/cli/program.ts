@@ -9,6 +9,7 @@ import { demoHook } from './demo-hook.js';
 import { registerRoutesCommand } from './routes-command.js';
 import { registerProfilesCommand } from './profiles-command.js';
 import { registerEventsCommand } from './events-command.js';
+import { registerFakeProviderCommand } from './fake-provider-command.js';
 import { escapeControlCharacters } from '../core/text/escape-controls.js';
 
 /** The `recourse` command line. */
@@ -30,6 +31,7 @@ export function buildProgram(): Command {
   registerEventsCommand(program);
   registerErrorsCommand(program);
   registerPlanCommand(program);
+  registerFakeProviderCommand(program);
   // A usage error (an unknown option, a missing argument) exits 2, as input that cannot be used does; exit 1
   // stays reserved for a document that was read and is invalid. Help and --version exit 0.
   const everyCommand = (command: Command): Command[] => [command, ...command.commands.flatMap(everyCommand)];
