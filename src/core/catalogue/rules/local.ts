@@ -209,7 +209,7 @@ export const localRules: readonly Rule[] = [
         'attempt',
         'runner',
       ],
-      text: /\benoent\b|no such file or directory|uv_spawn|command not found|is not recognized as an internal or external command|cannot find module|err_module_not_found|javascript heap out of memory|out of memory|segmentation fault|core dumped|\benospc\b|no space left on device|\bemfile\b|too many open files|serialize binary|serialization error|maxfilereadtokenexceedederror|file content \(\d{1,9} tokens\) exceeds maximum allowed tokens|npm err(?:or|!)? code|\betarget\b|no matching version found|agent loop died unexpectedly|session configured event was not the first|llama\.cpp error|failed to load (?:the )?model\b|attempt to (?:call|index) (?:field|a nil value|local|global|upvalue)|llama runner process has terminated|runner process (?:has )?terminated/,
+      text: /\benoent\b|no such file or directory|uv_spawn|command not found|is not recognized as an internal or external command|cannot find module|err_module_not_found|javascript heap out of memory|out of memory|requires more system memory|more (?:system |gpu |v)?memory than (?:is )?available|segmentation fault|core dumped|\benospc\b|no space left on device|\bemfile\b|too many open files|serialize binary|serialization error|maxfilereadtokenexceedederror|file content \(\d{1,9} tokens\) exceeds maximum allowed tokens|npm err(?:or|!)?:? code|\betarget\b|no matching version found|agent loop died unexpectedly|session configured event was not the first|llama\.cpp error|failed to load (?:the )?model\b|attempt to (?:call|index) (?:field|a nil value|local|global|upvalue)|llama runner process has terminated|runner process (?:has )?terminated/,
     },
   },
   {
