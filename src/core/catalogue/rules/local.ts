@@ -275,6 +275,53 @@ export const localRules: readonly Rule[] = [
     when: { fields: { subtype: ['error_during_execution', 'error_max_turns', 'error_max_budget_usd'] } },
   },
   {
+    id: 'local.tooling_network.v1',
+    description:
+      'A network or TLS failure of the tools around the agent (sign-in, OAuth and device-code flows, installers and downloads, plugins, extensions, language servers, git): not a provider failing a prompt (issue 10 decision)',
+    tier: 'signature',
+    // Below the named side channels and editor internals, above provider and network rules: the subject decides
+    // whose failure it is.
+    priority: 34,
+    code: 'side_channel',
+    confidence: 'high',
+    when: {
+      keywords: [
+        'sign',
+        'signin',
+        'login',
+        'log',
+        'oauth',
+        'token',
+        'device',
+        'callback',
+        'install',
+        'installing',
+        'installation',
+        'installer',
+        'download',
+        'downloading',
+        'plugin',
+        'plugins',
+        'marketplace',
+        'extension',
+        'lsp',
+        'language',
+        'git',
+        'gh',
+      ],
+      near: {
+        anchor:
+          /error sending request|\be(?:timedout|notfound|connreset|connrefused|proto|ai_again)\b|getaddrinfo|could not resolve host|unable to access|\bssl\b|\btls\b|certificate|fetch failed|socket hang up|network (?:error|request failed)|timed out|connection (?:closed|reset|refused)/,
+        word: /\b(?:sign[- ]?in|log[- ]?in|oauth|token exchange|device[- ]code|auth(?:orization)? callback|install(?:ing|ation|er)?|download(?:ing)?|plugins? (?:marketplace|install|update|download)|marketplace|extension host terminated|language server|lsp|git (?:push|pull|clone|fetch)|gh:)/,
+        before: 120,
+        after: 60,
+      },
+      // A model call in the same text (an endpoint of a provider API) makes it a provider failure again.
+      unless:
+        /\/v1\/(?:messages|chat\/completions|completions|responses)\b|:(?:stream)?generatecontent\b|\/backend-api\/codex\/responses/,
+    },
+  },
+  {
     id: 'local.side_channel.v1',
     description:
       'Telemetry, installer and update downloads, MCP servers, IDE companion, keychain and settings probes',
