@@ -5,4 +5,4 @@
 export const catalogueVersion = '2026.12.05-1';
 
 /** Fingerprint of the rule set this version was released with (see test/core/catalogue/registry.test.ts). */
-export const catalogueFingerprint = '134-8223f3f5';
+export const catalogueFingerprint = '135-8064b5b1';

@@ -322,6 +322,41 @@ export const localRules: readonly Rule[] = [
     },
   },
   {
+    id: 'local.tooling_status.v1',
+    description:
+      'An HTTP status or rate limit answered to a tool around the agent (git, gh, an installer or download, a plugin marketplace): the status carries no provider meaning',
+    tier: 'signature',
+    priority: 34,
+    code: 'side_channel',
+    confidence: 'high',
+    when: {
+      keywords: [
+        'git',
+        'gh',
+        'push',
+        'pull',
+        'clone',
+        'install',
+        'installing',
+        'installation',
+        'installer',
+        'download',
+        'downloading',
+        'marketplace',
+      ],
+      near: {
+        anchor:
+          /\b(?:http(?: error)?:? ?)?(?:40[34]|429|50[0234])\b|bad gateway|service unavailable|gateway time-?out|rate limit exceeded/,
+        word: /\b(?:git (?:push|pull|clone|fetch)|failed to push some refs|gh:|gh api|install(?:ing|ation|er)?|download(?:ing)?|marketplace)/,
+        before: 120,
+        after: 60,
+      },
+      // A model call in the same text (an endpoint of a provider API) makes it a provider failure again.
+      unless:
+        /\/v1\/(?:messages|chat\/completions|completions|responses)\b|:(?:stream)?generatecontent\b|\/backend-api\/codex\/responses/,
+    },
+  },
+  {
     id: 'local.side_channel.v1',
     description:
       'Telemetry, installer and update downloads, MCP servers, IDE companion, keychain and settings probes',
