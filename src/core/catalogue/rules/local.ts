@@ -209,7 +209,7 @@ export const localRules: readonly Rule[] = [
         'attempt',
         'runner',
       ],
-      text: /\benoent\b|no such file or directory|uv_spawn|command not found|is not recognized as an internal or external command|cannot find module|err_module_not_found|javascript heap out of memory|out of memory|segmentation fault|core dumped|\benospc\b|no space left on device|\bemfile\b|too many open files|serialize binary|serialization error|maxfilereadtokenexceedederror|file content \(\d{1,9} tokens\) exceeds maximum allowed tokens|npm err(?:or|!)? code|\betarget\b|no matching version found|agent loop died unexpectedly|session configured event was not the first|llama\.cpp error|failed to load (?:the )?model\b|attempt to (?:call|index) (?:field|a nil value|local|global|upvalue)|llama runner process has terminated|runner process (?:has )?terminated/,
+      text: /\benoent\b|no such file or directory|uv_spawn|command not found|is not recognized as an internal or external command|cannot find module|err_module_not_found|javascript heap out of memory|out of memory|requires more system memory|more (?:system |gpu |v)?memory than (?:is )?available|segmentation fault|core dumped|\benospc\b|no space left on device|\bemfile\b|too many open files|serialize binary|serialization error|maxfilereadtokenexceedederror|file content \(\d{1,9} tokens\) exceeds maximum allowed tokens|npm err(?:or|!)?:? code|\betarget\b|no matching version found|agent loop died unexpectedly|session configured event was not the first|llama\.cpp error|failed to load (?:the )?model\b|attempt to (?:call|index) (?:field|a nil value|local|global|upvalue)|llama runner process has terminated|runner process (?:has )?terminated/,
     },
   },
   {
@@ -273,6 +273,88 @@ export const localRules: readonly Rule[] = [
     code: 'task_error',
     confidence: 'medium',
     when: { fields: { subtype: ['error_during_execution', 'error_max_turns', 'error_max_budget_usd'] } },
+  },
+  {
+    id: 'local.tooling_network.v1',
+    description:
+      'A network or TLS failure of the tools around the agent (sign-in, OAuth and device-code flows, installers and downloads, plugins, extensions, language servers, git): not a provider failing a prompt (issue 10 decision)',
+    tier: 'signature',
+    // Below the named side channels and editor internals, above provider and network rules: the subject decides
+    // whose failure it is.
+    priority: 34,
+    code: 'side_channel',
+    confidence: 'high',
+    when: {
+      keywords: [
+        'sign',
+        'signin',
+        'login',
+        'log',
+        'oauth',
+        'token',
+        'device',
+        'callback',
+        'install',
+        'installing',
+        'installation',
+        'installer',
+        'download',
+        'downloading',
+        'plugin',
+        'plugins',
+        'marketplace',
+        'extension',
+        'lsp',
+        'language',
+        'git',
+        'gh',
+      ],
+      near: {
+        anchor:
+          /error sending request|\be(?:timedout|notfound|connreset|connrefused|proto|ai_again)\b|getaddrinfo|could not resolve host|unable to access|\bssl\b|\btls\b|certificate|fetch failed|socket hang up|network (?:error|request failed)|timed out|connection (?:closed|reset|refused)/,
+        word: /\b(?:sign[- ]?in|log[- ]?in|oauth|token exchange|device[- ]code|auth(?:orization)? callback|install(?:ing|ation|er)?|download(?:ing)?|plugins? (?:marketplace|install|update|download)|marketplace|extension host terminated|language server|lsp|git (?:push|pull|clone|fetch)|gh:)/,
+        before: 120,
+        after: 60,
+      },
+      // A model call in the same text (an endpoint of a provider API) makes it a provider failure again.
+      unless:
+        /\/v1\/(?:messages|chat\/completions|completions|responses)\b|:(?:stream)?generatecontent\b|\/backend-api\/codex\/responses/,
+    },
+  },
+  {
+    id: 'local.tooling_status.v1',
+    description:
+      'An HTTP status or rate limit answered to a tool around the agent (git, gh, an installer or download, a plugin marketplace): the status carries no provider meaning',
+    tier: 'signature',
+    priority: 34,
+    code: 'side_channel',
+    confidence: 'high',
+    when: {
+      keywords: [
+        'git',
+        'gh',
+        'push',
+        'pull',
+        'clone',
+        'install',
+        'installing',
+        'installation',
+        'installer',
+        'download',
+        'downloading',
+        'marketplace',
+      ],
+      near: {
+        anchor:
+          /\b(?:http(?: error)?:? ?)?(?:40[34]|429|50[0234])\b|bad gateway|service unavailable|gateway time-?out|rate limit exceeded/,
+        word: /\b(?:git (?:push|pull|clone|fetch)|failed to push some refs|gh:|gh api|install(?:ing|ation|er)?|download(?:ing)?|marketplace)/,
+        before: 120,
+        after: 60,
+      },
+      // A model call in the same text (an endpoint of a provider API) makes it a provider failure again.
+      unless:
+        /\/v1\/(?:messages|chat\/completions|completions|responses)\b|:(?:stream)?generatecontent\b|\/backend-api\/codex\/responses/,
+    },
   },
   {
     id: 'local.side_channel.v1',
