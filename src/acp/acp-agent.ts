@@ -8,6 +8,7 @@ import {
   type RequestPermissionResponse,
 } from '@agentclientprotocol/sdk';
 import {
+  openReplayEvidence,
   RecourseError,
   type EvidenceEnvelope,
   type LifecyclePhase,
