@@ -116,11 +116,6 @@ export class AcpAgent {
     return new AcpAgent(recipe, new AgentProcess(recipe, env.env), options);
   }
 
-  /** Whether the agent advertised `session/load` (known after `open`). */
-  get canLoadSession(): boolean {
-    return this.loadSession;
-  }
-
   /**
    * `initialize`, `authenticate` (when the recipe names a method the agent offers), then `session/load` of
    * `resume` when given and the agent supports it, else `session/new`.

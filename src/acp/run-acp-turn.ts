@@ -11,7 +11,7 @@ export interface AcpTurnOptions extends AcpAgentOptions {
   readonly onStarted?: (started: {
     readonly sessionId: string;
     readonly resumed: boolean;
-    cancel(): Promise<void>;
+    readonly cancel: () => Promise<void>;
   }) => void;
 }
 
