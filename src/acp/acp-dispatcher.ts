@@ -67,6 +67,12 @@ export class AcpDispatcher implements Dispatcher {
     const resumeSessionId = resumable ? (this.sessions.get(sessionKey) ?? null) : null;
     this.recorder.begin(key);
     let accept: () => void = () => undefined;
+    let ownCancel: (() => Promise<void>) | null = null;
+    // Once the turn ended there is nothing to cancel; the route's next attempt may already have registered its own.
+    const ended = () => {
+      accept();
+      if (this.cancels.get(intent.routeId) === ownCancel) this.cancels.delete(intent.routeId);
+    };
     const accepted = new Promise<void>((resolve) => (accept = resolve));
     void runAcpTurn(recipe, {
       prompt: cached.prompt,
@@ -78,31 +84,37 @@ export class AcpDispatcher implements Dispatcher {
       ...(this.options.environment === undefined ? {} : { environment: this.options.environment }),
       onStarted: (started) => {
         this.sessions.set(sessionKey, started.sessionId);
-        this.cancels.set(intent.id, started.cancel);
+        ownCancel = started.cancel;
+        this.cancels.set(intent.routeId, started.cancel);
         accept();
       },
     })
-      .then(async (turn) => {
-        accept();
-        this.options.onTurn?.(intent, turn);
-        await this.settle(intent, key, turn);
-      })
-      .catch(async (error: unknown) => {
-        accept();
-        const message = error instanceof Error ? error.message : String(error);
-        await this.report(intent, key, { kind: 'sdk_exception', name: 'AcpLaunchError', message });
-      })
+      .then(
+        async (turn) => {
+          ended();
+          this.options.onTurn?.(intent, turn);
+          await this.settle(intent, key, turn);
+        },
+        // Only the launch throws (a `from_env` variable is missing): the attempt ends as a failure.
+        async (error: unknown) => {
+          ended();
+          const message = error instanceof Error ? error.message : String(error);
+          await this.report(intent, key, { kind: 'sdk_exception', name: 'AcpLaunchError', message });
+        },
+      )
       .catch((error: unknown) => this.tell(error))
       .finally(() => {
-        this.cancels.delete(intent.id);
         this.recorder.end(key);
       });
     return accepted;
   }
 
-  /** Cancels the open prompt of an attempt (`session/cancel`); the attempt then reports a cancelled failure. */
-  async cancel(intentId: string): Promise<boolean> {
-    const cancel = this.cancels.get(intentId);
+  /**
+   * Cancels the route's open prompt (`session/cancel`); its attempt then reports a `Cancelled` failure, which stops
+   * for a person. False when the route has no prompt open.
+   */
+  async cancel(routeId: string): Promise<boolean> {
+    const cancel = this.cancels.get(routeId);
     if (cancel === undefined) return false;
     await cancel();
     return true;

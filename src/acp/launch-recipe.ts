@@ -46,6 +46,8 @@ export interface LaunchRecipe {
 }
 
 const defaults = { shutdownGraceMs: 2_000, stderrTailBytes: 8_192 } as const;
+/** The largest stderr tail a recipe may ask for: 1 MiB. */
+const stderrTailMaxBytes = 1_048_576;
 const knownKeys = new Set([
   'agent',
   'provider',
@@ -118,7 +120,7 @@ export function parseLaunchRecipe(input: unknown, base = ''): ParseRecipeResult 
     jsonPointer(base, 'stderr_tail_bytes'),
     issue,
     256,
-    1 << 20,
+    stderrTailMaxBytes,
   );
   if (issues.length > 0 || agent === null || command === null || cwd === null) return { ok: false, issues };
   return {

@@ -27,7 +27,11 @@ function policy(retries: number) {
   };
 }
 
-async function harness(recipes: Record<string, LaunchRecipe>, retries = 0) {
+async function harness(
+  recipes: Record<string, LaunchRecipe>,
+  retries = 0,
+  onUpdate: (update: Readonly<Record<string, unknown>>) => void = () => undefined,
+) {
   const clock = new ManualClock(t0);
   const turns: { intent: DispatchIntent; turn: AcpTurn }[] = [];
   const errors: unknown[] = [];
@@ -38,6 +42,7 @@ async function harness(recipes: Record<string, LaunchRecipe>, retries = 0) {
     engine: () => recourse.engine,
     onTurn: (intent, turn) => turns.push({ intent, turn }),
     onError: (e) => errors.push(e),
+    onUpdate,
   });
   recourse = await openRecourse({ database: await tempDatabase(), clock, dispatcher });
   const candidates = Object.keys(recipes).map((id) => ({
@@ -143,6 +148,36 @@ describe('AcpDispatcher', () => {
         'initial:failure:false',
         'retry:failure:false',
       ]);
+    } finally {
+      await recourse.close();
+    }
+  });
+
+  it("[CUR-34][CUR-35][OUT-01] while the agent's prompt is open nothing is decided, however silent it is; a cancel then stops for a person", async () => {
+    let working: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => (working = resolve));
+    const { recourse, dispatcher, turns } = await harness(
+      {
+        hang: scriptedRecipe('hang', { agent: 'claude' }),
+        claude: scriptedRecipe('success', { agent: 'claude' }),
+      },
+      3,
+      () => working(),
+    );
+    try {
+      await recourse.engine.startRoute({ routeId: 'task', profileId: 'fleet', payload: 'fix it' });
+      await started;
+      for (let i = 0; i < 50; i++) {
+        await recourse.engine.idle();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      expect(await recourse.engine.route('task')).toMatchObject({ state: 'active', candidate: 'hang' });
+      expect(await recourse.store.listAttempts('task')).toEqual([]);
+      expect(await dispatcher.cancel('task')).toBe(true);
+      const stopped = await recourse.engine.waitFor('task', (r) => r.state === 'action_required');
+      expect(stopped).toMatchObject({ state: 'action_required', candidate: 'hang' });
+      expect(turns.map((t) => t.turn.outcome)).toEqual(['cancelled']);
+      expect(await dispatcher.cancel('task')).toBe(false);
     } finally {
       await recourse.close();
     }

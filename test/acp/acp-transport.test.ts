@@ -4,7 +4,7 @@ import { runAcpTurn } from '../../src/acp/run-acp-turn.js';
 import type { TurnResult } from '../../src/acp/judge-turn.js';
 import type { UpdateInfo } from '../../src/acp/prompt-turn.js';
 import { cursorConstantDiagnostic, type EvidenceEnvelope } from '../../src/core/index.js';
-import { scriptedRecipe } from './acp-harness.js';
+import { repoRoot, scriptedRecipe } from './acp-harness.js';
 
 // Every test here drives the scripted ACP agent: a real child process over real stdio pipes (the SDK on both sides).
 
@@ -314,7 +314,7 @@ describe('ACP adapter over a real transport', () => {
 
   it('a command that cannot start fails its launch phase', async () => {
     const f = failed(
-      await runAcpTurn(scriptedRecipe('success', { command: '/nonexistent/agent-cli' }), {
+      await runAcpTurn(scriptedRecipe('success', { command: `${repoRoot}/no-such-agent-cli` }), {
         prompt: 'x',
         invocationId: 'inv-x',
       }),

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseLaunchRecipe, resolveLaunchEnv } from '../../src/acp/launch-recipe.js';
 import { StderrTail } from '../../src/acp/stderr-tail.js';
+import { repoRoot } from './acp-harness.js';
 
-const minimal = { agent: 'claude', command: 'claude-agent-acp', cwd: '/tmp' };
+const minimal = { agent: 'claude', command: 'claude-agent-acp', cwd: repoRoot };
 
 describe('launch recipe', () => {
   it('validates into a frozen recipe with defaults', () => {
