@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AcpDispatcher } from '../../src/acp/acp-dispatcher.js';
-import type { AcpTurn } from '../../src/acp/run-acp-turn.js';
-import type { LaunchRecipe } from '../../src/acp/launch-recipe.js';
+import { AcpDispatcher, type AcpTurn, type LaunchRecipe } from '../../src/acp/index.js';
 import { openRecourse } from '../../src/app/index.js';
 import type { DispatchIntent, DynamicProfileInput } from '../../src/core/index.js';
 import { advanceManualClock, ManualClock } from '../../src/engine/index.js';

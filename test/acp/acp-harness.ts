@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { parseLaunchRecipe, type LaunchRecipe } from '../../src/acp/launch-recipe.js';
+import { parseLaunchRecipe, type LaunchRecipe } from '../../src/acp/index.js';
 
 /** The scripted ACP agent: a real child process speaking ACP over real stdio pipes. */
 export const scriptedAgent = fileURLToPath(new URL('../fixtures/acp/scripted-agent.mjs', import.meta.url));

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { AcpAgent, AcpLaunchError } from '../../src/acp/acp-agent.js';
-import { runAcpTurn } from '../../src/acp/run-acp-turn.js';
-import type { TurnResult } from '../../src/acp/judge-turn.js';
-import type { UpdateInfo } from '../../src/acp/prompt-turn.js';
+import {
+  AcpAgent,
+  AcpLaunchError,
+  runAcpTurn,
+  type TurnResult,
+  type UpdateInfo,
+} from '../../src/acp/index.js';
 import { cursorConstantDiagnostic, type EvidenceEnvelope } from '../../src/core/index.js';
 import { repoRoot, scriptedRecipe } from './acp-harness.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseLaunchRecipe, resolveLaunchEnv } from '../../src/acp/launch-recipe.js';
+import { parseLaunchRecipe, resolveLaunchEnv } from '../../src/acp/index.js';
 import { StderrTail } from '../../src/acp/stderr-tail.js';
 import { repoRoot } from './acp-harness.js';
 
