@@ -75,7 +75,7 @@ export function makeAgentHome(prefix = 'recourse-agent-'): AgentHome {
   };
   for (const dir of [home, ...Object.values(dirs)]) mkdirSync(dir, { recursive: true });
   const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    PATH: inheritedPath(),
     LANG: 'C.UTF-8',
     HOME: home,
     USERPROFILE: home,
@@ -130,4 +130,12 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
   } catch {
     // The group is already gone.
   }
+}
+
+/** The agents are found on the parent's PATH (node, the agent's own binaries): without one there is nothing to run. */
+function inheritedPath(): string {
+  const path = process.env.PATH;
+  if (path === undefined || path === '')
+    throw new Error('the agent sandbox needs PATH to find node and the agents');
+  return path;
 }

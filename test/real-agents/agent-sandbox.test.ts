@@ -114,7 +114,7 @@ describe('the agent sandbox', () => {
     process.env.RECOURSE_SANDBOX_LEAK_PROBE = 'leaked';
     try {
       const script =
-        'touch ~/written && echo "$HOME|$TMPDIR|$XDG_CONFIG_HOME|${RECOURSE_SANDBOX_LEAK_PROBE:-none}"';
+        'touch "$HOME/written" && echo "$HOME|$TMPDIR|$XDG_CONFIG_HOME|${RECOURSE_SANDBOX_LEAK_PROBE:-none}"';
       const result = await run(namespace, home, 'sh', ['-c', script]);
       const [homeDir, tmp, config, leak] = result.stdout.trim().split('|');
       expect(homeDir).toBe(home.home);

@@ -1,0 +1,313 @@
+import {
+  client,
+  ndJsonStream,
+  PROTOCOL_VERSION,
+  type AnyMessage,
+  type ClientConnection,
+  type RequestPermissionRequest,
+  type RequestPermissionResponse,
+} from '@agentclientprotocol/sdk';
+import {
+  openReplayEvidence,
+  RecourseError,
+  type EvidenceEnvelope,
+  type LifecyclePhase,
+  type ReplayEvent,
+  type ReplayKey,
+} from '../core/index.js';
+import {
+  acpErrorEvidence,
+  isAgentError,
+  processExitEvidence,
+  updateEvidence,
+  type EvidenceOrigin,
+} from './acp-evidence.js';
+import { AgentProcess, type ProcessExit } from './agent-process.js';
+import { failure, judgeTurn, type Settlement, type TurnResult } from './judge-turn.js';
+import { resolveLaunchEnv, type LaunchRecipe } from './launch-recipe.js';
+import { PromptTurn, type UpdateListener } from './prompt-turn.js';
+import { sessionUpdateOf, tapStream } from './wire-tap.js';
+
+/** A launch that cannot start: the recipe's environment does not resolve. Nothing was spawned. */
+export class AcpLaunchError extends RecourseError {
+  constructor(readonly issues: readonly { readonly path: string; readonly message: string }[]) {
+    super(
+      'invalid_input',
+      `cannot launch the agent: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+    );
+    this.name = 'AcpLaunchError';
+  }
+}
+
+export interface AcpAgentOptions {
+  /** The invocation this agent serves (the dispatch intent id): every piece of evidence carries it. */
+  readonly invocationId: string;
+  /** Where `from_env` and `inherit_env` values are read. Default `process.env`. */
+  readonly environment?: Readonly<Record<string, string | undefined>>;
+  /** Every `session/update`, in wire order, after the projection saw it (for live output). */
+  readonly onUpdate?: UpdateListener;
+  /** Each replay event of the active prompt, as it is recorded (a `ReplayRecorder`, say). */
+  readonly record?: (event: ReplayEvent) => void;
+  /** `ReplayKey.sessionId` of the turns (the route id); default the ACP session id. */
+  readonly replaySessionId?: string;
+  /** The clock for evidence times, epoch ms. Default `Date.now`. */
+  readonly now?: () => number;
+}
+
+/** The outcome of opening a session: its id and whether it resumed, or the failure of a lifecycle phase. */
+export type OpenResult =
+  | { readonly ok: true; readonly sessionId: string; readonly resumed: boolean }
+  | { readonly ok: false; readonly failure: TurnResult };
+
+/** Evidence kept per agent (oldest dropped first): enough for a report, bounded for a long session. */
+const evidenceLogLimit = 256;
+
+/**
+ * One agent CLI driven over ACP: launched from its recipe, initialized (and authenticated when the recipe names a
+ * method the agent offers), with one session at a time. Evidence from every source (structured JSON-RPC errors,
+ * ordered updates, the stderr tail, the process exit) carries the invocation, the prompt generation and the
+ * lifecycle phase. `prompt` resolves only after the prompt barrier, with the judged turn; while it is pending the
+ * agent owns its own retry and nothing is scheduled here.
+ */
+export class AcpAgent {
+  /** Evidence observed so far, oldest first (bounded). */
+  readonly evidence: EvidenceEnvelope[] = [];
+  /** Permission requests answered, in order: the tool kind and whether the rule allowed it. */
+  readonly permissions: { readonly toolKind: string | null; readonly allowed: boolean }[] = [];
+  private readonly connection: ClientConnection;
+  private readonly turn: PromptTurn;
+  private readonly now: () => number;
+  private sessionId: string | null = null;
+  private loadSession = false;
+  private authMethods: readonly string[] = [];
+  private generation = 0;
+  /** The generation the wire tap stamps on arriving updates: non-zero only while a prompt is open. */
+  private openGeneration = 0;
+  private phase: LifecyclePhase = 'launch';
+  private cancelRequested = false;
+
+  private constructor(
+    readonly recipe: LaunchRecipe,
+    readonly process: AgentProcess,
+    private readonly options: AcpAgentOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+    this.turn = new PromptTurn(
+      recipe.agent,
+      options.onUpdate ?? (() => undefined),
+      options.record ?? (() => undefined),
+    );
+    const { input, output } = process.streams();
+    const stream = tapStream(ndJsonStream(input, output), (message) => this.observe(message));
+    this.connection = client({ name: 'recourse' })
+      .onRequest('session/request_permission', ({ params }) => this.answerPermission(params))
+      // Updates are read from the wire tap, in order; the SDK's own delivery of them is not needed.
+      .onNotification('session/update', () => undefined)
+      .connect(stream);
+  }
+
+  /**
+   * Spawns the agent in its own process group. Throws `AcpLaunchError` (nothing spawned) when a `from_env`
+   * variable is missing; a command that cannot start shows up as a `launch` failure of `open`.
+   */
+  static launch(recipe: LaunchRecipe, options: AcpAgentOptions): AcpAgent {
+    const env = resolveLaunchEnv(recipe, options.environment ?? process.env);
+    if (!env.ok) throw new AcpLaunchError(env.issues);
+    return new AcpAgent(recipe, new AgentProcess(recipe, env.env), options);
+  }
+
+  /**
+   * `initialize`, `authenticate` (when the recipe names a method the agent offers), then `session/load` of
+   * `resume` when given and the agent supports it, else `session/new`.
+   */
+  async open(resume: string | null = null): Promise<OpenResult> {
+    const failed = await this.step('initialize', async () => {
+      const reply = await this.connection.agent.request('initialize', {
+        protocolVersion: PROTOCOL_VERSION,
+        clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+        clientInfo: { name: 'recourse', version: '0.1.0' },
+      });
+      this.loadSession = reply.agentCapabilities?.loadSession === true;
+      this.authMethods = (reply.authMethods ?? []).map((m) => m.id);
+    });
+    if (failed) return { ok: false, failure: failed };
+    const method = this.recipe.authMethod;
+    if (method !== null && this.authMethods.includes(method)) {
+      const authFailed = await this.step('authenticate', () =>
+        this.connection.agent.request('authenticate', { methodId: method }),
+      );
+      if (authFailed) return { ok: false, failure: authFailed };
+    }
+    if (resume !== null && this.loadSession) {
+      const loadFailed = await this.step('session_load', () =>
+        this.connection.agent.request('session/load', {
+          sessionId: resume,
+          cwd: this.recipe.cwd,
+          mcpServers: [],
+        }),
+      );
+      if (loadFailed) return { ok: false, failure: loadFailed };
+      this.sessionId = resume;
+      // The history the agent replays arrives before its answer: let the worker take it in as generation 0.
+      await this.turn.drain();
+      return { ok: true, sessionId: resume, resumed: true };
+    }
+    let created = '';
+    const newFailed = await this.step('session_new', async () => {
+      created = (await this.connection.agent.request('session/new', { cwd: this.recipe.cwd, mcpServers: [] }))
+        .sessionId;
+    });
+    if (newFailed) return { ok: false, failure: newFailed };
+    this.sessionId = created;
+    return { ok: true, sessionId: created, resumed: false };
+  }
+
+  /**
+   * Sends one prompt and judges the turn after the prompt barrier: the request settled (answered, rejected, or the
+   * agent gone) and every update that arrived before was applied. Never rejects.
+   */
+  async prompt(text: string): Promise<TurnResult> {
+    const sessionId = this.sessionId;
+    if (sessionId === null) throw new RecourseError('invalid_input', 'prompt before a session was opened');
+    const generation = ++this.generation;
+    const key: ReplayKey = {
+      sessionId: this.options.replaySessionId ?? sessionId,
+      executionId: this.options.invocationId,
+      promptGeneration: generation,
+    };
+    await this.turn.begin(key, sessionId);
+    this.cancelRequested = false;
+    this.phase = 'prompt';
+    const stderrMark = this.process.stderr.totalBytes;
+    // Stamp before the request is written: an update can only follow it.
+    this.openGeneration = generation;
+    const settlement = await this.settle(
+      this.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] }),
+    );
+    // The response has passed the wire tap, so every update written before it is queued: drain, then judge.
+    this.openGeneration = 0;
+    await this.turn.drain();
+    const origin = this.origin(generation);
+    const stderrText = this.process.stderr.textSince(stderrMark);
+    const result = await this.turn.examine((projection, replay) =>
+      judgeTurn({
+        settlement,
+        cancelRequested: this.cancelRequested,
+        projection,
+        replay,
+        stderrText,
+        origin,
+        key,
+      }),
+    );
+    if (result.outcome === 'failure') this.keep(result.evidence);
+    return result;
+  }
+
+  /** Asks the agent to stop the open prompt (`session/cancel`); the prompt then resolves as `cancelled`. */
+  async cancel(): Promise<void> {
+    if (this.sessionId === null) return;
+    this.cancelRequested = true;
+    this.phase = 'cancel';
+    await this.connection.agent
+      .notify('session/cancel', { sessionId: this.sessionId })
+      .catch(() => undefined);
+  }
+
+  /** Closes the connection and ends the agent's process group (SIGTERM, SIGKILL after the grace). */
+  async shutdown(): Promise<ProcessExit> {
+    this.phase = 'shutdown';
+    this.connection.close();
+    const exit = await this.process.shutdown();
+    return exit;
+  }
+
+  /** Runs one lifecycle request; a failure becomes the phase's judged failure (classified and gated). */
+  private async step(phase: LifecyclePhase, work: () => Promise<unknown>): Promise<TurnResult | null> {
+    this.phase = phase;
+    const settled = await this.settle(work());
+    if (settled.kind === 'response') return null;
+    const origin = this.origin(0);
+    const key = {
+      sessionId: this.options.replaySessionId ?? '',
+      executionId: this.options.invocationId,
+      promptGeneration: 0,
+    };
+    // Nothing was prompted yet, so nothing can have been done: the replay record is known and empty.
+    const replay = openReplayEvidence(key);
+    const result = failure({ replay, stderrText: this.process.stderr.text(), origin, key }, settled.evidence);
+    this.keep(result.outcome === 'failure' ? result.evidence : settled.evidence);
+    return result;
+  }
+
+  /** How a request settled: the answer, the agent's structured error, or (transport gone) the process exit. */
+  private async settle(request: Promise<unknown>): Promise<Settlement> {
+    try {
+      const reply = await request;
+      const stopReason = (reply as { stopReason?: unknown } | null)?.stopReason;
+      return { kind: 'response', stopReason: typeof stopReason === 'string' ? stopReason : 'end_turn' };
+    } catch (error) {
+      if (isAgentError(error)) {
+        return { kind: 'error', evidence: acpErrorEvidence(this.origin(this.openGeneration), error) };
+      }
+      const exit = await this.exitWithinGrace();
+      // A command that never started failed its launch, whichever request noticed it first.
+      if (this.process.spawnError !== null) this.phase = 'launch';
+      const origin = this.origin(this.openGeneration);
+      return {
+        kind: 'error',
+        evidence: processExitEvidence(origin, exit, this.process.stderr.text(), this.process.spawnError),
+      };
+    }
+  }
+
+  /** The exit of an agent whose transport closed; one still running after the grace is ended. */
+  private async exitWithinGrace(): Promise<ProcessExit> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), this.recipe.shutdownGraceMs);
+    });
+    const exit = await Promise.race([this.process.exited, late]);
+    clearTimeout(timer);
+    return exit ?? (await this.process.shutdown());
+  }
+
+  private observe(message: AnyMessage): void {
+    const notification = sessionUpdateOf(message);
+    if (notification === null) return;
+    if (this.sessionId !== null && notification.sessionId !== this.sessionId) return;
+    const generation = this.openGeneration;
+    this.keep(updateEvidence(this.origin(generation), notification.update));
+    this.turn.enqueue(generation, notification.update);
+  }
+
+  /** Deny by default: allow only the tool kinds the recipe lists, choosing the agent's "allow once" option. */
+  private answerPermission(params: RequestPermissionRequest): RequestPermissionResponse {
+    const toolKind = params.toolCall.kind ?? null;
+    const allowed = toolKind !== null && (this.recipe.allowToolKinds as readonly string[]).includes(toolKind);
+    this.permissions.push({ toolKind, allowed });
+    const wanted = allowed ? ['allow_once', 'allow_always'] : ['reject_once', 'reject_always'];
+    const option = wanted
+      .map((kind) => params.options.find((o) => o.kind === kind))
+      .find((o) => o !== undefined);
+    return option === undefined
+      ? { outcome: { outcome: 'cancelled' } }
+      : { outcome: { outcome: 'selected', optionId: option.optionId } };
+  }
+
+  private origin(promptGeneration: number): EvidenceOrigin {
+    return {
+      agent: this.recipe.agent,
+      provider: this.recipe.provider,
+      invocationId: this.options.invocationId,
+      promptGeneration,
+      phase: this.phase,
+      observedAtMs: this.now(),
+    };
+  }
+
+  private keep(envelope: EvidenceEnvelope): void {
+    this.evidence.push(envelope);
+    if (this.evidence.length > evidenceLogLimit) this.evidence.shift();
+  }
+}
