@@ -21,7 +21,7 @@ import {
   openSqliteDatabase,
   type SqliteDatabase,
 } from '../store/sqlite/sqlite-store.js';
-import type { TranscriptClock } from '../store/sqlite/sqlite-transcript.js';
+import type { TranscriptClock } from '../store/kysely-transcript.js';
 import { runDispatcher, type RunAttemptFunction } from './run-dispatcher.js';
 
 export interface RecourseOptions {

@@ -5,4 +5,4 @@ export {
   type SqliteDatabase,
   type SqliteStoreOptions,
 } from './sqlite/sqlite-store.js';
-export type { TranscriptClock } from './sqlite/sqlite-transcript.js';
+export type { TranscriptClock } from './kysely-transcript.js';

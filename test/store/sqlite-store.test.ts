@@ -3,6 +3,7 @@ import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { eventLogContract } from './event-log-contract.js';
 import { storeContract } from './store-contract.js';
 import { transcriptContract } from './transcript-contract.js';
 import { appendReplayEvent, openReplayEvidence } from '../../src/core/index.js';
@@ -35,6 +36,13 @@ transcriptContract('SQLite file', async () => {
   const { path } = await freshSqlite();
   let n = 0;
   const db = openSqliteDatabase({ file: path, transcriptClock: { now: () => ++n, newId: () => `m${n}` } });
+  await db.store.migrate();
+  return db;
+});
+
+eventLogContract('SQLite file', async () => {
+  const { path } = await freshSqlite();
+  const db = openSqliteDatabase({ file: path });
   await db.store.migrate();
   return db;
 });

@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import { initialMigration } from './0001-initial.js';
+
+/** Numbered, append-only migrations of the PostgreSQL schema: a landed one is never edited, a change is a new number. */
+export const postgresMigrations: Readonly<Record<string, Migration>> = {
+  '0001-initial': initialMigration,
+};
