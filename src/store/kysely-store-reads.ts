@@ -5,6 +5,7 @@ import {
   type Circuit,
   type CircuitState,
   type DispatchIntent,
+  type DueClaim,
   type DynamicProfile,
   type IntentOutcome,
   type Plan,
@@ -42,6 +43,7 @@ export abstract class KyselyStoreReads implements Store {
   abstract migrate(): Promise<readonly string[]>;
   abstract close(): Promise<void>;
   abstract transact<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+  abstract claimDueRoutes(claim: DueClaim): Promise<readonly ScheduledRoute[]>;
 
   async readRoute(id: string): Promise<Route | null> {
     return readRoute(this.db, id);

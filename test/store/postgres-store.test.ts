@@ -50,7 +50,7 @@ describe('PostgreSQL adapter', () => {
     const location = freshSchema();
     const db = await openPostgresDatabase({ location });
     try {
-      expect(await db.store.migrate()).toEqual(['0001-initial']);
+      expect(await db.store.migrate()).toEqual(['0001-initial', '0002-route-leases']);
     } finally {
       await db.store.close();
     }

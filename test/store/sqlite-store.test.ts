@@ -60,6 +60,7 @@ describe('SQLite adapter', () => {
         '0005-events',
         '0006-plans',
         '0007-attempt-delay-source',
+        '0008-route-leases',
       ]);
     } finally {
       await store.close();

@@ -1,7 +1,16 @@
 import { Kysely, Migrator, PostgresDialect, sql, type SqlBool } from 'kysely';
 import pg from 'pg';
-import type { EventLog, Store, StoreTransaction, TaskSessions, Transcript } from '../../core/index.js';
+import type {
+  DueClaim,
+  EventLog,
+  ScheduledRoute,
+  Store,
+  StoreTransaction,
+  TaskSessions,
+  Transcript,
+} from '../../core/index.js';
 import { uuidv7 } from '../../support/ids.js';
+import { claimDueRoutes } from '../kysely-claims.js';
 import { KyselyStoreReads } from '../kysely-store-reads.js';
 import { KyselyTaskSessions, KyselyTranscript, type TranscriptClock } from '../kysely-transcript.js';
 import type { Database } from '../schema.js';
@@ -118,6 +127,10 @@ class PostgresStore extends KyselyStoreReads {
 
   async close(): Promise<void> {
     await this.db.destroy();
+  }
+
+  claimDueRoutes(claim: DueClaim): Promise<readonly ScheduledRoute[]> {
+    return claimDueRoutes(this.db, claim, true);
   }
 
   /**

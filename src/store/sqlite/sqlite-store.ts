@@ -3,12 +3,21 @@ import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, sql, type SqlBool } from 'kysely';
 import { sqliteMigrations } from './migrations/index.js';
-import type { EventLog, Store, StoreTransaction, TaskSessions, Transcript } from '../../core/index.js';
+import type {
+  DueClaim,
+  EventLog,
+  ScheduledRoute,
+  Store,
+  StoreTransaction,
+  TaskSessions,
+  Transcript,
+} from '../../core/index.js';
 import { StatementCache } from './statement-cache.js';
 import { SqliteTransaction } from './sqlite-transaction.js';
 import { SqliteEventLog } from './sqlite-event-log.js';
 import { KyselyTaskSessions, KyselyTranscript, type TranscriptClock } from '../kysely-transcript.js';
 import { uuidv7 } from '../../support/ids.js';
+import { claimDueRoutes } from '../kysely-claims.js';
 import { KyselyStoreReads } from '../kysely-store-reads.js';
 import type { Database } from '../schema.js';
 
@@ -76,6 +85,10 @@ class SqliteStore extends KyselyStoreReads {
 
   async close(): Promise<void> {
     await this.db.destroy();
+  }
+
+  claimDueRoutes(claim: DueClaim): Promise<readonly ScheduledRoute[]> {
+    return claimDueRoutes(this.db, claim, false);
   }
 
   /**
