@@ -22,9 +22,7 @@ import {
   type SqliteDatabase,
 } from '../store/sqlite/sqlite-store.js';
 import type { TranscriptClock } from '../store/kysely-transcript.js';
-import { openPostgresDatabase } from '../store/postgres/postgres-store.js';
 import { parsePostgresUrl, type PostgresLocation } from '../store/postgres/postgres-url.js';
-import { lockPostgresSchema } from '../store/postgres/schema-lock.js';
 import { runDispatcher, type RunAttemptFunction } from './run-dispatcher.js';
 
 export interface RecourseOptions {
@@ -235,6 +233,9 @@ async function openPostgres(
   location: PostgresLocation,
   options: RecourseOptions,
 ): Promise<{ database: OpenDatabase; lock: DatabaseLock }> {
+  // Loaded only here: an embedding host on SQLite never loads `pg`.
+  const { openPostgresDatabase } = await import('../store/postgres/postgres-store.js');
+  const { lockPostgresSchema } = await import('../store/postgres/schema-lock.js');
   let database: OpenDatabase;
   try {
     database = await openPostgresDatabase({
