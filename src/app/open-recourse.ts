@@ -21,12 +21,20 @@ import {
   openSqliteDatabase,
   type SqliteDatabase,
 } from '../store/sqlite/sqlite-store.js';
-import type { TranscriptClock } from '../store/sqlite/sqlite-transcript.js';
+import type { TranscriptClock } from '../store/kysely-transcript.js';
+import { parsePostgresUrl, type PostgresLocation } from '../store/postgres/postgres-url.js';
 import { runDispatcher, type RunAttemptFunction } from './run-dispatcher.js';
 
 export interface RecourseOptions {
   /** The SQLite database file, created with its folder; `.recourse/recourse.db` under the working folder by default. */
   readonly database?: string;
+  /**
+   * A PostgreSQL URL (`postgres://user:password@host:port/database?schema=NAME`) instead of the SQLite file: the
+   * schema (`public` by default) is created when missing and migrated. Give `database` or this, not both.
+   */
+  readonly databaseUrl?: string;
+  /** The most PostgreSQL connections this Recourse opens (10 by default). */
+  readonly poolSize?: number;
   /** SQLite durability: FULL (default) syncs every commit. */
   readonly synchronous?: 'FULL' | 'NORMAL';
   /** The engine's only source of time (the wall clock by default). */
@@ -79,10 +87,12 @@ export interface Recourse {
  * `serve`, an embedding orchestrator) opens Recourse through here.
  */
 export async function openRecourse(options: RecourseOptions): Promise<Recourse> {
-  checkOptions(options);
-  const file = options.database ?? defaultDatabaseFile;
+  const location = checkOptions(options);
   const clock = options.clock ?? systemClock();
-  const { database, lock } = openDatabase(file, options);
+  const { database, lock } =
+    location === null
+      ? openDatabase(options.database ?? defaultDatabaseFile, options)
+      : await openPostgres(location, options);
   try {
     await database.store.migrate();
     // The run dispatcher reports to the engine it is part of: bound once the engine exists.
@@ -120,18 +130,21 @@ export async function openRecourse(options: RecourseOptions): Promise<Recourse> 
         await sessions.close();
         await engine.close();
         await database.store.close();
-        lock?.release();
+        await lock?.release();
       },
     };
   } catch (error) {
     await database.store.close().catch(() => undefined);
-    lock?.release();
+    await lock?.release();
     throw error;
   }
 }
 
-/** Options a plain JavaScript caller may get wrong, refused by field before anything is opened. */
-function checkOptions(options: RecourseOptions): void {
+/**
+ * Options a plain JavaScript caller may get wrong, refused by field before anything is opened. Returns where the
+ * PostgreSQL database is when `databaseUrl` names one (null: the SQLite file).
+ */
+function checkOptions(options: RecourseOptions): PostgresLocation | null {
   if (typeof options !== 'object' || options === null) {
     throw new EngineInputError([{ path: '', message: 'openRecourse needs an options object' }]);
   }
@@ -170,7 +183,34 @@ function checkOptions(options: RecourseOptions): void {
       });
     }
   }
+  const location = checkDatabaseUrl(options, issues);
   if (issues.length > 0) throw new EngineInputError(issues);
+  return location;
+}
+
+function checkDatabaseUrl(options: RecourseOptions, issues: FieldIssue[]): PostgresLocation | null {
+  const url: unknown = options.databaseUrl;
+  if (url === undefined) return null;
+  if (options.database !== undefined) {
+    issues.push({
+      path: '/databaseUrl',
+      message: 'give database (an SQLite file) or databaseUrl (PostgreSQL), not both',
+    });
+  }
+  const size: unknown = options.poolSize;
+  if (size !== undefined && !(Number.isInteger(size) && (size as number) >= 1 && (size as number) <= 1000)) {
+    issues.push({ path: '/poolSize', message: 'poolSize must be a whole number from 1 to 1000' });
+  }
+  if (typeof url !== 'string') {
+    issues.push({ path: '/databaseUrl', message: 'databaseUrl must be a postgres:// URL' });
+    return null;
+  }
+  const location = parsePostgresUrl(url);
+  if ('error' in location) {
+    issues.push({ path: '/databaseUrl', message: `databaseUrl ${location.error}` });
+    return null;
+  }
+  return location;
 }
 
 function isDirectory(path: string): boolean {
@@ -181,11 +221,55 @@ function isDirectory(path: string): boolean {
   }
 }
 
+/** The database's four ports, whichever database holds them. */
+type OpenDatabase = Pick<SqliteDatabase, 'store' | 'transcript' | 'sessions' | 'events'>;
+
+/**
+ * Opens the PostgreSQL schema and takes its one-engine lock (an advisory lock keyed by the schema). A server that
+ * cannot be reached is named in the error with the password hidden; a schema another Recourse holds is `in_use`,
+ * as an SQLite file is.
+ */
+async function openPostgres(
+  location: PostgresLocation,
+  options: RecourseOptions,
+): Promise<{ database: OpenDatabase; lock: DatabaseLock }> {
+  // Loaded only here: an embedding host on SQLite never loads `pg`.
+  const { openPostgresDatabase } = await import('../store/postgres/postgres-store.js');
+  const { lockPostgresSchema } = await import('../store/postgres/schema-lock.js');
+  let database: OpenDatabase;
+  try {
+    database = await openPostgresDatabase({
+      location,
+      ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
+      ...(options.transcriptClock === undefined ? {} : { transcriptClock: options.transcriptClock }),
+    });
+  } catch (error) {
+    throw new EngineInputError([
+      { path: '/databaseUrl', message: error instanceof Error ? error.message : String(error) },
+    ]);
+  }
+  let lock: DatabaseLock | null;
+  try {
+    lock = await lockPostgresSchema(location);
+  } catch (error) {
+    await database.store.close().catch(() => undefined);
+    throw error;
+  }
+  if (lock === null) {
+    await database.store.close().catch(() => undefined);
+    throw new RecourseError(
+      'in_use',
+      `schema ${location.schema} of ${location.display} is open in another Recourse (this process or another): one engine per schema`,
+    );
+  }
+  return { database, lock };
+}
+
 /** Opens the file and takes its one-engine lock; a file that cannot be opened is named in the error. */
 function openDatabase(
   file: string,
   options: RecourseOptions,
-): { database: SqliteDatabase; lock: DatabaseLock | null } {
+): { database: OpenDatabase; lock: DatabaseLock | null } {
   let database: SqliteDatabase;
   try {
     database = openSqliteDatabase({

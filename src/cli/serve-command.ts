@@ -1,13 +1,15 @@
 import { readFileSync, statSync } from 'node:fs';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { parseTokens, type Role } from '../server/auth.js';
 import type { RunningService, ServiceOptions } from '../server/service.js';
 import { escapeControlCharacters } from '../core/text/escape-controls.js';
+import { parsePostgresUrl } from '../store/postgres/postgres-url.js';
 
 interface ServeFlags {
   readonly port: string;
   readonly host: string;
   readonly db?: string;
+  readonly databaseUrl?: string;
   readonly tokensFile?: string;
   readonly webhook?: string;
   readonly ackTimeout: string;
@@ -16,7 +18,8 @@ interface ServeFlags {
 }
 
 /**
- * `recourse serve`: the HTTP service on one SQLite file. Tokens come from RECOURSE_TOKENS or --tokens-file
+ * `recourse serve`: the HTTP service on one SQLite file, or on one schema of a PostgreSQL database
+ * (`--database-url` or RECOURSE_DATABASE_URL). Tokens come from RECOURSE_TOKENS or --tokens-file
  * (`role:token` pairs); without them it listens on loopback and prints a URL with a token made for this run.
  * SIGTERM and SIGINT shut it down gracefully: requests in flight finish, queued decisions commit.
  */
@@ -27,18 +30,32 @@ export function registerServeCommand(program: Command, demo?: DemoHook): void {
     .option('--port <port>', 'TCP port (0 picks a free one)', '7420')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--db <file>', 'SQLite database file (.recourse/recourse.db; .recourse/demo.db with --demo)')
+    .addOption(
+      new Option(
+        '--database-url <url>',
+        'PostgreSQL instead of SQLite: postgres://user@host:port/database?schema=NAME (prefer RECOURSE_DATABASE_URL)',
+      ).env('RECOURSE_DATABASE_URL'),
+    )
     .option('--tokens-file <file>', 'role:token pairs, one per line (or RECOURSE_TOKENS)')
     .option('--webhook <url>', 'POST each dispatch intent here, signed with RECOURSE_WEBHOOK_SECRET')
     .option('--ack-timeout <seconds>', 'how long a dispatch waits for its acknowledgement', '30')
     .option('--log-level <level>', 'fatal, error, warn, info, debug or silent', 'info')
     .option('--demo', 'run the built-in simulated agent fleet (what `npm start` shows)')
-    .action(async (flags: ServeFlags) => {
-      const database = flags.db ?? (flags.demo === true ? './.recourse/demo.db' : './.recourse/recourse.db');
-      const options = serviceOptions({ ...flags, db: database });
-      if (typeof options === 'string') {
-        process.stderr.write(`recourse serve: ${escapeControlCharacters(options)}\n`);
-        process.exit(2);
+    .action(async (flags: ServeFlags, command: Command) => {
+      if (flags.databaseUrl !== undefined && flags.db !== undefined) {
+        const source =
+          command.getOptionValueSource('databaseUrl') === 'env' ? 'RECOURSE_DATABASE_URL' : '--database-url';
+        fail(`--db and ${source} both name a database: give one`, 2);
       }
+      // Only the shown form (password as ***) is ever printed.
+      let database = flags.db ?? (flags.demo === true ? './.recourse/demo.db' : './.recourse/recourse.db');
+      if (flags.databaseUrl !== undefined) {
+        const location = parsePostgresUrl(flags.databaseUrl);
+        if ('error' in location) fail(`the database URL ${location.error}`, 1);
+        else database = location.display;
+      }
+      const options = serviceOptions({ ...flags, db: database });
+      if (typeof options === 'string') fail(options, 2);
       let service: RunningService;
       try {
         // Loaded here, not at the top: Fastify, pino and the store would slow every other command's start.
@@ -98,7 +115,7 @@ function serviceOptions(flags: ServeFlags & { readonly db: string }): ServiceOpt
   if (!Number.isFinite(ackSeconds) || ackSeconds < 1 || ackSeconds > 3600) {
     return `--ack-timeout must be 1 to 3600 seconds (got ${JSON.stringify(flags.ackTimeout)})`;
   }
-  if (flags.db === '' || isDirectory(flags.db))
+  if (flags.databaseUrl === undefined && (flags.db === '' || isDirectory(flags.db)))
     return `--db must name a file (got ${JSON.stringify(flags.db)})`;
   let tokens: { role: Role; token: string }[] = [];
   const fromEnv = process.env.RECOURSE_TOKENS;
@@ -131,7 +148,7 @@ function serviceOptions(flags: ServeFlags & { readonly db: string }): ServiceOpt
   return {
     port,
     host: flags.host,
-    database: flags.db,
+    ...(flags.databaseUrl === undefined ? { database: flags.db } : { databaseUrl: flags.databaseUrl }),
     tokens,
     ...(process.env.RECOURSE_SECRET === undefined ? {} : { secret: process.env.RECOURSE_SECRET }),
     ...(flags.webhook === undefined ? {} : { webhookUrl: flags.webhook }),
@@ -150,6 +167,12 @@ function isDirectory(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** One line on standard error and the exit code: 2 for usage, 1 for a value that cannot be used. */
+function fail(message: string, code: number): never {
+  process.stderr.write(`recourse serve: ${escapeControlCharacters(message)}\n`);
+  process.exit(code);
 }
 
 function messageOf(error: unknown): string {

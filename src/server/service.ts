@@ -20,7 +20,10 @@ import { planEndpoints } from './endpoints/plan-endpoints.js';
 export interface ServiceOptions {
   readonly port: number;
   readonly host: string;
-  readonly database: string;
+  /** The SQLite database file (unless `databaseUrl` names a PostgreSQL database instead). */
+  readonly database?: string;
+  /** A PostgreSQL URL (`?schema=NAME` selects the schema); never logged with its password. */
+  readonly databaseUrl?: string;
   readonly tokens: readonly { readonly role: Role; readonly token: string }[];
   /** Signs browser cookies (shared by every node); derived from the tokens when not given. */
   readonly secret?: string;
@@ -119,7 +122,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     dispatcher = ackDispatcher;
   }
   recourse = await openRecourse({
-    database: options.database,
+    ...(options.database === undefined ? {} : { database: options.database }),
+    ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }),
     dispatcher,
     onEvent: (event) => publishEngineEvent(hub, profiles, continuations, event),
     // A session id is an identifier, not evidence; the message says what failed.

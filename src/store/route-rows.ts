@@ -29,6 +29,9 @@ export function routeToRow(route: Route, createdAtMs: number): RouteRow {
     payload: route.payload === null ? null : JSON.stringify(route.payload),
     created_at_ms: createdAtMs,
     updated_at_ms: route.updatedAtMs,
+    // Every write of a route frees its timer lease: a new deadline must not wait for an old claim to expire.
+    lease_owner: null,
+    lease_until_ms: null,
   };
   switch (route.state) {
     case 'waiting_for_reset':

@@ -51,6 +51,9 @@ export interface RouteRow {
   payload: string | null;
   created_at_ms: number;
   updated_at_ms: number;
+  /** The node that claimed the due route, and until when (SQLite 0008, PostgreSQL 0002); any write clears both. */
+  lease_owner: string | null;
+  lease_until_ms: number | null;
 }
 
 export interface AttemptRow {

@@ -3,6 +3,7 @@ import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { eventLogContract } from './event-log-contract.js';
 import { storeContract } from './store-contract.js';
 import { transcriptContract } from './transcript-contract.js';
 import { appendReplayEvent, openReplayEvidence } from '../../src/core/index.js';
@@ -39,6 +40,13 @@ transcriptContract('SQLite file', async () => {
   return db;
 });
 
+eventLogContract('SQLite file', async () => {
+  const { path } = await freshSqlite();
+  const db = openSqliteDatabase({ file: path });
+  await db.store.migrate();
+  return db;
+});
+
 describe('SQLite adapter', () => {
   it('creates the database folder and applies the numbered migrations on first open', async () => {
     const { folder } = await freshSqlite();
@@ -52,6 +60,7 @@ describe('SQLite adapter', () => {
         '0005-events',
         '0006-plans',
         '0007-attempt-delay-source',
+        '0008-route-leases',
       ]);
     } finally {
       await store.close();

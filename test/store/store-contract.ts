@@ -162,6 +162,94 @@ export function storeContract(
       });
     });
 
+    it('[DUR-01][RTE-16] two stores claiming due routes at once never get the same route; each is claimed once', async () => {
+      const { open } = await adapter.fresh();
+      const [a, b] = [await open(), await open()];
+      try {
+        const s = routesInEveryState();
+        const due = Array.from(
+          { length: 24 },
+          (_, i) => ({ ...s.retry_wait, id: `d${String(i).padStart(2, '0')}`, deadlineMs: t0 + i }) as Route,
+        );
+        await a.transact(async (tx) => {
+          for (const r of due) await tx.insertRoute(r);
+          await tx.insertRoute({ ...s.retry_wait, id: 'later', deadlineMs: t0 + 60_000 } as Route);
+          await tx.insertRoute({ ...s.active, id: 'running' });
+        });
+        const claimed: string[][] = [[], []];
+        for (let round = 0; round < 6; round++) {
+          const [x, y] = await Promise.all([
+            a.claimDueRoutes({ owner: 'node-a', nowMs: t0 + 1000, leaseMs: 30_000, limit: 5 }),
+            b.claimDueRoutes({ owner: 'node-b', nowMs: t0 + 1000, leaseMs: 30_000, limit: 5 }),
+          ]);
+          claimed[0]!.push(...x.map((r) => r.id));
+          claimed[1]!.push(...y.map((r) => r.id));
+        }
+        const all = [...claimed[0]!, ...claimed[1]!];
+        expect(new Set(all).size).toBe(all.length);
+        expect(all.sort()).toEqual(due.map((r) => r.id));
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    });
+
+    it('[DUR-01] a claim holds its lease; an expired lease is claimable again, earliest first', async () => {
+      await withStore(async (store) => {
+        const s = routesInEveryState();
+        const early = { ...s.retry_wait, id: 'b', deadlineMs: t0 + 100 } as Route;
+        const late = { ...s.waiting_for_reset, id: 'a', deadlineMs: t0 + 200 } as Route;
+        await store.transact(async (tx) => {
+          for (const r of [late, early]) await tx.insertRoute(r);
+        });
+        const claim = (owner: string, nowMs: number) =>
+          store.claimDueRoutes({ owner, nowMs, leaseMs: 1000, limit: 10 });
+        expect(await claim('dead-node', t0 + 99)).toEqual([]);
+        expect(await claim('dead-node', t0 + 500)).toEqual([
+          { id: 'b', generation: 1, deadlineMs: t0 + 100 },
+          { id: 'a', generation: 1, deadlineMs: t0 + 200 },
+        ]);
+        expect(await claim('survivor', t0 + 1499)).toEqual([]);
+        expect((await claim('survivor', t0 + 1500)).map((r) => r.id)).toEqual(['b', 'a']);
+        // Claims change nothing a route reader sees.
+        expect(await store.readRoute('b')).toEqual(early);
+      });
+    });
+
+    it('[RTE-16][RTE-17] a claim fences nothing: the firing still needs its generation, and a new write frees the lease', async () => {
+      await withStore(async (store) => {
+        const r = { ...routesInEveryState().retry_wait, deadlineMs: t0 + 100 } as Route;
+        await store.transact((tx) => tx.insertRoute(r));
+        const [claimed] = await store.claimDueRoutes({
+          owner: 'n1',
+          nowMs: t0 + 100,
+          leaseMs: 60_000,
+          limit: 1,
+        });
+        expect(claimed).toEqual({ id: r.id, generation: r.generation, deadlineMs: t0 + 100 });
+        // Another writer moved the route on (a manual retry: a new generation and deadline) before n1 fired it.
+        const moved = {
+          ...r,
+          generation: r.generation + 1,
+          revision: r.revision + 1,
+          deadlineMs: t0 + 200,
+        } as Route;
+        const fence = { generation: r.generation, state: r.state, revision: r.revision };
+        expect(await store.transact((tx) => tx.updateRoute(moved, fence))).toBe(true);
+        const stale = { ...r, state: 'retrying', retryOrdinal: 1, dispatch: null } as unknown as Route;
+        expect(
+          await store.transact((tx) =>
+            tx.updateRoute(stale, { generation: claimed!.generation, state: r.state, revision: r.revision }),
+          ),
+        ).toBe(false);
+        expect(await store.readRoute(r.id)).toEqual(moved);
+        // The write freed n1's lease: the new deadline is claimable at once, with its new generation.
+        expect(
+          await store.claimDueRoutes({ owner: 'n2', nowMs: t0 + 200, leaseMs: 60_000, limit: 1 }),
+        ).toEqual([{ id: r.id, generation: r.generation + 1, deadlineMs: t0 + 200 }]);
+      });
+    });
+
     it('[DUR-05][DUR-06] dispatch intents resolve exactly once; unresolved ones are listed for reconciliation', async () => {
       await withStore(async (store) => {
         const intent = (id: string, at: number) => ({

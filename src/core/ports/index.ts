@@ -1,4 +1,5 @@
 export {
+  type DueClaim,
   type PlanPageQuery,
   type PlanSummary,
   type ProfileSummary,

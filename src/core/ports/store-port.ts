@@ -27,6 +27,13 @@ export interface Store {
   earliestDeadline(): Promise<number | null>;
   /** Waiting routes whose deadline is at or before `nowMs`, earliest first (then by route id). */
   dueRoutes(nowMs: number, limit: number): Promise<readonly ScheduledRoute[]>;
+  /**
+   * Claims due waiting routes for `owner` until `nowMs + leaseMs`: those whose deadline is at or before `nowMs` and
+   * whose lease is free or expired, earliest first (then by route id), at most `limit`. Two claimers never get the
+   * same route while its lease holds; a claimer that dies loses its lease when it expires. A claim fences nothing
+   * itself: the firing's write still names the generation it read (any route write frees the lease).
+   */
+  claimDueRoutes(claim: DueClaim): Promise<readonly ScheduledRoute[]>;
   /** Every waiting route (reconciliation re-arms these). */
   scheduledRoutes(): Promise<readonly ScheduledRoute[]>;
   /** Routes in id order after the cursor `after`, by state and dynamic profile when given, at most `limit`. */
@@ -84,6 +91,13 @@ export interface PlanSummary {
   readonly errorCount: number;
   /** When its latest error was recorded (epoch ms), null when it has none. */
   readonly lastErrorAtMs: number | null;
+}
+
+export interface DueClaim {
+  readonly owner: string;
+  readonly nowMs: number;
+  readonly leaseMs: number;
+  readonly limit: number;
 }
 
 export interface ScheduledRoute {

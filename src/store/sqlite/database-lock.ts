@@ -1,8 +1,8 @@
 import BetterSqlite3 from 'better-sqlite3';
 
-/** What holds a database for one Recourse: released on close, and by the OS when the process dies. */
+/** What holds a database for one Recourse: released on close, and by the OS (or the server) when the process dies. */
 export interface DatabaseLock {
-  release(): void;
+  release(): void | Promise<void>;
 }
 
 /**

@@ -46,6 +46,8 @@ const routeColumns = [
   'payload',
   'created_at_ms',
   'updated_at_ms',
+  'lease_owner',
+  'lease_until_ms',
 ] as const satisfies readonly (keyof RouteRow)[];
 
 const attemptColumns = [

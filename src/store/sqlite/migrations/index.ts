@@ -6,6 +6,7 @@ import { routePayloadMigration } from './0004-route-payload.js';
 import { eventsMigration } from './0005-events.js';
 import { plansMigration } from './0006-plans.js';
 import { attemptDelaySourceMigration } from './0007-attempt-delay-source.js';
+import { routeLeasesMigration } from './0008-route-leases.js';
 
 /** Numbered, append-only migrations: a landed migration is never edited, a change is a new number. */
 export const sqliteMigrations: Readonly<Record<string, Migration>> = {
@@ -16,4 +17,5 @@ export const sqliteMigrations: Readonly<Record<string, Migration>> = {
   '0005-events': eventsMigration,
   '0006-plans': plansMigration,
   '0007-attempt-delay-source': attemptDelaySourceMigration,
+  '0008-route-leases': routeLeasesMigration,
 };

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { Listeners } from '../../support/listeners.js';
+import { Listeners } from '../support/listeners.js';
 import type {
   NewMessage,
   SessionRef,
@@ -9,8 +9,8 @@ import type {
   Transcript,
   TranscriptEvent,
   TranscriptMessage,
-} from '../../core/index.js';
-import type { Database, SessionMessageRow } from '../schema.js';
+} from '../core/index.js';
+import type { Database, SessionMessageRow } from './schema.js';
 
 export interface TranscriptClock {
   readonly now: () => number;
@@ -18,12 +18,12 @@ export interface TranscriptClock {
 }
 
 /**
- * The embedded transcript: task session messages in the same SQLite file and on the same connection as the
- * route store, so its queries queue behind a store transaction instead of running inside one (and a second
- * connection in this process could block the only thread on SQLite's lock). Every successful mutation is
- * published to subscribers after it is written.
+ * The transcript: task session messages in the same database as the route store, written through Kysely, so
+ * SQLite and PostgreSQL share this code. On SQLite it runs on the store's one connection, so its queries queue
+ * behind a store transaction instead of running inside one (a second connection in this process could block the
+ * only thread on SQLite's lock). Every successful mutation is published to subscribers after it is written.
  */
-export class SqliteTranscript implements Transcript {
+export class KyselyTranscript implements Transcript {
   private readonly listeners = new Listeners<TranscriptEvent>();
 
   constructor(
@@ -114,7 +114,7 @@ export class SqliteTranscript implements Transcript {
   }
 }
 
-export class SqliteTaskSessions implements TaskSessions {
+export class KyselyTaskSessions implements TaskSessions {
   constructor(private readonly db: Kysely<Database>) {}
 
   async create(session: TaskSession): Promise<void> {

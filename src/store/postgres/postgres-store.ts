@@ -1,0 +1,146 @@
+import { Kysely, Migrator, PostgresDialect, sql, type SqlBool } from 'kysely';
+import pg from 'pg';
+import type {
+  DueClaim,
+  EventLog,
+  ScheduledRoute,
+  Store,
+  StoreTransaction,
+  TaskSessions,
+  Transcript,
+} from '../../core/index.js';
+import { uuidv7 } from '../../support/ids.js';
+import { claimDueRoutes } from '../kysely-claims.js';
+import { KyselyStoreReads } from '../kysely-store-reads.js';
+import { KyselyTaskSessions, KyselyTranscript, type TranscriptClock } from '../kysely-transcript.js';
+import type { Database } from '../schema.js';
+import { postgresMigrations } from './migrations/index.js';
+import { PostgresEventLog } from './postgres-event-log.js';
+import { PostgresTransaction } from './postgres-transaction.js';
+import type { PostgresLocation } from './postgres-url.js';
+import { SerialQueue } from './serial-queue.js';
+
+export interface PostgresStoreOptions {
+  readonly location: PostgresLocation;
+  /** The most connections the pool opens (10 by default). */
+  readonly poolSize?: number;
+  /** The transcript's clock and message ids (the wall clock and UUIDv7 by default). */
+  readonly transcriptClock?: TranscriptClock;
+}
+
+/** The database on PostgreSQL: the same four ports as the embedded one, in one schema. */
+export interface PostgresDatabase {
+  readonly store: Store;
+  readonly transcript: Transcript;
+  readonly sessions: TaskSessions;
+  readonly events: EventLog;
+}
+
+const uniqueViolation = '23505';
+
+/** BIGINT (int8) columns hold epoch ms and counters, all far below 2^53: read them as numbers, not strings. */
+const int8 = 20;
+const types: pg.CustomTypesConfig = {
+  getTypeParser: (oid: number, format?: 'text' | 'binary'): unknown =>
+    oid === int8 && format !== 'binary' ? Number : (pg.types.getTypeParser(oid, format) as unknown),
+};
+
+/**
+ * Opens a pool on the location's database, creating its schema when missing: the first connection is made here,
+ * so an unreachable server or a refused login fails the open with the URL (password hidden) in the message.
+ * `store.migrate()` applies the migrations; `store.close()` ends the pool.
+ */
+export async function openPostgresDatabase(options: PostgresStoreOptions): Promise<PostgresDatabase> {
+  const { location } = options;
+  const pool = new pg.Pool({
+    connectionString: location.connectionString,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: 10_000,
+    // Every connection works in the schema: the shared Kysely code names tables without one.
+    options: `-c search_path=${location.schema}`,
+    types,
+  });
+  // An idle client whose connection dropped (a database restart) is discarded by the pool; the next query opens a
+  // new one. Without a listener the error would end the process.
+  pool.on('error', () => undefined);
+  try {
+    await pool.query('SELECT 1');
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw new Error(`cannot connect to PostgreSQL at ${location.display}: ${describe(error)}`, {
+      cause: error,
+    });
+  }
+  try {
+    await pool.query(`CREATE SCHEMA IF NOT EXISTS ${location.schema}`);
+  } catch (error) {
+    // Two opens creating the same schema at once: IF NOT EXISTS does not cover the race, the loser sees 23505.
+    if ((error as { code?: unknown }).code !== uniqueViolation) {
+      await pool.end().catch(() => undefined);
+      throw new Error(`cannot create schema ${location.schema} at ${location.display}: ${describe(error)}`, {
+        cause: error,
+      });
+    }
+  }
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const writes = new SerialQueue();
+  const clock = options.transcriptClock ?? { now: Date.now, newId: () => uuidv7(Date.now()) };
+  return {
+    store: new PostgresStore(db, writes, location.schema),
+    transcript: new KyselyTranscript(db, clock),
+    sessions: new KyselyTaskSessions(db),
+    events: new PostgresEventLog(db, writes),
+  };
+}
+
+/** A connection error's own words: Node's connect errors can be an AggregateError with an empty message. */
+function describe(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) return describe(error.errors[0]);
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return error.message || (typeof code === 'string' ? code : error.name);
+  }
+  return String(error);
+}
+
+/** The PostgreSQL adapter of the Store port: Kysely over a `pg` pool, its own numbered migrations. */
+class PostgresStore extends KyselyStoreReads {
+  constructor(
+    db: Kysely<Database>,
+    private readonly writes: SerialQueue,
+    private readonly schema: string,
+  ) {
+    super(db, sql<SqlBool>`(dispatch::jsonb ->> 'finished') = 'true'`);
+  }
+
+  async migrate(): Promise<readonly string[]> {
+    const migrator = new Migrator({
+      db: this.db,
+      provider: { getMigrations: () => Promise.resolve(postgresMigrations) },
+      // Kysely looks its bookkeeping tables up by schema (`public` unless told): they live in ours.
+      migrationTableSchema: this.schema,
+    });
+    const { error, results } = await migrator.migrateToLatest();
+    if (error) throw new Error(`migration failed: ${(error as Error).message}`, { cause: error });
+    return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  }
+
+  async close(): Promise<void> {
+    await this.db.destroy();
+  }
+
+  claimDueRoutes(claim: DueClaim): Promise<readonly ScheduledRoute[]> {
+    return claimDueRoutes(this.db, claim, true);
+  }
+
+  /**
+   * A real BEGIN ... COMMIT on one pooled client (ROLLBACK when the work throws). Transactions queue behind one
+   * another in this process, as they do on SQLite's one connection: the engine's group commit and a plan write never
+   * interleave, and the fenced UPDATEs guard against any other writer of the schema.
+   */
+  transact<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+    return this.writes.run(() =>
+      this.db.transaction().execute((trx) => work(new PostgresTransaction(trx, this.profiles))),
+    );
+  }
+}
