@@ -52,13 +52,9 @@ function openaiErrors(
         'invalid_api_key',
         'Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.',
       ];
+    // OpenAI's 403 refuses the model to the project; a key or token without a scope is a 401 ("Missing scopes").
     case 'permission_denied':
-      return [
-        403,
-        'invalid_request_error',
-        null,
-        'You have insufficient permissions for this operation. Missing scopes: model.request.',
-      ];
+      return [403, 'invalid_request_error', null, 'You are not allowed to sample from this model'];
     case 'model_not_found':
       return [
         404,

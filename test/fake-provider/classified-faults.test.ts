@@ -28,9 +28,13 @@ const expected: ReadonlyArray<readonly [string, string, Partial<Record<Api, stri
   ['insufficient_quota', 'quota_limited'],
   ['credit_balance', 'quota_limited'],
   ['invalid_key', 'auth_required'],
-  // A bare permission error is ambiguous (a plan, a region, a proxy): the catalogue never acts on it. OpenAI's
-  // 403 body says invalid_request_error, which the catalogue reads as a bad request.
-  ['permission_denied', 'unclassified', { 'openai-chat': 'bad_request', 'openai-responses': 'bad_request' }],
+  // A bare permission error is ambiguous (a plan, a region, a proxy): the catalogue never acts on it. OpenAI's 403
+  // refuses the model itself ("You are not allowed to sample from this model"), which is that model's unavailability.
+  [
+    'permission_denied',
+    'unclassified',
+    { 'openai-chat': 'model_unavailable', 'openai-responses': 'model_unavailable' },
+  ],
   ['model_not_found', 'model_unavailable'],
   ['server_error', 'provider_unavailable'],
   ['bad_gateway', 'provider_unavailable'],

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -42,7 +42,9 @@ function load(folder: string): [string, RealAgentFixture][] {
 }
 
 const fixtures = load(dir);
-const gaps = load(join(dir, 'gaps'));
+// Known gaps live in gaps/ while there are any (none today: the folder comes back with the next one).
+const gapsDir = join(dir, 'gaps');
+const gaps = existsSync(gapsDir) ? load(gapsDir) : [];
 const classifyAt = (f: RealAgentFixture) => classify(f.evidence, { now: Date.parse(f.evidence.observed_at) });
 
 /**
@@ -124,14 +126,17 @@ describe('recorded real-agent evidence', () => {
 
   // A known gap is evidence the catalogue gets wrong today, with the answer it should give: once the catalogue
   // gets it right, this fails so the fixture moves up beside the others and is held to its answer.
-  it.each(gaps)(
-    'known catalogue gap %s is still a gap (move it out of gaps/ once fixed)',
-    (_file, fixture) => {
-      const classification = classifyAt(fixture);
-      expect({ code: classification.code, class: classification.class }).not.toEqual({
-        code: fixture.expect.code,
-        class: fixture.expect.class,
-      });
-    },
-  );
+  // With no known gap there is nothing to hold, so the check exists only while gaps/ has a fixture.
+  if (gaps.length > 0) {
+    it.each(gaps)(
+      'known catalogue gap %s is still a gap (move it out of gaps/ once fixed)',
+      (_file, fixture) => {
+        const classification = classifyAt(fixture);
+        expect({ code: classification.code, class: classification.class }).not.toEqual({
+          code: fixture.expect.code,
+          class: fixture.expect.class,
+        });
+      },
+    );
+  }
 });

@@ -47,6 +47,19 @@ export const httpStatusRules: readonly Rule[] = [
     when: { status: [403] },
   },
   {
+    id: 'http.status_403_invalid_request.v1',
+    description:
+      'HTTP 403 typed invalid_request_error: a permission denial, not a malformed request (still ambiguous)',
+    tier: 'structured',
+    generic: true,
+    // OpenAI types nearly every 4xx invalid_request_error, so at a 403 the type says nothing about the request:
+    // above the bare type's bad_request, and as ambiguous as a bare 403 (a specific message still outranks it).
+    priority: 5,
+    code: 'auth_required',
+    confidence: 'low',
+    when: { status: [403], fields: { type: ['invalid_request_error'] } },
+  },
+  {
     id: 'http.status_404.v1',
     description: 'HTTP 404 alone is ambiguous (model or endpoint): never acted on',
     tier: 'structured',
