@@ -85,7 +85,7 @@ export async function runSession(input: RunSessionInput): Promise<number> {
     const started = await startOrResume(recourse, input, say);
     if (started !== null) return started;
     const current = await engine.route(sessionId);
-    if (current !== null) countdown.follow(current, true);
+    if (current !== null) countdown.follow(current);
     const final = await engine.waitFor(
       sessionId,
       (r) => r.outcome === 'succeeded' || r.outcome === 'needs_action',
@@ -189,15 +189,15 @@ class AgentOutput {
 }
 
 /**
- * The countdown of a wait on standard error: rewritten in place every second on a terminal, one line every ten
- * seconds otherwise. It follows the route: a waiting state starts it, any other stops it.
+ * The countdown of a wait on standard error: rewritten in place every second on a terminal, otherwise one line at
+ * once and then one every ten seconds. It follows the route: a waiting state starts it, any other stops it.
  */
 class Countdown {
   private timer: NodeJS.Timeout | null = null;
   private shown = false;
   private readonly tty = process.stderr.isTTY;
 
-  follow(route: Route, announce = false): void {
+  follow(route: Route): void {
     this.stop();
     if (route.state !== 'retry_wait' && route.state !== 'waiting_for_reset') return;
     const deadlineMs = route.deadlineMs;
@@ -208,7 +208,7 @@ class Countdown {
         this.shown = true;
       } else process.stderr.write(`${line}\n`);
     };
-    if (this.tty || announce) tick();
+    tick();
     this.timer = setInterval(tick, this.tty ? 1_000 : 10_000);
     this.timer.unref();
   }
