@@ -55,7 +55,10 @@ export class RunProgress {
       case 'switching':
         return `${progressPrefix}switching from ${clean(route.candidate)} to ${clean(route.nextCandidate)} because ${because(classification, decision)}`;
       case 'action_required':
-        return `${progressPrefix}${failed}stopped: the route needs a person (${route.reason}${route.detail === null ? '' : `: ${clean(route.detail)}`})`;
+        return (
+          `${progressPrefix}${failed}stopped: the route needs a person (${route.reason}${route.detail === null ? '' : `: ${clean(route.detail)}`})` +
+          saidLine(classification)
+        );
       case 'active':
       case 'retrying':
         return this.activeLine(route, decision, classification, failed);
@@ -93,16 +96,23 @@ function failureWords(route: Route, c: Classification): string {
 }
 
 function classificationWords(c: Classification): string {
-  const words =
-    c.code !== null && isProviderCode(c.code) ? providerCodeInfo[c.code].summary.toLowerCase() : null;
   const what =
-    c.class === 'unclassified' ? `unclassified${c.reason === undefined ? '' : ` (${c.reason})`}` : c.class;
+    c.class === 'unclassified' ? `unclassified${c.reason === undefined ? '' : `: ${c.reason}`}` : c.class;
   const provider = c.provider_id === null ? '' : `, provider ${clean(c.provider_id)}`;
-  return `${words ?? clean(c.code ?? 'an unrecognized error')} (${c.code ?? '-'}, ${what}${provider})`;
+  if (c.code === null) return `an unrecognized error (${what}${provider})`;
+  const words = isProviderCode(c.code) ? providerCodeInfo[c.code].summary.toLowerCase() : clean(c.code);
+  return `${words} (${c.code}, ${what}${provider})`;
 }
 
 function because(c: Classification | null, decision: string): string {
   return c === null ? `of ${decision}` : `it failed: ${classificationWords(c)}`;
+}
+
+/** What the error said, sanitized by the classifier (credentials redacted, bounded), on a line of its own. */
+function saidLine(c: Classification | null): string {
+  if (c === null || c.safe_excerpt === '') return '';
+  const excerpt = c.safe_excerpt.length > 200 ? `${c.safe_excerpt.slice(0, 200)}…` : c.safe_excerpt;
+  return `\n${progressPrefix}  the error said: ${clean(excerpt)}`;
 }
 
 /** Standard error may be a terminal: names from the profile and engine text are printed with controls escaped. */

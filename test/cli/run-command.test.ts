@@ -216,6 +216,9 @@ describe('recourse run', () => {
     const run = await runCliAsync(['run', '--profile', profile, '--cwd', dir, 'fix it']);
     expect(run.status).toBe(3);
     expect(run.stderr).toContain('stopped: the route needs a person');
+    expect(run.stderr).toContain(
+      'the error said: AcpLaunchError: cannot launch the agent: /env/SCRIPTED_AGENT_KEY/from_env: the variable MY_AGENT_KEY is not set',
+    );
   });
 
   it('invalid input: a missing or malformed file and a missing prompt exit 2; an invalid profile exits 1 with every field named; nothing is stored', async () => {
