@@ -63,7 +63,7 @@ function launches(stateFile: string): number {
 }
 
 describe('recourse run', () => {
-  it('[OUT-01] a prompt that succeeds streams the agent output on stdout, progress on stderr, and exits 0', async () => {
+  it('a prompt that succeeds streams the agent output on stdout, progress on stderr, and exits 0', async () => {
     const dir = folder();
     const profile = writeProfile(dir, [candidate('claude', 'success')]);
     const run = await runCliAsync(['run', '--profile', profile, '--cwd', dir, 'fix the build']);
@@ -96,7 +96,32 @@ describe('recourse run', () => {
     expect(elapsedMs).toBeGreaterThanOrEqual(1_000);
   });
 
-  it('[SAF-13][SAF-08][RTE-06][CUR-30] a failure after a tool call ends in action_required with no replay and exit 3', async () => {
+  it('[EVL-02][RTE-02][RTE-07] a rate limit with a reset hint waits for the reset, then sends once more and exits 0', async () => {
+    const dir = folder();
+    const state = join(dir, 'launches');
+    const waitPolicy = {
+      version: 1,
+      transient: {
+        retry: noRetry,
+        wait_for_reset: { enabled: true, max_wait_seconds: 60 },
+        on_exhausted: 'stop',
+      },
+      hard: { retry: noRetry, wait_for_reset: noWait, on_exhausted: 'stop' },
+    };
+    const profile = writeProfile(dir, [
+      candidate('claude', `counted 1 ${state} reset`, { policy: waitPolicy }),
+    ]);
+    const run = await runCliAsync(['run', '--profile', profile, '--cwd', dir, 'fix it']);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toMatch(
+      /claude failed: rate limited \(rate_limited, transient, provider anthropic\): waiting for the reset at \S+Z \([1-3] s\)/,
+    );
+    expect(run.stderr).toContain('[recourse] sending the prompt to claude (after the reset wait)');
+    expect(run.stdout).toBe('Hello from the scripted agent.\n');
+    expect(launches(state)).toBe(2);
+  });
+
+  it('[SAF-08][RTE-06][EVL-01] a failure after a tool call ends in action_required with no replay and exit 3', async () => {
     const dir = folder();
     const state = join(dir, 'launches');
     const profile = writeProfile(dir, [
@@ -115,7 +140,7 @@ describe('recourse run', () => {
     expect(run.stderr).not.toContain('sending the prompt to gemini');
   });
 
-  it('[RTE-04][SAF-15] two candidates: the first fails, the run switches to the second, which answers', async () => {
+  it('[RTE-04] two candidates: the first fails, the run switches to the second, which answers', async () => {
     const dir = folder();
     const profile = writeProfile(dir, [
       candidate('claude', 'capacity_error'),

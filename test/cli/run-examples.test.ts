@@ -19,8 +19,13 @@ describe('examples/run', () => {
       const parsed = parseRunProfile(JSON.parse(text), '/home/me/project');
       expect(parsed.ok ? [] : parsed.issues).toEqual([]);
       if (!parsed.ok) return;
+      for (const candidate of parsed.value.profile.candidates) {
+        const recipe = parsed.value.recipes[candidate.profile_id];
+        // Defaults: the provider is the candidate's; the cwd (absent or relative) is taken from --cwd.
+        expect(recipe?.provider).toBe(candidate.provider);
+        expect(recipe?.cwd).toBe('/home/me/project');
+      }
       for (const recipe of Object.values(parsed.value.recipes)) {
-        expect(recipe.cwd).toBe('/home/me/project');
         for (const [name, value] of Object.entries(recipe.env)) {
           if (/KEY|TOKEN|SECRET/.test(name)) expect(typeof value, name).toBe('object');
         }
