@@ -1,7 +1,9 @@
+import { existsSync } from 'node:fs';
 import { AcpDispatcher } from '../acp/index.js';
 import { openRecourse, type Recourse } from '../app/index.js';
-import type { Route, RouteSnapshot } from '../core/index.js';
+import type { Route } from '../core/index.js';
 import { escapeControlCharacters } from '../core/text/escape-controls.js';
+import { openSqliteDatabase } from '../store/sqlite/sqlite-store.js';
 import { exitCodeOf, finalStateWords, runExit } from './run-exit.js';
 import type { RunProfile } from './run-profile.js';
 import { countdownLine, progressPrefix, RunProgress } from './run-progress.js';
@@ -34,6 +36,8 @@ export async function runSession(input: RunSessionInput): Promise<number> {
     output.endLine();
     process.stderr.write(`${line}\n`);
   };
+  const peeked = await peekRoute(input.database, sessionId);
+  if (peeked !== null) checkResumable(peeked, input);
   // eslint-disable-next-line prefer-const -- the dispatcher reports to the engine built with it
   let recourse: Recourse;
   const dispatcher = new AcpDispatcher({
@@ -122,17 +126,7 @@ async function startOrResume(
     });
     return null;
   }
-  if (existing.profileId !== profile.id) {
-    throw new RunUsageError(
-      `session ${input.sessionId} runs profile ${existing.profileId}, not ${profile.id}: give its profile file`,
-    );
-  }
-  const stored = storedPrompt(existing);
-  if (input.prompt !== null && stored !== null && input.prompt !== stored) {
-    throw new RunUsageError(
-      `session ${input.sessionId} was started with another prompt: leave PROMPT out to resume it`,
-    );
-  }
+  checkResumable(existing, input);
   const code = exitCodeOf(existing);
   if (code !== null) {
     say(`${progressPrefix}session ${input.sessionId} already finished: ${finalStateWords(existing)}`);
@@ -152,7 +146,40 @@ async function startOrResume(
   return null;
 }
 
-function storedPrompt(route: RouteSnapshot): string | null {
+/** A stored session runs on with its own profile and prompt only; anything else is a usage error. */
+function checkResumable(existing: Route, input: RunSessionInput): void {
+  const { profile } = input.run;
+  if (existing.profileId !== profile.id) {
+    throw new RunUsageError(
+      `session ${input.sessionId} runs profile ${existing.profileId}, not ${profile.id}: give its profile file`,
+    );
+  }
+  const stored = storedPrompt(existing);
+  if (input.prompt !== null && stored !== null && input.prompt !== stored) {
+    throw new RunUsageError(
+      `session ${input.sessionId} was started with another prompt: leave PROMPT out to resume it`,
+    );
+  }
+}
+
+/**
+ * The session's stored route, read before the engine opens: reconciliation may send a re-armed wait at once, so a
+ * session resumed with the wrong profile file is refused before anything could be sent with its recipes.
+ */
+async function peekRoute(file: string, routeId: string): Promise<Route | null> {
+  if (!existsSync(file)) return null;
+  const { store } = openSqliteDatabase({ file });
+  try {
+    return await store.readRoute(routeId);
+  } catch {
+    // Not a Recourse database yet (or an older one): opening Recourse says what is wrong with it.
+    return null;
+  } finally {
+    await store.close();
+  }
+}
+
+function storedPrompt(route: Route): string | null {
   const payload = route.payload;
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return null;
   const prompt = (payload as { readonly prompt?: unknown }).prompt;

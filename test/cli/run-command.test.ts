@@ -302,5 +302,13 @@ describe('recourse run', () => {
     const other = await runCliAsync(['run', '--profile', profile, '--session', 's1', '--cwd', dir, 'two']);
     expect(other.status).toBe(2);
     expect(other.stderr).toContain('was started with another prompt');
+    const otherProfile = join(dir, 'other.json');
+    writeFileSync(
+      otherProfile,
+      JSON.stringify({ id: 'other', name: 'Other', candidates: [candidate('claude', 'success')] }),
+    );
+    const wrong = await runCliAsync(['run', '--profile', otherProfile, '--session', 's1', '--cwd', dir]);
+    expect(wrong.status).toBe(2);
+    expect(wrong.stderr).toContain('session s1 runs profile fleet, not other');
   });
 });
