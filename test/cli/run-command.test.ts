@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,7 +9,9 @@ import { runCliAsync, startCli } from './run-cli.js';
 // fixture over real stdio pipes), its state a real SQLite file in a fresh folder per test.
 
 const folders: string[] = [];
-afterEach(() => void folders.splice(0));
+afterEach(() => {
+  for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
 
 function folder(): string {
   const dir = mkdtempSync(join(tmpdir(), 'recourse-run-'));
