@@ -10,6 +10,7 @@ import { registerRoutesCommand } from './routes-command.js';
 import { registerProfilesCommand } from './profiles-command.js';
 import { registerEventsCommand } from './events-command.js';
 import { registerFakeProviderCommand } from './fake-provider-command.js';
+import { registerRunCommand } from './run-command.js';
 import { escapeControlCharacters } from '../core/text/escape-controls.js';
 
 /** The `recourse` command line. */
@@ -32,6 +33,7 @@ export function buildProgram(): Command {
   registerErrorsCommand(program);
   registerPlanCommand(program);
   registerFakeProviderCommand(program);
+  registerRunCommand(program);
   // A usage error (an unknown option, a missing argument) exits 2, as input that cannot be used does; exit 1
   // stays reserved for a document that was read and is invalid. Help and --version exit 0.
   const everyCommand = (command: Command): Command[] => [command, ...command.commands.flatMap(everyCommand)];

@@ -1,0 +1,255 @@
+import { existsSync } from 'node:fs';
+import { AcpDispatcher } from '../acp/index.js';
+import { openRecourse, type Recourse } from '../app/index.js';
+import type { Route } from '../core/index.js';
+import { escapeControlCharacters } from '../core/text/escape-controls.js';
+import { openSqliteDatabase } from '../store/sqlite/sqlite-store.js';
+import { exitCodeOf, finalStateWords, runExit } from './run-exit.js';
+import type { RunProfile } from './run-profile.js';
+import { countdownLine, progressPrefix, RunProgress } from './run-progress.js';
+
+export interface RunSessionInput {
+  readonly run: RunProfile;
+  readonly database: string;
+  readonly sessionId: string;
+  /** The prompt of a new session; null when only resuming. */
+  readonly prompt: string | null;
+  /** The exact command that resumes this session (printed when Ctrl-C leaves a wait). */
+  readonly resumeCommand: string;
+}
+
+/** A usage problem found once the store is open (the session runs another profile, say): exit 2. */
+export class RunUsageError extends Error {}
+
+/**
+ * Runs (or resumes) one session of `recourse run` to its final state on the SQLite store: the engine with the ACP
+ * dispatcher, the agent's text on standard output, progress on standard error, Ctrl-C handled. Returns the exit
+ * code.
+ */
+export async function runSession(input: RunSessionInput): Promise<number> {
+  const { sessionId } = input;
+  const progress = new RunProgress(sessionId);
+  const output = new AgentOutput();
+  const countdown = new Countdown();
+  const say = (line: string) => {
+    countdown.clear();
+    output.endLine();
+    process.stderr.write(`${line}\n`);
+  };
+  const peeked = await peekRoute(input.database, sessionId);
+  if (peeked !== null) checkResumable(peeked, input);
+  // eslint-disable-next-line prefer-const -- the dispatcher reports to the engine built with it
+  let recourse: Recourse;
+  const dispatcher = new AcpDispatcher({
+    recipes: input.run.recipes,
+    engine: () => recourse.engine,
+    onUpdate: (update, { generation, suppressed }) => {
+      // Generation 0 is the history a session/load replays: already shown in an earlier run.
+      if (generation > 0 && !suppressed) output.write(update);
+    },
+    onTurn: () => output.endLine(),
+    onError: (error) => say(`${progressPrefix}could not report an attempt: ${String(error)}`),
+  });
+  recourse = await openRecourse({
+    database: input.database,
+    dispatcher,
+    onEvent: (event) => {
+      const line = progress.lineFor(event);
+      if (line !== null) say(line);
+      if (event.type === 'transition' && event.route.id === sessionId) countdown.follow(event.route);
+    },
+  });
+  const { engine } = recourse;
+  let interrupted = false;
+  const onInterrupt = () => {
+    if (interrupted) process.exit(runExit.interrupted);
+    interrupted = true;
+    void interrupt();
+  };
+  const interrupt = async () => {
+    const route = await engine.route(sessionId);
+    if (route === null || route.outcome !== 'running') {
+      // The wait stays stored: the next run with the same --session continues it with the time left.
+      say(`${progressPrefix}interrupted: the wait stays stored; resume it with:`);
+      process.stderr.write(`  ${input.resumeCommand}\n`);
+      countdown.stop();
+      await recourse.close();
+      process.exit(runExit.interrupted);
+    }
+    say(`${progressPrefix}interrupted: cancelling the open prompt (session/cancel)`);
+    // The prompt may not be on its way yet (the agent is starting): try again until it is, or the turn ended.
+    while (!(await dispatcher.cancel(sessionId))) {
+      const now = await engine.route(sessionId);
+      if (now === null || now.outcome !== 'running') return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+  process.on('SIGINT', onInterrupt);
+  try {
+    const started = await startOrResume(recourse, input, say);
+    if (started !== null) return started;
+    const current = await engine.route(sessionId);
+    if (current !== null) countdown.follow(current);
+    const final = await engine.waitFor(
+      sessionId,
+      (r) => r.outcome === 'succeeded' || r.outcome === 'needs_action',
+    );
+    countdown.stop();
+    say(`${progressPrefix}session ${sessionId}: ${escapeControlCharacters(finalStateWords(final))}`);
+    return interrupted ? runExit.interrupted : (exitCodeOf(final) ?? runExit.actionRequired);
+  } finally {
+    countdown.stop();
+    process.off('SIGINT', onInterrupt);
+    await recourse.close();
+  }
+}
+
+/** Starts a new route, or checks the stored one; returns an exit code when there is nothing left to run. */
+async function startOrResume(
+  recourse: Recourse,
+  input: RunSessionInput,
+  say: (line: string) => void,
+): Promise<number | null> {
+  const { engine } = recourse;
+  const { profile } = input.run;
+  const existing = await engine.route(input.sessionId);
+  if (existing === null) {
+    if (input.prompt === null)
+      throw new RunUsageError(`no session ${input.sessionId}: give a PROMPT to start it`);
+    await engine.saveProfile(profile);
+    say(`${progressPrefix}session ${input.sessionId}: profile ${profile.id}, ${candidateList(input.run)}`);
+    await engine.startRoute({
+      routeId: input.sessionId,
+      profileId: profile.id,
+      caller: 'task',
+      payload: { prompt: input.prompt },
+    });
+    return null;
+  }
+  checkResumable(existing, input);
+  const code = exitCodeOf(existing);
+  if (code !== null) {
+    say(`${progressPrefix}session ${input.sessionId} already finished: ${finalStateWords(existing)}`);
+    return code;
+  }
+  if (existing.outcome === 'running' && existing.dispatch?.orphaned === true) {
+    // Nothing is inferred from a lost process (OUT-01): a person decides whether the attempt ran.
+    say(
+      `${progressPrefix}session ${input.sessionId}: the attempt on ${existing.candidate} was running when the last run ended; ` +
+        'its outcome is unknown and it is not sent again',
+    );
+    return runExit.actionRequired;
+  }
+  // Policy edits in the file apply from the next decision.
+  await engine.saveProfile(profile);
+  say(`${progressPrefix}resuming session ${input.sessionId}: ${existing.state} on ${existing.candidate}`);
+  return null;
+}
+
+/** A stored session runs on with its own profile and prompt only; anything else is a usage error. */
+function checkResumable(existing: Route, input: RunSessionInput): void {
+  const { profile } = input.run;
+  if (existing.profileId !== profile.id) {
+    throw new RunUsageError(
+      `session ${input.sessionId} runs profile ${existing.profileId}, not ${profile.id}: give its profile file`,
+    );
+  }
+  const stored = storedPrompt(existing);
+  if (input.prompt !== null && stored !== null && input.prompt !== stored) {
+    throw new RunUsageError(
+      `session ${input.sessionId} was started with another prompt: leave PROMPT out to resume it`,
+    );
+  }
+}
+
+/**
+ * The session's stored route, read before the engine opens: reconciliation may send a re-armed wait at once, so a
+ * session resumed with the wrong profile file is refused before anything could be sent with its recipes.
+ */
+async function peekRoute(file: string, routeId: string): Promise<Route | null> {
+  if (!existsSync(file)) return null;
+  const { store } = openSqliteDatabase({ file });
+  try {
+    return await store.readRoute(routeId);
+  } catch {
+    // Not a Recourse database yet (or an older one): opening Recourse says what is wrong with it.
+    return null;
+  } finally {
+    await store.close();
+  }
+}
+
+function storedPrompt(route: Route): string | null {
+  const payload = route.payload;
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return null;
+  const prompt = (payload as { readonly prompt?: unknown }).prompt;
+  return typeof prompt === 'string' ? prompt : null;
+}
+
+function candidateList(run: RunProfile): string {
+  const ids = run.profile.candidates.filter((c) => c.enabled).map((c) => c.profile_id);
+  return `candidate${ids.length === 1 ? '' : 's'} ${ids.join(', ')}`;
+}
+
+/** The agent's streamed text (`agent_message_chunk`) on standard output, its control characters escaped. */
+class AgentOutput {
+  private midLine = false;
+
+  write(update: Readonly<Record<string, unknown>>): void {
+    if (update.sessionUpdate !== 'agent_message_chunk') return;
+    const content = update.content as { readonly type?: unknown; readonly text?: unknown } | undefined;
+    if (content?.type !== 'text' || typeof content.text !== 'string' || content.text === '') return;
+    const text = content.text
+      .split(/(\n|\t)/)
+      .map((part) => (part === '\n' || part === '\t' ? part : escapeControlCharacters(part)))
+      .join('');
+    process.stdout.write(text);
+    this.midLine = !text.endsWith('\n');
+  }
+
+  /** Ends a partial line, so progress and the next answer start on their own lines. */
+  endLine(): void {
+    if (!this.midLine) return;
+    process.stdout.write('\n');
+    this.midLine = false;
+  }
+}
+
+/**
+ * The countdown of a wait on standard error: rewritten in place every second on a terminal, otherwise one line at
+ * once and then one every ten seconds. It follows the route: a waiting state starts it, any other stops it.
+ */
+class Countdown {
+  private timer: NodeJS.Timeout | null = null;
+  private shown = false;
+  private readonly tty = process.stderr.isTTY;
+
+  follow(route: Route): void {
+    this.stop();
+    if (route.state !== 'retry_wait' && route.state !== 'waiting_for_reset') return;
+    const deadlineMs = route.deadlineMs;
+    const tick = () => {
+      const line = countdownLine(deadlineMs, Date.now());
+      if (this.tty) {
+        process.stderr.write(`\r\u001b[K${line}`);
+        this.shown = true;
+      } else process.stderr.write(`${line}\n`);
+    };
+    tick();
+    this.timer = setInterval(tick, this.tty ? 1_000 : 10_000);
+    this.timer.unref();
+  }
+
+  /** Removes the in-place line before another line is written. */
+  clear(): void {
+    if (!this.shown) return;
+    process.stderr.write('\r\u001b[K');
+    this.shown = false;
+  }
+
+  stop(): void {
+    if (this.timer !== null) clearInterval(this.timer);
+    this.timer = null;
+    this.clear();
+  }
+}
