@@ -43,50 +43,51 @@ const quota = row('quota_limited', 'hard');
 const unclassified = (replay: ExpectedOutcome['replay'] = 'safe') => row(null, 'unclassified', replay);
 const transportLost = (replay: ExpectedOutcome['replay']) => row('agent_transport_lost', 'transient', replay);
 
-export const expectedOutcomes: Readonly<Record<RealAgent, Readonly<Record<ScriptedFault, ExpectedOutcome>>>> = {
-  'claude-code': {
-    overloaded,
-    rate_limited: rateLimited,
-    insufficient_quota: quota,
-    invalid_key: auth,
-    permission_denied: auth,
-    model_not_found: model,
-    server_error: unavailable,
-    bad_gateway: unavailable,
-    unavailable,
-    // "API Error: terminated" after the retry without streaming: no rule names it (a gap), and the output or tool
-    // call it already showed makes it unsafe anyway.
-    cut_after_text: unclassified('assistant_output'),
-    cut_after_tool_call: unclassified('tool_activity'),
-  },
-  'gemini-cli': {
-    overloaded: row('model_capacity', 'transient'),
-    rate_limited: row('rate_limited', 'transient', 'safe', 17),
-    insufficient_quota: quota,
-    invalid_key: auth,
-    // The fake's bare 403 PERMISSION_DENIED names no model: ambiguous, left unclassified.
-    permission_denied: unclassified(),
-    model_not_found: model,
-    server_error: unavailable,
-    bad_gateway: unavailable,
-    unavailable,
-    cut_after_text: transportLost('assistant_output'),
-    // Gemini CLI shows no tool activity before the cut: nothing was shown, so a replay is safe.
-    cut_after_tool_call: transportLost('safe'),
-  },
-  codex: {
-    overloaded,
-    rate_limited: rateLimited,
-    // Codex drops a 429's body: an insufficient_quota reads as a rate limit.
-    insufficient_quota: rateLimited,
-    invalid_key: auth,
-    permission_denied: unclassified(),
-    model_not_found: model,
-    // Codex renders any 500 as "high demand" (a known gap; same class, same decision).
-    server_error: overloaded,
-    bad_gateway: unavailable,
-    unavailable,
-    cut_after_text: transportLost('assistant_output'),
-    cut_after_tool_call: transportLost('safe'),
-  },
-};
+export const expectedOutcomes: Readonly<Record<RealAgent, Readonly<Record<ScriptedFault, ExpectedOutcome>>>> =
+  {
+    'claude-code': {
+      overloaded,
+      rate_limited: rateLimited,
+      insufficient_quota: quota,
+      invalid_key: auth,
+      permission_denied: auth,
+      model_not_found: model,
+      server_error: unavailable,
+      bad_gateway: unavailable,
+      unavailable,
+      // "API Error: terminated" after the retry without streaming: no rule names it (a gap), and the output or tool
+      // call it already showed makes it unsafe anyway.
+      cut_after_text: unclassified('assistant_output'),
+      cut_after_tool_call: unclassified('tool_activity'),
+    },
+    'gemini-cli': {
+      overloaded: row('model_capacity', 'transient'),
+      rate_limited: row('rate_limited', 'transient', 'safe', 17),
+      insufficient_quota: quota,
+      invalid_key: auth,
+      // The fake's bare 403 PERMISSION_DENIED names no model: ambiguous, left unclassified.
+      permission_denied: unclassified(),
+      model_not_found: model,
+      server_error: unavailable,
+      bad_gateway: unavailable,
+      unavailable,
+      cut_after_text: transportLost('assistant_output'),
+      // Gemini CLI shows no tool activity before the cut: nothing was shown, so a replay is safe.
+      cut_after_tool_call: transportLost('safe'),
+    },
+    codex: {
+      overloaded,
+      rate_limited: rateLimited,
+      // Codex drops a 429's body: an insufficient_quota reads as a rate limit.
+      insufficient_quota: rateLimited,
+      invalid_key: auth,
+      permission_denied: unclassified(),
+      model_not_found: model,
+      // Codex renders any 500 as "high demand" (a known gap; same class, same decision).
+      server_error: overloaded,
+      bad_gateway: unavailable,
+      unavailable,
+      cut_after_text: transportLost('assistant_output'),
+      cut_after_tool_call: transportLost('safe'),
+    },
+  };

@@ -100,7 +100,7 @@ export function describeRealAgent(agent: RealAgent, options: { freshSession: boo
     });
 
     it.each(scriptedFaults)(
-      '[EVD-01][SAF-09][POL-13][EVL-01] %s: classified as docs/agents.md says, each policy decides',
+      '[EVD-01][SAF-04][POL-13][EVL-01] %s: classified as docs/agents.md says, each policy decides',
       async (fault) => {
         const mark = await nextCase({ fault });
         const turn = await acp.prompt(prompt);
@@ -111,7 +111,11 @@ export function describeRealAgent(agent: RealAgent, options: { freshSession: boo
         const failure = turn as Failure;
         const expected = expectedOutcomes[agent][fault];
         const observedAt = Date.parse(failure.evidence.observed_at);
-        expect(failure.evidence).toMatchObject({ kind: 'acp_error', phase: 'prompt', invocation_id: `e2e-${agent}` });
+        expect(failure.evidence).toMatchObject({
+          kind: 'acp_error',
+          phase: 'prompt',
+          invocation_id: `e2e-${agent}`,
+        });
         expect({
           code: failure.classification.code,
           class: failure.classification.class,
