@@ -111,7 +111,7 @@ describe('routes through real agents (engine + AcpDispatcher on SQLite)', () => 
     const [attempt] = await store.listAttempts('task');
     const failure = turns[0]?.turn;
     expect(failure?.outcome).toBe('failure');
-    const observedAt = failure?.outcome === 'failure' ? Date.parse(failure.evidence.observed_at) : NaN;
+    const observedAt = failure?.outcome === 'failure' ? Date.parse(failure.evidence.observed_at ?? '') : NaN;
     expect(attempt).toMatchObject({
       code: 'rate_limited',
       decision: 'wait_for_reset',
