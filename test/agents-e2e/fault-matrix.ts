@@ -141,12 +141,14 @@ export function describeRealAgent(agent: RealAgent, options: { freshSession: boo
     );
 
     it('[OUT-01][CUR-34] hang: nothing is decided while the prompt is open; a cancel ends it cleanly', async () => {
-      await nextCase({ fault: 'hang' });
+      const mark = await nextCase({ fault: 'hang' });
       const errorsBefore = promptErrors(acp);
       let settled: TurnResult | null = null;
       const turn = acp.prompt(prompt).then((result) => (settled = result));
       // A bounded few seconds of silence: no failure may be inferred from it.
       await new Promise((resolve) => setTimeout(resolve, 3000));
+      // The request reached the provider, which holds it unanswered (it logs a hang as soon as it starts one).
+      expect(sandbox.provider.generationsSince(mark).map((entry) => entry.served)).toContain('hang');
       expect(settled).toBeNull();
       expect(promptErrors(acp)).toBe(errorsBefore);
       const cancelledAt = Date.now();

@@ -177,6 +177,7 @@ describe('routes through real agents (engine + AcpDispatcher on SQLite)', () => 
     await engine.waitFor('task', (r) => r.state === 'active');
     // Let the prompt reach the provider, then a bounded few seconds of silence.
     await new Promise((resolve) => setTimeout(resolve, 4000));
+    expect(codex.provider.generationsSince(0).map((entry) => entry.served)).toContain('hang');
     expect(await engine.route('task')).toMatchObject({ state: 'active', candidate: 'codex' });
     expect(await store.listAttempts('task')).toEqual([]);
     expect(turns).toEqual([]);
