@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AcpAgent, parseLaunchRecipe, type LaunchRecipe } from '../../src/acp/index.js';
 import { prepareAgentLaunch, type RealAgent } from '../helpers/agent-recipes.js';
@@ -162,14 +162,15 @@ export async function openAgentSandbox(agent: RealAgent, first: ProviderStep): P
       recipe: parsed.recipe,
       close: async () => {
         await provider.stop();
+        await endNamespaceProcesses(namespace);
         await namespace.close();
-        home.remove();
+        removeHome(home);
       },
     };
   } catch (error) {
     await provider.stop();
     await namespace.close();
-    home.remove();
+    removeHome(home);
     throw error;
   }
 }
@@ -184,4 +185,45 @@ export async function openAgent(sandbox: AgentSandbox, invocationId: string): Pr
     throw new Error(`${sandbox.agent} did not open a session: ${JSON.stringify(opened.failure)}\n${stderr}`);
   }
   return agent;
+}
+
+/**
+ * Ends what an agent left running in its namespace. Claude Code starts a CLI process per session in a process group
+ * of its own, which outlives the agent's group for a moment and keeps writing into the home; every process in the
+ * namespace was started by this suite (the holder, the provider, the agent and their children), found here by the
+ * namespace they share and ended by id.
+ */
+async function endNamespaceProcesses(namespace: NetworkNamespace): Promise<void> {
+  const netOf = (pid: number | string) => {
+    try {
+      return readlinkSync(`/proc/${pid}/ns/net`);
+    } catch {
+      return null;
+    }
+  };
+  const ours = netOf(namespace.holderPid);
+  if (ours === null) return;
+  const left = () =>
+    readdirSync('/proc')
+      .filter(
+        (entry) => /^\d+$/.test(entry) && Number(entry) !== namespace.holderPid && netOf(entry) === ours,
+      )
+      .map(Number);
+  for (let round = 0; round < 20; round++) {
+    const pids = left();
+    if (pids.length === 0) return;
+    for (const pid of pids) {
+      try {
+        process.kill(pid, round === 0 ? 'SIGTERM' : 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Removes a sandbox home, retrying while a last write races the removal. */
+function removeHome(home: AgentHome): void {
+  rmSync(home.root, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
 }

@@ -1,3 +1,3 @@
 import { describeRealAgent } from './fault-matrix.js';
 
-describeRealAgent('claude-code', { freshSession: true });
+describeRealAgent('claude-code', { freshProcess: true });

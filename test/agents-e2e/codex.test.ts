@@ -1,3 +1,3 @@
 import { describeRealAgent } from './fault-matrix.js';
 
-describeRealAgent('codex', { freshSession: false });
+describeRealAgent('codex', { freshProcess: false });

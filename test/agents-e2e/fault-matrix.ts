@@ -16,8 +16,9 @@ import { expectedOutcomes, scriptedFaults, type ExpectedOutcome } from './expect
  * fault on the same port between prompts (every generation request of the case gets the fault, as a provider in
  * trouble does), the agent keeps running. Each turn's evidence comes through the ACP adapter (structured error,
  * ordered updates, prompt barrier) and is judged there; the policy evaluator then takes each policy's decision.
- * Claude Code's session answers nothing more after a failed prompt (its next prompts end at once, unsent), so
- * it gets a new session per case (`freshSession`), still in the same process.
+ * Claude Code's session answers nothing more after a failed prompt (its next prompts end at once, unsent), and
+ * each new session keeps a Claude Code process of its own (about 150 MB) until the agent ends, so it gets a new
+ * agent process per case (`freshProcess`): one at a time, in the same namespace and home.
  */
 
 const prompt = 'Say hello in one short sentence.';
@@ -70,7 +71,7 @@ function expectedDecisions(expected: ExpectedOutcome, observedAt: number) {
   return { byDefault, byRetrying };
 }
 
-export function describeRealAgent(agent: RealAgent, options: { freshSession: boolean }): void {
+export function describeRealAgent(agent: RealAgent, options: { freshProcess: boolean }): void {
   describe(`${agent} over ACP against the fake provider, one process`, () => {
     let sandbox: AgentSandbox;
     let acp: AcpAgent;
@@ -90,9 +91,9 @@ export function describeRealAgent(agent: RealAgent, options: { freshSession: boo
     /** Serves `step` to every generation request, on a new session where the agent needs one. */
     async function nextCase(step: Record<string, unknown>): Promise<number> {
       await sandbox.provider.serve(step);
-      if (options.freshSession) {
-        const opened = await acp.open();
-        expect(opened.ok).toBe(true);
+      if (options.freshProcess) {
+        await acp.shutdown();
+        acp = await openAgent(sandbox, `e2e-${agent}`);
       }
       return sandbox.provider.log.length;
     }

@@ -1,3 +1,3 @@
 import { describeRealAgent } from './fault-matrix.js';
 
-describeRealAgent('gemini-cli', { freshSession: false });
+describeRealAgent('gemini-cli', { freshProcess: false });
