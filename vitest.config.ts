@@ -59,7 +59,7 @@ export default defineConfig({
         // Real agent CLIs (Claude Code, Gemini CLI, Codex) in loopback-only network namespaces against the fake
         // provider (docs/agents.md): needs root for `unshare --net` and fails, never skips, without it. After the
         // unit files, beside crash, package and ui; the agents mostly wait on their child processes, so two files
-        // run at once. About 3 minutes on two cores.
+        // run at once. About 3 minutes on two cores (docs/agents.md).
         test: {
           name: 'agents',
           include: [agents],
