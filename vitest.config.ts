@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 const crash = 'test/robustness/**/*.test.ts';
 const packed = 'test/package/embed-example.test.ts';
 const ui = 'test/ui/**/*.test.ts';
+const agents = 'test/agents-e2e/**/*.test.ts';
 
 export default defineConfig({
   test: {
@@ -14,7 +15,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: [crash, packed, ui],
+          exclude: [crash, packed, ui, agents],
           testTimeout: 60_000,
         },
       },
@@ -50,6 +51,20 @@ export default defineConfig({
           include: [ui],
           testTimeout: 120_000,
           hookTimeout: 60_000,
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        // Real agent CLIs (Claude Code, Gemini CLI, Codex) in loopback-only network namespaces against the fake
+        // provider (docs/agents.md): needs root for `unshare --net` and fails, never skips, without it. After the
+        // unit files, beside crash, package and ui; the agents mostly wait on their child processes, so two files
+        // run at once. About 3 minutes on two cores (docs/agents.md).
+        test: {
+          name: 'agents',
+          include: [agents],
+          testTimeout: 300_000,
+          hookTimeout: 120_000,
           maxWorkers: 2,
           sequence: { groupOrder: 1 },
         },

@@ -82,7 +82,9 @@ export function makeAgentHome(prefix = 'recourse-agent-'): AgentHome {
     ...dirs,
     ...quietEnv,
   };
-  return { root, home, env, remove: () => rmSync(root, { recursive: true, force: true }) };
+  // An agent's last writes (a log flushed on SIGTERM) can race the removal: retry on ENOTEMPTY and EBUSY.
+  const remove = () => rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  return { root, home, env, remove };
 }
 
 /** Switches off telemetry, update checks and other traffic the agent CLIs send on their own. */

@@ -1,0 +1,3 @@
+import { describeRealAgent } from './fault-matrix.js';
+
+describeRealAgent('claude-code', { freshProcess: true });

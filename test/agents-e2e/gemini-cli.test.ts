@@ -1,0 +1,3 @@
+import { describeRealAgent } from './fault-matrix.js';
+
+describeRealAgent('gemini-cli', { freshProcess: false });
