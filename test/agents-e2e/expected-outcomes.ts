@@ -83,6 +83,7 @@ export const expectedOutcomes: Readonly<Record<RealAgent, Readonly<Record<Script
       invalid_key: auth,
       // OpenAI's real 403: "You are not allowed to sample from this model".
       permission_denied: model,
+      model_not_found: model,
       // Codex renders any 500 as "high demand"; its structured codex_error_info (internal_server_error) wins.
       server_error: unavailable,
       bad_gateway: unavailable,
