@@ -55,10 +55,10 @@ export const expectedOutcomes: Readonly<Record<RealAgent, Readonly<Record<Script
       server_error: unavailable,
       bad_gateway: unavailable,
       unavailable,
-      // "API Error: terminated" after the retry without streaming: no rule names it (a gap), and the output or tool
-      // call it already showed makes it unsafe anyway.
-      cut_after_text: unclassified('assistant_output'),
-      cut_after_tool_call: unclassified('tool_activity'),
+      // "API Error: terminated" after the retry without streaming: the fetch layer's transport loss (catalogue
+      // 2026.12.05-3); the output or tool call it already showed makes a replay unsafe.
+      cut_after_text: transportLost('assistant_output'),
+      cut_after_tool_call: transportLost('tool_activity'),
     },
     'gemini-cli': {
       overloaded: row('model_capacity', 'transient'),

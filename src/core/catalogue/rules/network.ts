@@ -230,7 +230,7 @@ export const networkRules: readonly Rule[] = [
   {
     id: 'transport.stream_lost.v1',
     description:
-      'Generic transport loss, exactly the decision list (CUR-26): peer disconnected, connection closed, stream disconnected, premature close, socket hang up after a response started, HTTP/2 RST_STREAM or GOAWAY, the bare fetch-layer "terminated"; cancellation vetoes',
+      'Generic transport loss, exactly the decision list (CUR-26): peer disconnected, connection closed, stream disconnected, premature close, socket hang up after a response started, HTTP/2 RST_STREAM or GOAWAY, the bare fetch-layer "terminated" (also as an agent\'s "API Error: terminated"); cancellation vetoes',
     tier: 'pattern',
     code: 'agent_transport_lost',
     confidence: 'high',
@@ -250,7 +250,7 @@ export const networkRules: readonly Rule[] = [
         'response',
         'reading',
       ],
-      text: /peer disconnected|connection closed|stream disconnected|premature(?:ly)? close|(?:streaming|mid-response|after (?:the )?response (?:had )?started)[^\n]{0,40}socket hang up|socket hang up[^\n]{0,40}(?:while|during) (?:streaming|reading)|rst_stream|goaway|(?:^|typeerror: ?)terminated\s*$/m,
+      text: /peer disconnected|connection closed|stream disconnected|premature(?:ly)? close|(?:streaming|mid-response|after (?:the )?response (?:had )?started)[^\n]{0,40}socket hang up|socket hang up[^\n]{0,40}(?:while|during) (?:streaming|reading)|rst_stream|goaway|(?:^|typeerror: ?|api error: ?)terminated\s*$/m,
       unless: streamLossVetoes,
     },
   },
