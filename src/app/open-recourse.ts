@@ -266,7 +266,10 @@ function checkSharedOptions(options: RecourseOptions, issues: FieldIssue[]): voi
   ] as const) {
     const value: unknown = options[name];
     if (value === undefined) continue;
-    if (!shared || !(Number.isInteger(value) && (value as number) >= least && (value as number) <= 3_600_000)) {
+    if (
+      !shared ||
+      !(Number.isInteger(value) && (value as number) >= least && (value as number) <= 3_600_000)
+    ) {
       issues.push({
         path: `/${name}`,
         message: shared
@@ -277,7 +280,10 @@ function checkSharedOptions(options: RecourseOptions, issues: FieldIssue[]): voi
   }
   const lease = options.leaseMs ?? defaultLeaseMs;
   if (shared && (options.pollMs ?? defaultPollMs) * 2 > lease) {
-    issues.push({ path: '/pollMs', message: 'pollMs must be at most half of leaseMs (heartbeats ride on the poll)' });
+    issues.push({
+      path: '/pollMs',
+      message: 'pollMs must be at most half of leaseMs (heartbeats ride on the poll)',
+    });
   }
 }
 

@@ -99,6 +99,55 @@ describe('openRecourse({ databaseUrl }): PostgreSQL', () => {
     await again.close();
   });
 
+  it('shared nodes open side by side on one schema, never beside a single engine', async () => {
+    const databaseUrl = freshUrl();
+    const shared = (nodeId: string) =>
+      openRecourse({ databaseUrl, nodes: 'shared', nodeId, run: () => undefined });
+    const a = await shared('node-a');
+    const b = await shared('node-b');
+    try {
+      await expect(openRecourse({ databaseUrl, run: () => undefined })).rejects.toMatchObject({
+        code: 'in_use',
+        message: expect.stringMatching(/nodes: "shared"/) as unknown,
+      });
+    } finally {
+      await a.close();
+      await b.close();
+    }
+    const single = await openRecourse({ databaseUrl, run: () => undefined });
+    try {
+      await expect(shared('node-c')).rejects.toMatchObject({
+        code: 'in_use',
+        message: expect.stringMatching(/single-node Recourse/) as unknown,
+      });
+    } finally {
+      await single.close();
+    }
+  });
+
+  it('shared-mode options are refused by field: on SQLite, a bad node id, a poll longer than half the lease', async () => {
+    const refused = (options: Record<string, unknown>) =>
+      openRecourse({ run: () => undefined, ...options }).then(
+        () => null,
+        (error: unknown) => error,
+      );
+    expect(await refused({ database: ':memory:', nodes: 'shared' })).toMatchObject({
+      issues: [{ path: '/nodes', message: expect.stringMatching(/PostgreSQL/) as unknown }],
+    });
+    expect(await refused({ databaseUrl: freshUrl(), nodes: 'shared', nodeId: 'a b' })).toMatchObject({
+      issues: [{ path: '/nodeId' }],
+    });
+    expect(await refused({ databaseUrl: freshUrl(), nodeId: 'a' })).toMatchObject({
+      issues: [{ path: '/nodeId', message: expect.stringMatching(/shared/) as unknown }],
+    });
+    expect(
+      await refused({ databaseUrl: freshUrl(), nodes: 'shared', leaseMs: 2_000, pollMs: 1_500 }),
+    ).toMatchObject({ issues: [{ path: '/pollMs' }] });
+    expect(await refused({ databaseUrl: freshUrl(), nodes: 'many' })).toMatchObject({
+      issues: [{ path: '/nodes' }],
+    });
+  });
+
   it('a malformed URL, both databases, a bad pool size: refused by field before anything opens', async () => {
     const refused = (options: Record<string, unknown>) =>
       openRecourse({ run: () => undefined, ...options }).then(

@@ -14,12 +14,15 @@ const schemas: string[] = [];
 const children: ChildProcess[] = [];
 
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of children)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await dropSchemas(schemas);
 });
 
 function startNode(url: string, nodeId: string, ...mode: string[]): { child: ChildProcess; lines: string[] } {
-  const child = spawn(process.execPath, [worker, url, nodeId, ...mode], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [worker, url, nodeId, ...mode], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   const lines: string[] = [];
   createInterface({ input: child.stdout! }).on('line', (line) => lines.push(line));
@@ -63,12 +66,15 @@ it('[DUR-01] [DUR-06] three nodes share one schema; one killed with SIGKILL mid-
     // Kill node A once it has fired part of the work (a third of all retries in the cluster, at least one of its own).
     await until(async () => {
       const fired = await count(`dispatch_log WHERE kind = 'retry'`);
-      return fired >= routes / 3 && (await count(`dispatch_log WHERE kind = 'retry' AND node = 'node-a'`)) > 0;
+      return (
+        fired >= routes / 3 && (await count(`dispatch_log WHERE kind = 'retry' AND node = 'node-a'`)) > 0
+      );
     });
     nodes[0]!.child.kill('SIGKILL');
     await exited(nodes[0]!.child);
-    const markAtKill = (await db.query<{ m: number }>(`SELECT max(seq)::int AS m FROM ${schema}.dispatch_log`))
-      .rows[0]!.m;
+    const markAtKill = (
+      await db.query<{ m: number }>(`SELECT max(seq)::int AS m FROM ${schema}.dispatch_log`)
+    ).rows[0]!.m;
 
     // The survivors finish: nothing waits, and every dispatch is answered or stopped (A's after its lease ends).
     await until(
@@ -109,7 +115,9 @@ it('[DUR-01] [DUR-06] three nodes share one schema; one killed with SIGKILL mid-
     // Every route ended: its retry succeeded (active) or it stopped for a person; none waits or runs.
     expect(await count(`routes WHERE state NOT IN ('active', 'action_required')`)).toBe(0);
     // The survivors took work over after the kill, and A had done its share before it.
-    expect(await count(`dispatch_log WHERE seq > ${markAtKill} AND node IN ('node-b', 'node-c')`)).toBeGreaterThan(0);
+    expect(
+      await count(`dispatch_log WHERE seq > ${markAtKill} AND node IN ('node-b', 'node-c')`),
+    ).toBeGreaterThan(0);
     expect(await count(`dispatch_log WHERE kind = 'retry' AND node = 'node-a'`)).toBeGreaterThan(0);
   } finally {
     await db.end();
