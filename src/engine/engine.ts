@@ -576,7 +576,7 @@ export class Engine {
         ),
       );
       const failed = results.find((r) => r.status === 'rejected');
-      if (failed !== undefined) throw (failed as PromiseRejectedResult).reason;
+      if (failed !== undefined) throw failed.reason;
       const moved = results.some((r) => r.status === 'fulfilled' && r.value.outcome === 'changed');
       if (claim.due.length === dueBatch && moved) continue;
       if (claim.nextMs === null) return;

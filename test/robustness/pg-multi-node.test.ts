@@ -25,8 +25,8 @@ function startNode(url: string, nodeId: string, ...mode: string[]): { child: Chi
   });
   children.push(child);
   const lines: string[] = [];
-  createInterface({ input: child.stdout! }).on('line', (line) => lines.push(line));
-  child.stderr!.on('data', (chunk: Buffer) => process.stderr.write(`[${nodeId}] ${chunk.toString()}`));
+  createInterface({ input: child.stdout }).on('line', (line) => lines.push(line));
+  child.stderr.on('data', (chunk: Buffer) => process.stderr.write(`[${nodeId}] ${chunk.toString()}`));
   return { child, lines };
 }
 

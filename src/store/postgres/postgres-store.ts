@@ -106,7 +106,7 @@ export async function openPostgresDatabase(options: PostgresStoreOptions): Promi
 }
 
 /** A node id goes into the connection's options string: nothing there may split or quote it. */
-export function checkNodeId(nodeId: string): string {
+function checkNodeId(nodeId: string): string {
   if (!/^[A-Za-z0-9._-]{1,64}$/.test(nodeId)) {
     throw new Error(`node id ${JSON.stringify(nodeId)} must be 1 to 64 letters, digits, ".", "_" or "-"`);
   }
