@@ -436,11 +436,12 @@ export class Engine {
   async idle(): Promise<void> {
     do {
       await this.queue.drained();
+      if (this.polling !== null) await this.polling;
       if (this.firing !== null) await this.firing;
       await Promise.all([...this.refreshing]);
       // Let answered dispatches queue their acknowledgement before looking again.
       await new Promise((resolve) => setImmediate(resolve));
-    } while (this.queue.busy() || this.firing !== null);
+    } while (this.queue.busy() || this.firing !== null || this.polling !== null);
   }
 
   /**

@@ -125,6 +125,44 @@ describe('openRecourse({ databaseUrl }): PostgreSQL', () => {
     }
   });
 
+  it('[DUR-01] a shared node whose clock runs an hour ahead fires nothing early: the database clock decides what is due', async () => {
+    const clock = new ManualClock(Date.now() + 3_600_000);
+    const tried: string[] = [];
+    const recourse = await openRecourse({
+      databaseUrl: freshUrl(),
+      nodes: 'shared',
+      pollMs: 50,
+      clock,
+      run: (attempt) => {
+        tried.push(attempt.intent.kind);
+        return { status: 'failure', evidence: overloaded };
+      },
+    });
+    const settle = async () => {
+      for (let i = 0; i < 5; i++) {
+        await recourse.engine.idle();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    try {
+      await recourse.engine.saveProfile(profile);
+      await recourse.engine.startRoute({ routeId: 'task-1', profileId: 'fleet' });
+      await settle();
+      const waiting = await recourse.engine.route('task-1');
+      expect(waiting).toMatchObject({ state: 'retry_wait' });
+      // By this node's clock the retry is due and the poll runs again and again; by the database's it is an hour away.
+      await advanceManualClock(clock, { idle: settle }, clock.now() + 10_000);
+      await settle();
+      expect(await recourse.engine.route('task-1')).toMatchObject({
+        state: 'retry_wait',
+        revision: waiting!.revision,
+      });
+      expect(tried).toEqual(['initial']);
+    } finally {
+      await recourse.close();
+    }
+  });
+
   it('shared-mode options are refused by field: on SQLite, a bad node id, a poll longer than half the lease', async () => {
     const refused = (options: Record<string, unknown>) =>
       openRecourse({ run: () => undefined, ...options }).then(
