@@ -135,6 +135,7 @@ export class Engine {
   private readonly waiters = new Set<RouteWaiter>();
   /** Shared mode: the fallback poll, and how to stop listening for written deadlines. */
   private cancelPoll: CancelTimer | null = null;
+  private cancelBeat: CancelTimer | null = null;
   private stopListening: (() => Promise<void>) | null = null;
   private polling: Promise<void> | null = null;
 
@@ -454,6 +455,8 @@ export class Engine {
     this.cancelTimer = null;
     this.cancelPoll?.();
     this.cancelPoll = null;
+    this.cancelBeat?.();
+    this.cancelBeat = null;
     await this.stopListening?.();
     if (this.polling !== null) await this.polling;
     for (const waiter of [...this.waiters]) waiter.fail(new EngineClosedError());
@@ -534,11 +537,27 @@ export class Engine {
       });
     };
     schedulePoll();
+    // The heartbeat runs on its own: a poll waits for queued work, and a busy node must not look dead.
+    const beat = (): void => {
+      if (this.closed) return;
+      this.cancelBeat = clock.schedule(clock.now() + shared.pollMs, () => {
+        shared.cluster.heartbeat(shared.leaseMs).then(beat, (error: unknown) => {
+          if (!this.closed) {
+            this.emit({
+              type: 'error',
+              atMs: clock.now(),
+              message: `node heartbeat failed: ${(error as Error).message}`,
+            });
+          }
+          beat();
+        });
+      });
+    };
+    beat();
   }
 
   private async poll(shared: SharedNodes): Promise<void> {
     try {
-      await shared.cluster.heartbeat(shared.leaseMs);
       const stranded = await shared.cluster.strandedIntents();
       await Promise.all(
         stranded.map((intent) =>
@@ -556,7 +575,7 @@ export class Engine {
       this.emit({
         type: 'error',
         atMs: this.options.clock.now(),
-        message: `node heartbeat failed: ${(error as Error).message}`,
+        message: `stopping stranded dispatches failed: ${(error as Error).message}`,
       });
     }
     if (!this.closed) await this.fireDue();
