@@ -8,6 +8,7 @@ import type { NoticeLog } from '../engine/interactive/retry-notices.js';
 import type { ReconciliationReport } from '../engine/reconciliation-report.js';
 import {
   RecourseError,
+  type ClusterTimers,
   type EventLog,
   type FieldIssue,
   type Store,
@@ -23,6 +24,7 @@ import {
 } from '../store/sqlite/sqlite-store.js';
 import type { TranscriptClock } from '../store/kysely-transcript.js';
 import { parsePostgresUrl, type PostgresLocation } from '../store/postgres/postgres-url.js';
+import { uuidv7 } from '../support/ids.js';
 import { runDispatcher, type RunAttemptFunction } from './run-dispatcher.js';
 
 export interface RecourseOptions {
@@ -35,6 +37,18 @@ export interface RecourseOptions {
   readonly databaseUrl?: string;
   /** The most PostgreSQL connections this Recourse opens (10 by default). */
   readonly poolSize?: number;
+  /**
+   * PostgreSQL only. `single` (default): this is the schema's one engine (a second is refused, `in_use`).
+   * `shared`: several nodes serve the schema at once; timers fire through leased claims by the database's clock
+   * (`docs/operations.md`, "Several nodes on PostgreSQL").
+   */
+  readonly nodes?: 'single' | 'shared';
+  /** Shared mode: this node's id (letters, digits, `.`, `_`, `-`; a fresh UUIDv7 by default). */
+  readonly nodeId?: string;
+  /** Shared mode: how long a timer claim and a node's heartbeat hold (10 s by default). */
+  readonly leaseMs?: number;
+  /** Shared mode: the fallback poll interval behind LISTEN/NOTIFY (1 s by default). */
+  readonly pollMs?: number;
   /** SQLite durability: FULL (default) syncs every commit. */
   readonly synchronous?: 'FULL' | 'NORMAL';
   /** The engine's only source of time (the wall clock by default). */
@@ -104,6 +118,15 @@ export async function openRecourse(options: RecourseOptions): Promise<Recourse> 
       dispatcher,
       ...(options.newId === undefined ? {} : { newId: options.newId }),
       ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+      ...(database.cluster === undefined
+        ? {}
+        : {
+            shared: {
+              cluster: database.cluster,
+              leaseMs: options.leaseMs ?? defaultLeaseMs,
+              pollMs: options.pollMs ?? defaultPollMs,
+            },
+          }),
     });
     const sessions = new InteractiveSessions({
       engine,
@@ -139,6 +162,9 @@ export async function openRecourse(options: RecourseOptions): Promise<Recourse> 
     throw error;
   }
 }
+
+const defaultLeaseMs = 10_000;
+const defaultPollMs = 1_000;
 
 /**
  * Options a plain JavaScript caller may get wrong, refused by field before anything is opened. Returns where the
@@ -190,13 +216,19 @@ function checkOptions(options: RecourseOptions): PostgresLocation | null {
 
 function checkDatabaseUrl(options: RecourseOptions, issues: FieldIssue[]): PostgresLocation | null {
   const url: unknown = options.databaseUrl;
-  if (url === undefined) return null;
+  if (url === undefined) {
+    if (options.nodes === 'shared') {
+      issues.push({ path: '/nodes', message: 'nodes: "shared" needs a PostgreSQL databaseUrl' });
+    }
+    return null;
+  }
   if (options.database !== undefined) {
     issues.push({
       path: '/databaseUrl',
       message: 'give database (an SQLite file) or databaseUrl (PostgreSQL), not both',
     });
   }
+  checkSharedOptions(options, issues);
   const size: unknown = options.poolSize;
   if (size !== undefined && !(Number.isInteger(size) && (size as number) >= 1 && (size as number) <= 1000)) {
     issues.push({ path: '/poolSize', message: 'poolSize must be a whole number from 1 to 1000' });
@@ -213,6 +245,48 @@ function checkDatabaseUrl(options: RecourseOptions, issues: FieldIssue[]): Postg
   return location;
 }
 
+function checkSharedOptions(options: RecourseOptions, issues: FieldIssue[]): void {
+  const nodes: unknown = options.nodes;
+  if (nodes !== undefined && nodes !== 'single' && nodes !== 'shared') {
+    issues.push({ path: '/nodes', message: 'nodes must be "single" or "shared"' });
+  }
+  const shared = nodes === 'shared';
+  const id: unknown = options.nodeId;
+  if (id !== undefined && (!shared || typeof id !== 'string' || !/^[A-Za-z0-9._-]{1,64}$/.test(id))) {
+    issues.push({
+      path: '/nodeId',
+      message: shared
+        ? 'nodeId must be 1 to 64 letters, digits, ".", "_" or "-"'
+        : 'nodeId names a node of nodes: "shared"',
+    });
+  }
+  for (const [name, least] of [
+    ['leaseMs', 1_000],
+    ['pollMs', 50],
+  ] as const) {
+    const value: unknown = options[name];
+    if (value === undefined) continue;
+    if (
+      !shared ||
+      !(Number.isInteger(value) && (value as number) >= least && (value as number) <= 3_600_000)
+    ) {
+      issues.push({
+        path: `/${name}`,
+        message: shared
+          ? `${name} must be whole milliseconds from ${least} to 3,600,000`
+          : `${name} applies to nodes: "shared"`,
+      });
+    }
+  }
+  const lease = options.leaseMs ?? defaultLeaseMs;
+  if (shared && (options.pollMs ?? defaultPollMs) * 2 > lease) {
+    issues.push({
+      path: '/pollMs',
+      message: 'pollMs must be at most half of leaseMs (heartbeats ride on the poll)',
+    });
+  }
+}
+
 function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();
@@ -222,7 +296,9 @@ function isDirectory(path: string): boolean {
 }
 
 /** The database's four ports, whichever database holds them. */
-type OpenDatabase = Pick<SqliteDatabase, 'store' | 'transcript' | 'sessions' | 'events'>;
+type OpenDatabase = Pick<SqliteDatabase, 'store' | 'transcript' | 'sessions' | 'events'> & {
+  readonly cluster?: ClusterTimers;
+};
 
 /**
  * Opens the PostgreSQL schema and takes its one-engine lock (an advisory lock keyed by the schema). A server that
@@ -242,6 +318,7 @@ async function openPostgres(
       location,
       ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
       ...(options.transcriptClock === undefined ? {} : { transcriptClock: options.transcriptClock }),
+      ...(options.nodes === 'shared' ? { nodeId: options.nodeId ?? uuidv7(Date.now()) } : {}),
     });
   } catch (error) {
     throw new EngineInputError([
@@ -250,7 +327,7 @@ async function openPostgres(
   }
   let lock: DatabaseLock | null;
   try {
-    lock = await lockPostgresSchema(location);
+    lock = await lockPostgresSchema(location, options.nodes ?? 'single');
   } catch (error) {
     await database.store.close().catch(() => undefined);
     throw error;
@@ -259,7 +336,9 @@ async function openPostgres(
     await database.store.close().catch(() => undefined);
     throw new RecourseError(
       'in_use',
-      `schema ${location.schema} of ${location.display} is open in another Recourse (this process or another): one engine per schema`,
+      options.nodes === 'shared'
+        ? `schema ${location.schema} of ${location.display} is open in a single-node Recourse: stop it before starting shared nodes`
+        : `schema ${location.schema} of ${location.display} is open in another Recourse (this process or another): one engine per schema, or start every node with nodes: "shared"`,
     );
   }
   return { database, lock };

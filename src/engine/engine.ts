@@ -45,6 +45,7 @@ import {
   type RouteEvent,
   type RouteSnapshot,
   type RouteState,
+  type ClusterTimers,
   type Store,
 } from '../core/index.js';
 
@@ -63,6 +64,20 @@ export interface EngineOptions {
    * acceptance is recorded: a clean shutdown then leaves orphans at worst, never ambiguous dispatches.
    */
   readonly closeGraceMs?: number;
+  /** Several nodes on one database: timers fire only through the cluster's claims (see `SharedNodes`). */
+  readonly shared?: SharedNodes;
+}
+
+/** How a node shares its database with other nodes (`docs/operations.md`, "Several nodes"). */
+export interface SharedNodes {
+  readonly cluster: ClusterTimers;
+  /**
+   * How long a claim and a heartbeat hold (by the database's clock): a node silent this long is dead, its claims
+   * pass to another node and its unanswered dispatches are stopped.
+   */
+  readonly leaseMs: number;
+  /** The fallback poll: how often a node claims due routes without being told, and says it is alive. */
+  readonly pollMs: number;
 }
 
 export interface SaveProfileOptions {
@@ -118,6 +133,11 @@ export class Engine {
   private readonly answering = new Set<Promise<unknown>>();
   /** Pending `waitFor` calls: closing the engine or purging their route ends them. */
   private readonly waiters = new Set<RouteWaiter>();
+  /** Shared mode: the fallback poll, and how to stop listening for written deadlines. */
+  private cancelPoll: CancelTimer | null = null;
+  private cancelBeat: CancelTimer | null = null;
+  private stopListening: (() => Promise<void>) | null = null;
+  private polling: Promise<void> | null = null;
 
   constructor(private readonly options: EngineOptions) {
     this.newId = options.newId ?? (() => uuidv7(options.clock.now()));
@@ -395,9 +415,20 @@ export class Engine {
   /** Restart reconciliation; then arms the timer for the earliest deadline. */
   async reconcile(): Promise<ReconciliationReport> {
     if (this.closed) throw new EngineClosedError();
-    const report = await reconcile(this.options.store, this.queue, this.newId, () => performance.now());
+    const shared = this.options.shared;
+    if (shared !== undefined) await shared.cluster.heartbeat(shared.leaseMs);
+    const report = await reconcile(
+      this.options.store,
+      this.queue,
+      this.newId,
+      () => performance.now(),
+      shared === undefined ? undefined : () => shared.cluster.strandedIntents(),
+    );
+    if (shared !== undefined) this.startSharing(shared);
     const earliest = report.rearmed.reduce((min, r) => Math.min(min, r.deadlineMs), Number.POSITIVE_INFINITY);
-    if (Number.isFinite(earliest)) this.arm(earliest);
+    // Shared mode: one claim pass now; it arms for the next instant by the database's clock.
+    if (shared !== undefined) this.arm(this.options.clock.now());
+    else if (Number.isFinite(earliest)) this.arm(earliest);
     this.emit({ type: 'reconciled', atMs: this.options.clock.now(), report });
     return report;
   }
@@ -406,11 +437,12 @@ export class Engine {
   async idle(): Promise<void> {
     do {
       await this.queue.drained();
+      if (this.polling !== null) await this.polling;
       if (this.firing !== null) await this.firing;
       await Promise.all([...this.refreshing]);
       // Let answered dispatches queue their acknowledgement before looking again.
       await new Promise((resolve) => setImmediate(resolve));
-    } while (this.queue.busy() || this.firing !== null);
+    } while (this.queue.busy() || this.firing !== null || this.polling !== null);
   }
 
   /**
@@ -421,6 +453,12 @@ export class Engine {
     this.closed = true;
     this.cancelTimer?.();
     this.cancelTimer = null;
+    this.cancelPoll?.();
+    this.cancelPoll = null;
+    this.cancelBeat?.();
+    this.cancelBeat = null;
+    await this.stopListening?.();
+    if (this.polling !== null) await this.polling;
     for (const waiter of [...this.waiters]) waiter.fail(new EngineClosedError());
     await this.queue.drained();
     if (this.firing !== null) await this.firing;
@@ -435,6 +473,8 @@ export class Engine {
       await this.queue.drained();
     }
     this.shut = true;
+    // Gone: what this node left unanswered is stranded at once, for the other nodes to stop.
+    await this.options.shared?.cluster.leave().catch(() => undefined);
   }
 
   /** The instant the engine's timer is armed for, or null. */
@@ -477,8 +517,99 @@ export class Engine {
     return this.firing;
   }
 
+  /**
+   * Shared mode: listens for deadlines any node writes and polls as a fallback (a lost notification costs at most
+   * one poll); each poll also says this node is alive and stops the dispatches dead nodes left unanswered.
+   */
+  private startSharing(shared: SharedNodes): void {
+    const clock = this.options.clock;
+    // The database's clock is the authority: a deadline is armed after the delay it has by that clock.
+    this.stopListening = shared.cluster.listen((dueAtMs, databaseNowMs) =>
+      this.arm(clock.now() + Math.max(0, dueAtMs - databaseNowMs)),
+    );
+    const schedulePoll = (): void => {
+      if (this.closed) return;
+      this.cancelPoll = clock.schedule(clock.now() + shared.pollMs, () => {
+        this.polling = this.poll(shared).finally(() => {
+          this.polling = null;
+          schedulePoll();
+        });
+      });
+    };
+    schedulePoll();
+    // The heartbeat runs on its own: a poll waits for queued work, and a busy node must not look dead.
+    const beat = (): void => {
+      if (this.closed) return;
+      this.cancelBeat = clock.schedule(clock.now() + shared.pollMs, () => {
+        shared.cluster.heartbeat(shared.leaseMs).then(beat, (error: unknown) => {
+          if (!this.closed) {
+            this.emit({
+              type: 'error',
+              atMs: clock.now(),
+              message: `node heartbeat failed: ${(error as Error).message}`,
+            });
+          }
+          beat();
+        });
+      });
+    };
+    beat();
+  }
+
+  private async poll(shared: SharedNodes): Promise<void> {
+    try {
+      const stranded = await shared.cluster.strandedIntents();
+      await Promise.all(
+        stranded.map((intent) =>
+          this.submit(
+            routeWork(
+              intent.routeId,
+              { type: 'dispatch_result', intentId: intent.id, result: 'ambiguous' },
+              this.newId,
+            ),
+          ),
+        ),
+      );
+    } catch (error) {
+      if (this.closed) return;
+      this.emit({
+        type: 'error',
+        atMs: this.options.clock.now(),
+        message: `stopping stranded dispatches failed: ${(error as Error).message}`,
+      });
+    }
+    if (!this.closed) await this.fireDue();
+  }
+
+  /**
+   * Shared mode: claims due routes by the database's clock (a lease per route, owner this node) and fires them,
+   * each fenced by its generation as alone; then arms for the next claimable instant, translated to this clock.
+   */
+  private async processClaims(shared: SharedNodes): Promise<void> {
+    const clock = this.options.clock;
+    for (;;) {
+      if (this.closed) return;
+      const claim = await shared.cluster.claimDue(shared.leaseMs, dueBatch);
+      const results = await Promise.allSettled(
+        claim.due.map((d) =>
+          this.queue.submit(routeWork(d.id, { type: 'deadline', generation: d.generation }, this.newId)),
+        ),
+      );
+      const failed = results.find((r) => r.status === 'rejected');
+      if (failed !== undefined) throw failed.reason;
+      const moved = results.some((r) => r.status === 'fulfilled' && r.value.outcome === 'changed');
+      if (claim.due.length === dueBatch && moved) continue;
+      if (claim.nextMs === null) return;
+      // Claimed but nothing moved (this clock is behind the database's): wait a poll rather than spin.
+      const delay = claim.due.length > 0 && !moved ? shared.pollMs : claim.nextMs - claim.nowMs;
+      this.arm(clock.now() + Math.max(0, delay));
+      return;
+    }
+  }
+
   /** Fires every due route (each fenced by the generation that armed it), then arms the next deadline. */
   private async processDue(): Promise<void> {
+    if (this.options.shared !== undefined) return this.processClaims(this.options.shared);
     const store = this.options.store;
     for (;;) {
       if (this.closed) return;
@@ -508,6 +639,8 @@ export class Engine {
 
   /** Arms the timer for the earliest stored deadline again, or disarms it when nothing waits. */
   private async refreshTimer(): Promise<void> {
+    // Shared mode: an early firing claims nothing and arms from the database, so a stale timer costs one claim.
+    if (this.options.shared !== undefined) return;
     try {
       const next = await this.options.store.earliestDeadline();
       if (next === this.armedAt || this.firing !== null || this.closed) return;

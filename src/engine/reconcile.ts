@@ -1,22 +1,26 @@
 import type { BatchQueue } from './batch-queue.js';
 import type { ReconciledAttempt, ReconciliationReport } from './reconciliation-report.js';
 import { routeWork } from './route-work.js';
-import { orphanedAttempt, type Store } from '../core/index.js';
+import { orphanedAttempt, type DispatchIntent, type Store } from '../core/index.js';
 
 /**
  * Restart reconciliation (REQUIREMENTS DUR-05, DUR-06). A waiting route's row holds its deadline and no intent
  * (leaving the wait writes the intent in the same transaction), so it provably never dispatched: it is re-armed.
  * An intent without an acknowledgement may have been delivered: its route stops for a person. An attempt that
- * was accepted and never answered is reported as orphaned (Stop and Retry now may take it over).
+ * was accepted and never answered is reported as orphaned (Stop and Retry now may take it over). With several
+ * nodes on one database (`stranded` given) only the intents of dead nodes are stopped and no attempt is reported
+ * orphaned: a running attempt may belong to a live node.
  */
 export async function reconcile(
   store: Store,
   queue: BatchQueue,
   newId: () => string,
   elapsed: () => number,
+  stranded?: () => Promise<readonly DispatchIntent[]>,
 ): Promise<ReconciliationReport> {
   const started = elapsed();
-  const intents = await store.unresolvedIntents();
+  // Shared by several nodes: only the intents no live node will answer any more; another node's attempts run on.
+  const intents = await (stranded ?? (() => store.unresolvedIntents()))();
   const results = await Promise.all(
     intents.map((intent) =>
       queue.submit(
@@ -38,7 +42,7 @@ export async function reconcile(
       superseded += 1;
     }
   });
-  const awaiting = await store.awaitingRoutes();
+  const awaiting = stranded === undefined ? await store.awaitingRoutes() : [];
   const marked = await Promise.all(
     awaiting.map((r) => queue.submit(routeWork(r.id, { type: 'restart' }, newId))),
   );

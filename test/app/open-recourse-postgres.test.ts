@@ -99,6 +99,93 @@ describe('openRecourse({ databaseUrl }): PostgreSQL', () => {
     await again.close();
   });
 
+  it('shared nodes open side by side on one schema, never beside a single engine', async () => {
+    const databaseUrl = freshUrl();
+    const shared = (nodeId: string) =>
+      openRecourse({ databaseUrl, nodes: 'shared', nodeId, run: () => undefined });
+    const a = await shared('node-a');
+    const b = await shared('node-b');
+    try {
+      await expect(openRecourse({ databaseUrl, run: () => undefined })).rejects.toMatchObject({
+        code: 'in_use',
+        message: expect.stringMatching(/nodes: "shared"/) as unknown,
+      });
+    } finally {
+      await a.close();
+      await b.close();
+    }
+    const single = await openRecourse({ databaseUrl, run: () => undefined });
+    try {
+      await expect(shared('node-c')).rejects.toMatchObject({
+        code: 'in_use',
+        message: expect.stringMatching(/single-node Recourse/) as unknown,
+      });
+    } finally {
+      await single.close();
+    }
+  });
+
+  it('[DUR-01] a shared node whose clock runs an hour ahead fires nothing early: the database clock decides what is due', async () => {
+    const clock = new ManualClock(Date.now() + 3_600_000);
+    const tried: string[] = [];
+    const recourse = await openRecourse({
+      databaseUrl: freshUrl(),
+      nodes: 'shared',
+      pollMs: 50,
+      clock,
+      run: (attempt) => {
+        tried.push(attempt.intent.kind);
+        return { status: 'failure', evidence: overloaded };
+      },
+    });
+    const settle = async () => {
+      for (let i = 0; i < 5; i++) {
+        await recourse.engine.idle();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    try {
+      await recourse.engine.saveProfile(profile);
+      await recourse.engine.startRoute({ routeId: 'task-1', profileId: 'fleet' });
+      await settle();
+      const waiting = await recourse.engine.route('task-1');
+      expect(waiting).toMatchObject({ state: 'retry_wait' });
+      // By this node's clock the retry is due and the poll runs again and again; by the database's it is an hour away.
+      await advanceManualClock(clock, { idle: settle }, clock.now() + 10_000);
+      await settle();
+      expect(await recourse.engine.route('task-1')).toMatchObject({
+        state: 'retry_wait',
+        revision: waiting!.revision,
+      });
+      expect(tried).toEqual(['initial']);
+    } finally {
+      await recourse.close();
+    }
+  });
+
+  it('shared-mode options are refused by field: on SQLite, a bad node id, a poll longer than half the lease', async () => {
+    const refused = (options: Record<string, unknown>) =>
+      openRecourse({ run: () => undefined, ...options }).then(
+        () => null,
+        (error: unknown) => error,
+      );
+    expect(await refused({ database: ':memory:', nodes: 'shared' })).toMatchObject({
+      issues: [{ path: '/nodes', message: expect.stringMatching(/PostgreSQL/) as unknown }],
+    });
+    expect(await refused({ databaseUrl: freshUrl(), nodes: 'shared', nodeId: 'a b' })).toMatchObject({
+      issues: [{ path: '/nodeId' }],
+    });
+    expect(await refused({ databaseUrl: freshUrl(), nodeId: 'a' })).toMatchObject({
+      issues: [{ path: '/nodeId', message: expect.stringMatching(/shared/) as unknown }],
+    });
+    expect(
+      await refused({ databaseUrl: freshUrl(), nodes: 'shared', leaseMs: 2_000, pollMs: 1_500 }),
+    ).toMatchObject({ issues: [{ path: '/pollMs' }] });
+    expect(await refused({ databaseUrl: freshUrl(), nodes: 'many' })).toMatchObject({
+      issues: [{ path: '/nodes' }],
+    });
+  });
+
   it('a malformed URL, both databases, a bad pool size: refused by field before anything opens', async () => {
     const refused = (options: Record<string, unknown>) =>
       openRecourse({ run: () => undefined, ...options }).then(

@@ -50,7 +50,7 @@ describe('PostgreSQL adapter', () => {
     const location = freshSchema();
     const db = await openPostgresDatabase({ location });
     try {
-      expect(await db.store.migrate()).toEqual(['0001-initial', '0002-route-leases']);
+      expect(await db.store.migrate()).toEqual(['0001-initial', '0002-route-leases', '0003-nodes']);
     } finally {
       await db.store.close();
     }

@@ -21,3 +21,4 @@ export type {
   TranscriptEvent,
 } from './transcript-port.js';
 export type { EventLog, LoggedEvent } from './event-log-port.js';
+export type { ClusterClaim, ClusterTimers } from './cluster-port.js';

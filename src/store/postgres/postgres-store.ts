@@ -1,6 +1,7 @@
 import { Kysely, Migrator, PostgresDialect, sql, type SqlBool } from 'kysely';
 import pg from 'pg';
 import type {
+  ClusterTimers,
   DueClaim,
   EventLog,
   ScheduledRoute,
@@ -15,6 +16,7 @@ import { KyselyStoreReads } from '../kysely-store-reads.js';
 import { KyselyTaskSessions, KyselyTranscript, type TranscriptClock } from '../kysely-transcript.js';
 import type { Database } from '../schema.js';
 import { postgresMigrations } from './migrations/index.js';
+import { PostgresCluster } from './postgres-cluster.js';
 import { PostgresEventLog } from './postgres-event-log.js';
 import { PostgresTransaction } from './postgres-transaction.js';
 import type { PostgresLocation } from './postgres-url.js';
@@ -26,6 +28,11 @@ export interface PostgresStoreOptions {
   readonly poolSize?: number;
   /** The transcript's clock and message ids (the wall clock and UUIDv7 by default). */
   readonly transcriptClock?: TranscriptClock;
+  /**
+   * This node's id when several nodes share the schema: every connection names it (`recourse.node`, recorded on
+   * the intents it writes) and the database gets a `cluster` port. Letters, digits, `.`, `_` and `-` only.
+   */
+  readonly nodeId?: string;
 }
 
 /** The database on PostgreSQL: the same four ports as the embedded one, in one schema. */
@@ -34,6 +41,8 @@ export interface PostgresDatabase {
   readonly transcript: Transcript;
   readonly sessions: TaskSessions;
   readonly events: EventLog;
+  /** Present when opened with a `nodeId`. */
+  readonly cluster?: ClusterTimers;
 }
 
 const uniqueViolation = '23505';
@@ -57,7 +66,9 @@ export async function openPostgresDatabase(options: PostgresStoreOptions): Promi
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: 10_000,
     // Every connection works in the schema: the shared Kysely code names tables without one.
-    options: `-c search_path=${location.schema}`,
+    options:
+      `-c search_path=${location.schema}` +
+      (options.nodeId === undefined ? '' : ` -c recourse.node=${checkNodeId(options.nodeId)}`),
     types,
   });
   // An idle client whose connection dropped (a database restart) is discarded by the pool; the next query opens a
@@ -90,7 +101,16 @@ export async function openPostgresDatabase(options: PostgresStoreOptions): Promi
     transcript: new KyselyTranscript(db, clock),
     sessions: new KyselyTaskSessions(db),
     events: new PostgresEventLog(db, writes),
+    ...(options.nodeId === undefined ? {} : { cluster: new PostgresCluster(db, location, options.nodeId) }),
   };
+}
+
+/** A node id goes into the connection's options string: nothing there may split or quote it. */
+function checkNodeId(nodeId: string): string {
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(nodeId)) {
+    throw new Error(`node id ${JSON.stringify(nodeId)} must be 1 to 64 letters, digits, ".", "_" or "-"`);
+  }
+  return nodeId;
 }
 
 /** A connection error's own words: Node's connect errors can be an AggregateError with an empty message. */

@@ -7,16 +7,20 @@ import type { PostgresLocation } from './postgres-url.js';
  * its own held for the life of the engine (pool connections come and go). Two engines on one schema would each
  * reconcile the other's live attempts as orphans and race for the same timers; the second is refused instead.
  * PostgreSQL drops the lock with the connection, so a process killed with SIGKILL leaves nothing stale behind.
- * Returns null when another session holds it.
+ * Nodes that share the schema (`mode: 'shared'`) take the same lock in shared mode: any number of them at once,
+ * and never beside a single engine. Returns null when a conflicting session holds it.
  */
-export async function lockPostgresSchema(location: PostgresLocation): Promise<DatabaseLock | null> {
+export async function lockPostgresSchema(
+  location: PostgresLocation,
+  mode: 'single' | 'shared' = 'single',
+): Promise<DatabaseLock | null> {
   const client = new pg.Client({ connectionString: location.connectionString });
   // A dropped connection (the server restarting) must not end the process; the lock is gone with it.
   client.on('error', () => undefined);
   try {
     await client.connect();
     const result = await client.query<{ locked: boolean }>(
-      `SELECT pg_try_advisory_lock(hashtext('recourse'), hashtext($1)) AS locked`,
+      `SELECT ${mode === 'shared' ? 'pg_try_advisory_lock_shared' : 'pg_try_advisory_lock'}(hashtext('recourse'), hashtext($1)) AS locked`,
       [location.schema],
     );
     if (result.rows[0]?.locked !== true) {

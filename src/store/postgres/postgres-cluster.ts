@@ -1,0 +1,115 @@
+import { sql, type Kysely } from 'kysely';
+import pg from 'pg';
+import type { ClusterClaim, ClusterTimers, DispatchIntent } from '../../core/index.js';
+import { intentOfRow } from '../row-codecs.js';
+import type { Database, IntentRow } from '../schema.js';
+import type { PostgresLocation } from './postgres-url.js';
+
+/** The channel the 0003 trigger announces written deadlines on (payload: "schema deadline_ms now_ms"). */
+const channel = 'recourse_timers';
+/** How long a dropped listener waits before connecting again (the fallback poll covers the gap). */
+const reconnectMs = 1_000;
+
+/** The database's clock in epoch ms: the one authority for due times across nodes. */
+const databaseNow = sql<number>`(extract(epoch FROM clock_timestamp()) * 1000)::bigint`;
+
+/**
+ * The Cluster port on PostgreSQL. Due routes are claimed in one statement by the database's clock: the CTE locks
+ * the earliest due rows FOR UPDATE SKIP LOCKED (a concurrent claimer passes over them; a row leased meanwhile is
+ * re-checked and dropped) and the UPDATE leases them to this node.
+ */
+export class PostgresCluster implements ClusterTimers {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly location: PostgresLocation,
+    readonly nodeId: string,
+  ) {}
+
+  async claimDue(leaseMs: number, limit: number): Promise<ClusterClaim> {
+    const owner = this.nodeId;
+    const claimed = await sql<{ id: string; generation: number; deadline_ms: number; now_ms: number }>`
+      WITH clock AS (SELECT ${databaseNow} AS ms),
+      due AS (
+        SELECT r.id FROM routes r, clock
+        WHERE r.deadline_ms IS NOT NULL AND r.deadline_ms <= clock.ms
+          AND (r.lease_until_ms IS NULL OR r.lease_until_ms <= clock.ms OR r.lease_owner = ${owner})
+        ORDER BY r.deadline_ms, r.id
+        LIMIT ${limit}
+        FOR UPDATE OF r SKIP LOCKED
+      )
+      UPDATE routes SET lease_owner = ${owner}, lease_until_ms = clock.ms + ${leaseMs}
+      FROM due, clock WHERE routes.id = due.id
+      RETURNING routes.id, routes.generation, routes.deadline_ms, clock.ms AS now_ms`.execute(this.db);
+    // The next instant worth a claim: a free deadline, or the end of another node's lease on an overdue one.
+    const next = await sql<{ next_ms: number | null; now_ms: number }>`
+      SELECT min(GREATEST(deadline_ms, CASE WHEN lease_owner = ${owner} THEN 0
+                                           ELSE coalesce(lease_until_ms, 0) END)) AS next_ms,
+             ${databaseNow} AS now_ms
+      FROM routes WHERE deadline_ms IS NOT NULL`.execute(this.db);
+    const due = claimed.rows
+      .map((r) => ({ id: r.id, generation: r.generation, deadlineMs: r.deadline_ms }))
+      .sort((a, b) => a.deadlineMs - b.deadlineMs || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const row = next.rows[0]!;
+    return { due, nowMs: Number(row.now_ms), nextMs: row.next_ms === null ? null : Number(row.next_ms) };
+  }
+
+  async heartbeat(ttlMs: number): Promise<void> {
+    await sql`
+      INSERT INTO nodes (id, started_at_ms, alive_until_ms)
+      VALUES (${this.nodeId}, ${databaseNow}, ${databaseNow} + ${ttlMs})
+      ON CONFLICT (id) DO UPDATE SET alive_until_ms = EXCLUDED.alive_until_ms`.execute(this.db);
+  }
+
+  async strandedIntents(): Promise<readonly DispatchIntent[]> {
+    const rows = await sql<IntentRow>`
+      SELECT i.* FROM dispatch_intents i
+      WHERE i.outcome IS NULL
+        AND (i.node_id IS NULL OR NOT EXISTS (
+          SELECT 1 FROM nodes n WHERE n.id = i.node_id AND n.alive_until_ms > ${databaseNow}))
+      ORDER BY i.created_at_ms`.execute(this.db);
+    return rows.rows.map(intentOfRow);
+  }
+
+  async leave(): Promise<void> {
+    await sql`DELETE FROM nodes WHERE id = ${this.nodeId}`.execute(this.db);
+  }
+
+  listen(onDeadline: (dueAtMs: number, databaseNowMs: number) => void): () => Promise<void> {
+    let stopped = false;
+    let client: pg.Client | null = null;
+    let retry: NodeJS.Timeout | null = null;
+    const schema = this.location.schema;
+    const connect = (): void => {
+      retry = null;
+      if (stopped) return;
+      const c = new pg.Client({ connectionString: this.location.connectionString });
+      client = c;
+      let dropped = false;
+      const drop = (): void => {
+        if (dropped) return;
+        dropped = true;
+        void c.end().catch(() => undefined);
+        if (!stopped) retry = setTimeout(connect, reconnectMs);
+      };
+      // A dropped connection (the server restarting) must not end the process: listen again a moment later.
+      c.on('error', drop);
+      c.on('end', drop);
+      c.on('notification', (message) => {
+        const [from, due, now] = (message.payload ?? '').split(' ');
+        if (from !== schema) return;
+        const dueAtMs = Number(due);
+        const nowMs = Number(now);
+        if (Number.isFinite(dueAtMs) && Number.isFinite(nowMs)) onDeadline(dueAtMs, nowMs);
+      });
+      c.connect()
+        .then(() => c.query(`LISTEN ${channel}`))
+        .catch(drop);
+    };
+    connect();
+    return async () => {
+      stopped = true;
+      if (retry !== null) clearTimeout(retry);
+      await client?.end().catch(() => undefined);
+    };
+  }
+}

@@ -1,0 +1,130 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, expect, it } from 'vitest';
+import { dropSchemas, freshSchemaName, schemaUrl, testDatabaseUrl } from '../helpers/postgres.js';
+
+// Real parts only: the real PostgreSQL at 127.0.0.1:5432 (database `test`, a fresh schema), three real node
+// processes of the built engine (`nodes: 'shared'`), SIGKILL. Each node's dispatcher commits every dispatch into
+// `dispatch_log` before acknowledging it, so the table is what the outside world received.
+const worker = fileURLToPath(new URL('./fixtures/pg-node.mjs', import.meta.url));
+const routes = 2_000;
+const schemas: string[] = [];
+const children: ChildProcess[] = [];
+
+afterAll(async () => {
+  for (const child of children)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await dropSchemas(schemas);
+});
+
+function startNode(url: string, nodeId: string, ...mode: string[]): { child: ChildProcess; lines: string[] } {
+  const child = spawn(process.execPath, [worker, url, nodeId, ...mode], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  const lines: string[] = [];
+  createInterface({ input: child.stdout }).on('line', (line) => lines.push(line));
+  child.stderr.on('data', (chunk: Buffer) => process.stderr.write(`[${nodeId}] ${chunk.toString()}`));
+  return { child, lines };
+}
+
+async function until(check: () => Promise<boolean> | boolean): Promise<void> {
+  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+it('[DUR-01] [DUR-06] three nodes share one schema; one killed with SIGKILL mid-run: every timer fires exactly once, no dispatch repeats, the survivors finish', async () => {
+  const schema = freshSchemaName();
+  schemas.push(schema);
+  const url = schemaUrl(schema);
+  const db = new pg.Client({ connectionString: testDatabaseUrl });
+  await db.connect();
+  const count = async (query: string): Promise<number> =>
+    (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${schema}.${query}`)).rows[0]!.n;
+  try {
+    await db.query(`CREATE SCHEMA ${schema}`);
+    await db.query(`CREATE TABLE ${schema}.dispatch_log (
+      seq BIGSERIAL PRIMARY KEY, intent_id TEXT NOT NULL, route_id TEXT NOT NULL, generation BIGINT NOT NULL,
+      kind TEXT NOT NULL, node TEXT NOT NULL)`);
+
+    // The first node migrates the schema; the others join it; the seed is a fourth node that leaves when done.
+    const nodes = [startNode(url, 'node-a', 'run')];
+    await until(() => nodes[0]!.lines.length > 0);
+    nodes.push(startNode(url, 'node-b', 'run'), startNode(url, 'node-c', 'run'));
+    await until(() => nodes.every((n) => n.lines.includes('{"ready":true}')));
+    const started = Date.now();
+    const seed = startNode(url, 'seed', 'seed', String(routes));
+    expect(await exited(seed.child)).toBe(0);
+    const seeded = Date.now();
+
+    // Kill node A once it has fired part of the work (a third of all retries in the cluster, at least one of its own).
+    await until(async () => {
+      const fired = await count(`dispatch_log WHERE kind = 'retry'`);
+      return (
+        fired >= routes / 3 && (await count(`dispatch_log WHERE kind = 'retry' AND node = 'node-a'`)) > 0
+      );
+    });
+    nodes[0]!.child.kill('SIGKILL');
+    await exited(nodes[0]!.child);
+    const markAtKill = (
+      await db.query<{ m: number }>(`SELECT max(seq)::int AS m FROM ${schema}.dispatch_log`)
+    ).rows[0]!.m;
+
+    // The survivors finish: nothing waits, every dispatch is answered or stopped (A's after its lease ends), and
+    // every route ended except those whose retry A sent: their agent was A's and reports nothing any more.
+    const unfinished = `routes r WHERE r.state NOT IN ('active', 'action_required') AND NOT EXISTS (
+      SELECT 1 FROM ${schema}.dispatch_log l WHERE l.route_id = r.id AND l.kind = 'retry' AND l.node = 'node-a')`;
+    await until(
+      async () =>
+        (await count('routes WHERE deadline_ms IS NOT NULL')) === 0 &&
+        (await count('dispatch_intents WHERE outcome IS NULL')) === 0 &&
+        (await count(unfinished)) === 0,
+    );
+    const finished = Date.now();
+    const stopped = await count(`dispatch_intents WHERE kind = 'retry' AND outcome = 'ambiguous'`);
+    // Figures, not limits: how long the seed and the firing took, and what the kill left for a person.
+    process.stdout.write(
+      `pg-multi-node: seeded ${routes} routes in ${seeded - started} ms; all fired ${finished - seeded} ms after; ` +
+        `${stopped} retries stopped as ambiguous by the kill\n`,
+    );
+    for (const n of nodes.slice(1)) n.child.kill('SIGTERM');
+    expect(await Promise.all(nodes.slice(1).map((n) => exited(n.child)))).toEqual([0, 0]);
+
+    // Every timer fired exactly once: one retry intent per route, never two.
+    const retries = await db.query<{ route_id: string; n: number }>(
+      `SELECT route_id, count(*)::int AS n FROM ${schema}.dispatch_intents WHERE kind = 'retry' GROUP BY route_id`,
+    );
+    expect(retries.rows).toHaveLength(routes);
+    expect(retries.rows.filter((r) => r.n !== 1)).toEqual([]);
+    // No dispatch repeated: each intent reached the outside world at most once, each route's retry at most once.
+    const repeated = await db.query(
+      `SELECT intent_id FROM ${schema}.dispatch_log GROUP BY intent_id HAVING count(*) > 1
+       UNION ALL
+       SELECT route_id FROM ${schema}.dispatch_log WHERE kind = 'retry' GROUP BY route_id HAVING count(*) > 1`,
+    );
+    expect(repeated.rows).toEqual([]);
+    expect(await count(`dispatch_log WHERE kind = 'retry'`)).toBeLessThanOrEqual(routes);
+    // A retry A committed but never sent, or sent and never acknowledged, stopped its route for a person.
+    const unsent = await db.query<{ outcome: string; state: string }>(
+      `SELECT i.outcome, r.state FROM ${schema}.dispatch_intents i JOIN ${schema}.routes r ON r.id = i.route_id
+       WHERE i.kind = 'retry' AND NOT EXISTS (SELECT 1 FROM ${schema}.dispatch_log l WHERE l.intent_id = i.id)`,
+    );
+    for (const row of unsent.rows) expect(row).toEqual({ outcome: 'ambiguous', state: 'action_required' });
+    // Every route ended (its retry succeeded, or it stopped for a person), or runs the attempt the dead node sent.
+    expect(await count(unfinished)).toBe(0);
+    expect(await count(`routes WHERE state NOT IN ('active', 'action_required', 'retrying')`)).toBe(0);
+    // The survivors took work over after the kill, and A had done its share before it.
+    expect(
+      await count(`dispatch_log WHERE seq > ${markAtKill} AND node IN ('node-b', 'node-c')`),
+    ).toBeGreaterThan(0);
+    expect(await count(`dispatch_log WHERE kind = 'retry' AND node = 'node-a'`)).toBeGreaterThan(0);
+  } finally {
+    await db.end();
+  }
+});
