@@ -8,6 +8,7 @@ import { defaultDatabaseFile } from '../store/sqlite/sqlite-store.js';
 import { readJsonFile } from './read-json-file.js';
 import { runExit } from './run-exit.js';
 import { parseRunProfile } from './run-profile.js';
+import { isEngineId } from '../engine/engine-input.js';
 import { runSession, RunUsageError } from './run-session.js';
 
 interface RunFlags {
@@ -44,6 +45,12 @@ async function run(prompt: string | null, flags: RunFlags): Promise<number> {
   if (prompt !== null && prompt.trim() === '') return usage('the prompt is empty');
   if (prompt === null && flags.session === undefined) {
     return usage('give a PROMPT (or --session ID to resume a stored session)');
+  }
+  // Checked before the profile is read or the database opened: a bad id must leave nothing behind.
+  if (flags.session !== undefined && !isEngineId(flags.session)) {
+    return usage(
+      `--session must be 1-128 letters, digits or ._:@/- starting with a letter or digit (got ${JSON.stringify(escapeControlCharacters(flags.session))})`,
+    );
   }
   const read = await readJsonFile(flags.profile);
   if (!read.ok) return usage(read.message);

@@ -78,6 +78,11 @@ export interface ManualActionRequest {
 
 const idShape = /^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,127}$/;
 
+/** Whether a caller's id (a route id, say) has the shape the engine accepts, to refuse it before anything opens. */
+export function isEngineId(value: string): boolean {
+  return idShape.test(value);
+}
+
 /**
  * An argument that must be an object (a request, a query, options): plain JavaScript callers may pass null or a
  * string, which would otherwise fail deep inside with a TypeError instead of a field-addressed error.

@@ -295,6 +295,17 @@ describe('recourse run', () => {
     expect(existsSync(join(dir, '.recourse'))).toBe(false);
   });
 
+  it('a --session id of the wrong shape (a path, empty) exits 2 naming the flag, and opens no database', async () => {
+    const dir = folder();
+    const good = writeProfile(dir, [candidate('claude', 'success')]);
+    for (const session of ['../../x', '', 'a b']) {
+      const refused = await runCliAsync(['run', '--profile', good, '--cwd', dir, '--session', session, 'x']);
+      expect(refused.status).toBe(2);
+      expect(refused.stderr).toContain('--session must be');
+    }
+    expect(existsSync(join(dir, '.recourse'))).toBe(false);
+  });
+
   it('a session started on another profile, or with another prompt, is refused with exit 2', async () => {
     const dir = folder();
     const profile = writeProfile(dir, [candidate('claude', 'success')]);
