@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { redactSecrets } from '../core/index.js';
-import type { AnswerContent, Frame, RequestContext, StreamParts } from './dialect.js';
+import type { AnswerContent, ApiName, Frame, RequestContext, StreamParts } from './dialect.js';
 import { countBody, modelsBody, routeOf, type Route } from './routes.js';
 import { StepCursor, type Script, type Step } from './script.js';
 
@@ -82,7 +82,7 @@ interface ServeContext {
 async function serve(req: IncomingMessage, res: ServerResponse, context: ServeContext): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   const method = req.method ?? 'GET';
-  const body = await readBody(req);
+  const { bytes: body, tooLarge } = await readBody(req);
   const route = routeOf(method, url.pathname, url.searchParams, req.headers);
   const log = (entry: Omit<RequestLogLine, 'time' | 'method' | 'path'>) =>
     context.log({ time: new Date().toISOString(), method, path: loggedPath(url), ...entry });
@@ -102,9 +102,21 @@ async function serve(req: IncomingMessage, res: ServerResponse, context: ServeCo
     log({ api: answer.api, step: null, served: answer.served, stream: false, status: 200 });
     return;
   }
-  const parsed = parseJson(body);
-  const model = route.pathModel ?? (typeof parsed?.model === 'string' ? parsed.model : 'fake-model');
-  const stream = route.geminiStream !== null || parsed?.stream === true;
+  const parsed = tooLarge ? null : parseJson(body);
+  if (parsed === null) {
+    const refusal = unreadableRequest(route.dialect.api, tooLarge);
+    sendJson(res, refusal.status, {}, refusal.body);
+    log({
+      api: route.dialect.api,
+      step: null,
+      served: tooLarge ? 'too_large' : 'malformed_request',
+      stream: false,
+      status: refusal.status,
+    });
+    return;
+  }
+  const model = route.pathModel ?? (typeof parsed.model === 'string' ? parsed.model : 'fake-model');
+  const stream = route.geminiStream !== null || parsed.stream === true;
   const request: RequestContext = {
     model,
     inputTokens: Math.max(1, Math.ceil(body.length / 4)),
@@ -242,7 +254,13 @@ function hang(res: ServerResponse, hangMs: number): void {
   res.on('close', () => clearTimeout(timer));
 }
 
-async function readBody(req: IncomingMessage): Promise<Buffer> {
+interface RequestBody {
+  readonly bytes: Buffer;
+  /** More than `maxBodyBytes` arrived: the rest was read and dropped, never kept. */
+  readonly tooLarge: boolean;
+}
+
+async function readBody(req: IncomingMessage): Promise<RequestBody> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -250,7 +268,33 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
     size += buffer.length;
     if (size <= maxBodyBytes) chunks.push(buffer);
   }
-  return Buffer.concat(chunks);
+  return { bytes: Buffer.concat(chunks), tooLarge: size > maxBodyBytes };
+}
+
+/**
+ * A generation request the fake cannot read (not a JSON object, or past the size limit) is answered as the real
+ * API answers a bad request, in its own shape, and consumes no step: a script counts what the agent asked for.
+ */
+function unreadableRequest(api: ApiName, tooLarge: boolean): { status: number; body: unknown } {
+  const status = tooLarge ? 413 : 400;
+  const message = tooLarge
+    ? `request body is larger than ${maxBodyBytes} bytes`
+    : 'the request body is not a JSON object';
+  switch (api) {
+    case 'anthropic-messages':
+      return {
+        status,
+        body: {
+          type: 'error',
+          error: { type: tooLarge ? 'request_too_large' : 'invalid_request_error', message },
+        },
+      };
+    case 'openai-chat':
+    case 'openai-responses':
+      return { status, body: { error: { message, type: 'invalid_request_error', param: null, code: null } } };
+    case 'gemini':
+      return { status, body: { error: { code: status, message, status: 'INVALID_ARGUMENT' } } };
+  }
 }
 
 function parseJson(body: Buffer): Record<string, unknown> | null {

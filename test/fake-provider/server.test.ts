@@ -40,6 +40,36 @@ describe('fake provider server', () => {
     expect(log.filter((l) => l.step !== null).map((l) => l.step)).toEqual(['steps/0']);
   });
 
+  it('a generation request that is not a JSON object, or is too large, is refused in the API shape and consumes no step', async () => {
+    const { url, log } = await fakeProvider({ steps: [{ answer: 'only step' }] });
+    const anthropic = await fetch(`${url}/v1/messages`, { method: 'POST', body: '{bad' });
+    expect(anthropic.status).toBe(400);
+    expect(await anthropic.json()).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+    const openai = await fetch(`${url}/v1/chat/completions`, { method: 'POST', body: '[1,2]' });
+    expect(openai.status).toBe(400);
+    expect(await openai.json()).toMatchObject({ error: { type: 'invalid_request_error' } });
+    const gemini = await fetch(`${url}/v1beta/models/g:generateContent`, { method: 'POST', body: '' });
+    expect(gemini.status).toBe(400);
+    expect(await gemini.json()).toMatchObject({ error: { code: 400, status: 'INVALID_ARGUMENT' } });
+    const huge = await fetch(`${url}/v1/responses`, {
+      method: 'POST',
+      body: `{"x":"${'a'.repeat(33 * 1024 * 1024)}"}`,
+    });
+    expect(huge.status).toBe(413);
+    expect(log.map((l) => l.served)).toEqual([
+      'malformed_request',
+      'malformed_request',
+      'malformed_request',
+      'too_large',
+    ]);
+    // The script's one step is still there for the first readable request.
+    const answered = await fetch(`${url}/v1/messages`, {
+      method: 'POST',
+      body: '{"model":"m","max_tokens":5}',
+    });
+    expect(await answered.json()).toMatchObject({ content: [{ type: 'text', text: 'only step' }] });
+  });
+
   it('hang closes the connection without an answer once its time has passed', async () => {
     const checked = readScript({ steps: [{ fault: 'hang' }] });
     if (!checked.ok) throw new Error('script');
