@@ -204,7 +204,7 @@ async function endNamespaceProcesses(namespace: NetworkNamespace): Promise<void>
   const ours = netOf(namespace.holderPid);
   if (ours === null) return;
   const left = () =>
-    readdirSync('/proc')
+    readdirSync('/proc/')
       .filter(
         (entry) => /^\d+$/.test(entry) && Number(entry) !== namespace.holderPid && netOf(entry) === ours,
       )
