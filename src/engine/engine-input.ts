@@ -2,6 +2,7 @@ import { EngineInputError } from './engine-errors.js';
 import {
   callerKinds,
   describeValue as describe,
+  hasIdShape,
   manualActions,
   parseEnvelope,
   replayEventKinds,
@@ -76,11 +77,9 @@ export interface ManualActionRequest {
   readonly expectedState?: RouteState;
 }
 
-const idShape = /^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,127}$/;
-
 /** Whether a caller's id (a route id, say) has the shape the engine accepts, to refuse it before anything opens. */
 export function isEngineId(value: string): boolean {
-  return idShape.test(value);
+  return hasIdShape(value);
 }
 
 /**
@@ -268,7 +267,7 @@ export function checkAction(request: ManualActionRequest): ManualActionRequest {
 }
 
 function checkId(value: unknown, path: string, issues: FieldIssue[]): void {
-  if (typeof value !== 'string' || !idShape.test(value)) {
+  if (!hasIdShape(value)) {
     issues.push({
       path,
       message: `must be 1-128 letters, digits or ._:@/- starting with a letter or digit (got ${describe(value)})`,

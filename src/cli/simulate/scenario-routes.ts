@@ -1,6 +1,7 @@
 import {
   callerKinds,
   describeValue as describe,
+  hasIdShape,
   isPlainObjectValue as isPlainObject,
   jsonPointer as pointer,
   routeModes,
@@ -24,7 +25,6 @@ export interface ScenarioRoute {
   readonly target: Target;
 }
 
-const idShape = /^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,127}$/;
 const sessionIdShape = /^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,119}$/;
 export const maxRoutes = 1000;
 
@@ -75,7 +75,7 @@ export function readRoutes(value: unknown, issues: FieldIssue[]): ScenarioRoute[
       }
     }
     const id = raw.id;
-    if (typeof id !== 'string' || !idShape.test(id)) {
+    if (!hasIdShape(id)) {
       issues.push({
         path: pointer(path, 'id'),
         message: `id must be 1-128 letters, digits or ._:@/- starting with a letter or digit (got ${describe(id)})`,
@@ -116,7 +116,7 @@ export function readRoutes(value: unknown, issues: FieldIssue[]): ScenarioRoute[
       }
       if (known === undefined) profiles.set(target.profile.id, text);
     }
-    if (typeof id === 'string' && idShape.test(id)) ids.add(id);
+    if (hasIdShape(id)) ids.add(id);
     if (typeof id === 'string' && target !== null && caller !== null) routes.push({ id, caller, target });
   });
   return routes;
@@ -153,7 +153,7 @@ function readProfile(value: unknown, path: string, issues: FieldIssue[]): Target
     return null;
   }
   // The scenario format names a profile only; its id defaults to the name when that is a valid id.
-  const id = typeof value.name === 'string' && idShape.test(value.name) ? value.name : 'simulated';
+  const id = hasIdShape(value.name) ? value.name : 'simulated';
   const checked = validateDynamicProfile({ id, version: 1, ...value }, path);
   if (!checked.ok) {
     issues.push(...checked.issues);
@@ -198,7 +198,7 @@ function readSession(value: unknown, profile: unknown, at: string, issues: Field
       path: profilePath,
       message: `an interactive ${at === '' ? 'scenario' : 'route'}'s profile is {"profile_id": "..."} (got ${describe(profile)})`,
     });
-  } else if (typeof profileId !== 'string' || !idShape.test(profileId)) {
+  } else if (!hasIdShape(profileId)) {
     issues.push({
       path: pointer(profilePath, 'profile_id'),
       message: `profile_id must be 1-128 letters, digits or ._:@/- (got ${describe(profileId)})`,

@@ -3,6 +3,7 @@ import { isLegacyKey, normalizeLegacyRules } from './legacy-rules.js';
 import type { DynamicProfile, PolicyDocument, ProfileCandidate } from './policy-document.js';
 import { rejectUnknown, validateClassPolicy } from './validate-class-policy.js';
 import { policyClasses } from '../catalogue/codes.js';
+import { hasIdShape } from '../validation/id-shape.js';
 import { describe, isPlainObject, pointer, type FieldIssue } from '../validation/field-issue.js';
 
 export type Validated<T> =
@@ -72,7 +73,6 @@ function readPolicyDocument(value: unknown, path: string, issues: FieldIssue[]):
   return { version: 1, transient: classes.transient, hard: classes.hard };
 }
 
-const idShape = /^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,127}$/;
 const maxCandidates = 32;
 
 /**
@@ -94,7 +94,7 @@ export function validateDynamicProfile(value: unknown, path = ''): Validated<Dyn
   }
   rejectUnknown(value, ['id', 'name', 'version', 'candidates'], path, 'a dynamic profile', issues);
   const id = value.id;
-  if (typeof id !== 'string' || !idShape.test(id)) {
+  if (!hasIdShape(id)) {
     issues.push({
       path: pointer(path, 'id'),
       message: `id must be 1-128 letters, digits or ._:@/- starting with a letter or digit (got ${describe(id)})`,
@@ -153,7 +153,7 @@ function readCandidates(value: unknown, path: string, issues: FieldIssue[]): Pro
     for (const key of ['provider', 'model'] as const) {
       const raw = candidate[key];
       if (raw === undefined) continue;
-      if (typeof raw !== 'string' || !idShape.test(raw)) {
+      if (!hasIdShape(raw)) {
         issues.push({
           path: pointer(at, key),
           message: `${key} must be a non-secret id of 1-128 letters, digits or ._:@/- (got ${describe(raw)})`,
@@ -163,7 +163,7 @@ function readCandidates(value: unknown, path: string, issues: FieldIssue[]): Pro
       }
     }
     const profileId = candidate.profile_id;
-    if (typeof profileId !== 'string' || !idShape.test(profileId)) {
+    if (!hasIdShape(profileId)) {
       issues.push({
         path: pointer(at, 'profile_id'),
         message: `profile_id must be 1-128 letters, digits or ._:@/- (got ${describe(profileId)})`,

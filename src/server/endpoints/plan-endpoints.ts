@@ -1,3 +1,4 @@
+import { hasIdShape } from '../../core/index.js';
 import type { PlanActionAnswer, PlanService, RecordErrorAnswer } from '../../app/index.js';
 import { endpoint, type Endpoint } from '../endpoint.js';
 import { HttpError, invalid, type Reply } from '../http-errors.js';
@@ -10,8 +11,6 @@ import { pageQuery } from '../schemas.js';
  * recovery actions of a person. Bodies are validated by the plan service itself (every problem by JSON pointer);
  * a request the plan's state does not allow is 409 `refused` with the plan's `reason` and the plan as it is.
  */
-/** Plan ids have the shape of route ids: printable, no path tricks, no control or bidi characters. */
-const planIdShape = /^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,127}$/;
 const planIdRule = 'a plan id is 1 to 128 letters, digits and . _ : @ / -, starting with a letter or digit';
 
 export function planEndpoints(plans: PlanService): Endpoint[] {
@@ -24,7 +23,7 @@ export function planEndpoints(plans: PlanService): Endpoint[] {
   const anyBody = z.unknown();
   /** A plan that exists, or 404 before the body is looked at: an unknown plan is not a field error. */
   const existing = async (id: string | undefined): Promise<string> => {
-    if (id === undefined || !planIdShape.test(id) || (await plans.lifecycle.store.readPlan(id)) === null) {
+    if (id === undefined || !hasIdShape(id) || (await plans.lifecycle.store.readPlan(id)) === null) {
       throw new HttpError(404, 'not_found', `plan ${JSON.stringify(id ?? '').slice(0, 140)} does not exist`);
     }
     return id;
@@ -81,10 +80,10 @@ export function planEndpoints(plans: PlanService): Endpoint[] {
       body: anyBody,
       responses: { 200: 'the plan', 422: 'invalid fields' },
       async handler({ params, body }) {
-        if (!planIdShape.test(params.id!)) {
+        if (!hasIdShape(params.id)) {
           throw invalid([{ path: '/id', message: planIdRule }]);
         }
-        return { status: 200, body: await plans.configure(params.id!, body) };
+        return { status: 200, body: await plans.configure(params.id, body) };
       },
     }),
     endpoint<unknown>({
