@@ -55,13 +55,37 @@ async function harness(
   return { recourse, dispatcher, turns, errors, advance };
 }
 
+type Harness = Awaited<ReturnType<typeof harness>>;
+
+/** Runs `body` on a fresh harness and always closes it (the agents' processes with it). */
+async function withHarness(
+  recipes: Record<string, LaunchRecipe>,
+  options: { retries?: number; onUpdate?: (update: Readonly<Record<string, unknown>>) => void },
+  body: (h: Harness) => Promise<void>,
+): Promise<void> {
+  const h = await harness(recipes, options.retries, options.onUpdate);
+  try {
+    await body(h);
+  } finally {
+    await h.recourse.close();
+  }
+}
+
+/** A Codex agent that fails unless its session is loaded: the route's first turn fails and waits to retry. */
+async function codexFailedOnce(h: Harness, payload: Record<string, unknown>): Promise<void> {
+  await h.recourse.engine.startRoute({ routeId: 'task', profileId: 'fleet', payload });
+  await h.recourse.engine.waitFor('task', (r) => r.state === 'retry_wait');
+}
+
+const codexFailUnlessLoaded = () => ({ codex: scriptedRecipe('fail_unless_loaded', { agent: 'codex-acp' }) });
+
 describe('AcpDispatcher', () => {
   it('[SAF-14][SAF-15][CUR-38] a Cursor normal-completion failure at the safe point switches to the next candidate, which answers the cached prompt', async () => {
-    const { recourse, turns, errors } = await harness({
+    const recipes = {
       cursor: scriptedRecipe('cursor_normal_completion', { agent: 'cursor-acp' }),
       claude: scriptedRecipe('success', { agent: 'claude' }),
-    });
-    try {
+    };
+    await withHarness(recipes, {}, async ({ recourse, turns, errors }) => {
       await recourse.engine.startRoute({
         routeId: 'task',
         profileId: 'fleet',
@@ -78,17 +102,15 @@ describe('AcpDispatcher', () => {
       // The successor's replay identity is its own intent, reserved before its agent started.
       expect(turns[1]?.intent.id).not.toBe(turns[0]?.intent.id);
       expect(errors).toEqual([]);
-    } finally {
-      await recourse.close();
-    }
+    });
   });
 
   it('[CUR-30][SAF-13] the incident (thoughts, a Read File tool call in flight, the marker) stops for a person: no replay', async () => {
-    const { recourse, turns } = await harness({
+    const recipes = {
       cursor: scriptedRecipe('cursor_incident', { agent: 'cursor-acp' }),
       claude: scriptedRecipe('success', { agent: 'claude' }),
-    });
-    try {
+    };
+    await withHarness(recipes, {}, async ({ recourse, turns }) => {
       await recourse.engine.startRoute({ routeId: 'task', profileId: 'fleet', payload: 'fix it' });
       const stopped = recourse.engine.waitFor('task', (r) => r.state === 'action_required');
       expect(await stopped).toMatchObject({
@@ -97,87 +119,62 @@ describe('AcpDispatcher', () => {
         detail: 'tool_activity',
       });
       expect(turns).toHaveLength(1);
-    } finally {
-      await recourse.close();
-    }
+    });
   });
 
   it('[CUR-32][CUR-31] a retry of the same candidate resumes its provider-native session with session/load and the cached prompt', async () => {
-    const { recourse, turns, advance } = await harness(
-      { codex: scriptedRecipe('fail_unless_loaded', { agent: 'codex-acp' }) },
-      2,
-    );
-    try {
-      await recourse.engine.startRoute({
-        routeId: 'task',
-        profileId: 'fleet',
-        payload: { prompt: 'fix it' },
-      });
-      const failedOnce = recourse.engine.waitFor('task', (r) => r.state === 'retry_wait');
-      await failedOnce;
-      const done = recourse.engine.waitFor('task', (r) => r.outcome === 'succeeded');
-      await advance(5);
+    await withHarness(codexFailUnlessLoaded(), { retries: 2 }, async (h) => {
+      await codexFailedOnce(h, { prompt: 'fix it' });
+      const done = h.recourse.engine.waitFor('task', (r) => r.outcome === 'succeeded');
+      await h.advance(5);
       expect(await done).toMatchObject({ outcome: 'succeeded', candidate: 'codex' });
       expect(
-        turns.map((t) => `${t.intent.kind}:${t.turn.outcome}:${t.turn.resumed}:${t.turn.sessionId}`),
+        h.turns.map((t) => `${t.intent.kind}:${t.turn.outcome}:${t.turn.resumed}:${t.turn.sessionId}`),
       ).toEqual(['initial:failure:false:scripted-1', 'retry:success:true:scripted-1']);
-    } finally {
-      await recourse.close();
-    }
+    });
   });
 
   it('Start fresh: a payload asking for a fresh continuation opens session/new on retry', async () => {
-    const { recourse, turns, advance } = await harness(
-      { codex: scriptedRecipe('fail_unless_loaded', { agent: 'codex-acp' }) },
-      1,
-    );
-    try {
-      await recourse.engine.startRoute({
-        routeId: 'task',
-        profileId: 'fleet',
-        payload: { prompt: 'fix it', continuation: 'fresh' },
-      });
-      const failedOnce = recourse.engine.waitFor('task', (r) => r.state === 'retry_wait');
-      await failedOnce;
-      const settled = recourse.engine.waitFor('task', (r) => r.outcome !== 'waiting' && turns.length === 2);
-      await advance(5);
+    await withHarness(codexFailUnlessLoaded(), { retries: 1 }, async (h) => {
+      await codexFailedOnce(h, { prompt: 'fix it', continuation: 'fresh' });
+      const settled = h.recourse.engine.waitFor(
+        'task',
+        (r) => r.outcome !== 'waiting' && h.turns.length === 2,
+      );
+      await h.advance(5);
       await settled;
-      expect(turns.map((t) => `${t.intent.kind}:${t.turn.outcome}:${t.turn.resumed}`)).toEqual([
+      expect(h.turns.map((t) => `${t.intent.kind}:${t.turn.outcome}:${t.turn.resumed}`)).toEqual([
         'initial:failure:false',
         'retry:failure:false',
       ]);
-    } finally {
-      await recourse.close();
-    }
+    });
   });
 
   it("[CUR-34][CUR-35][OUT-01] while the agent's prompt is open nothing is decided, however silent it is; a cancel then stops for a person", async () => {
     let working: () => void = () => undefined;
     const started = new Promise<void>((resolve) => (working = resolve));
-    const { recourse, dispatcher, turns } = await harness(
-      {
-        hang: scriptedRecipe('hang', { agent: 'claude' }),
-        claude: scriptedRecipe('success', { agent: 'claude' }),
+    const recipes = {
+      hang: scriptedRecipe('hang', { agent: 'claude' }),
+      claude: scriptedRecipe('success', { agent: 'claude' }),
+    };
+    await withHarness(
+      recipes,
+      { retries: 3, onUpdate: () => working() },
+      async ({ recourse, dispatcher, turns }) => {
+        await recourse.engine.startRoute({ routeId: 'task', profileId: 'fleet', payload: 'fix it' });
+        await started;
+        for (let i = 0; i < 50; i++) {
+          await recourse.engine.idle();
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        expect(await recourse.engine.route('task')).toMatchObject({ state: 'active', candidate: 'hang' });
+        expect(await recourse.store.listAttempts('task')).toEqual([]);
+        expect(await dispatcher.cancel('task')).toBe(true);
+        const stopped = await recourse.engine.waitFor('task', (r) => r.state === 'action_required');
+        expect(stopped).toMatchObject({ state: 'action_required', candidate: 'hang' });
+        expect(turns.map((t) => t.turn.outcome)).toEqual(['cancelled']);
+        expect(await dispatcher.cancel('task')).toBe(false);
       },
-      3,
-      () => working(),
     );
-    try {
-      await recourse.engine.startRoute({ routeId: 'task', profileId: 'fleet', payload: 'fix it' });
-      await started;
-      for (let i = 0; i < 50; i++) {
-        await recourse.engine.idle();
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-      expect(await recourse.engine.route('task')).toMatchObject({ state: 'active', candidate: 'hang' });
-      expect(await recourse.store.listAttempts('task')).toEqual([]);
-      expect(await dispatcher.cancel('task')).toBe(true);
-      const stopped = await recourse.engine.waitFor('task', (r) => r.state === 'action_required');
-      expect(stopped).toMatchObject({ state: 'action_required', candidate: 'hang' });
-      expect(turns.map((t) => t.turn.outcome)).toEqual(['cancelled']);
-      expect(await dispatcher.cancel('task')).toBe(false);
-    } finally {
-      await recourse.close();
-    }
   });
 });
