@@ -329,7 +329,140 @@ describe('shared nodes serving one task session', () => {
       await c.close();
     }
   });
+
+  it('[NOT-18][NOT-21][NOT-25][NOT-31] churn: 24 sessions opened, failed, retried and ended across both nodes at once end with every notice deleted once and no guard entry left', async () => {
+    const c = await cluster();
+    try {
+      const refs = Array.from({ length: 24 }, (_, i) => ({ taskId: `t${i % 5}`, sessionId: `c${i}` }));
+      const nodeOf = (i: number) => (i % 2 === 0 ? c.a : c.b);
+      const otherOf = (i: number) => (i % 2 === 0 ? c.b : c.a);
+      const routeOf = async (i: number) => (await c.a.recourse.store.readRoute(`session:c${i}`))!;
+      await Promise.all(
+        refs.map((r, i) => nodeOf(i).recourse.sessions.open({ ...r, profileId: 'fleet', owner: 'owner' })),
+      );
+      await idle(c);
+      // Each first turn fails on the node that did not open the session.
+      await Promise.all(
+        refs.map(async (r, i) => {
+          const current = await routeOf(i);
+          return otherOf(i).recourse.sessions.reportFailure(r, {
+            evidence: envelopes.overloaded,
+            replay: replayOf(current),
+            invocationId: current.dispatch!.intentId,
+          });
+        }),
+      );
+      await idle(c);
+      const listed = await Promise.all(refs.map((r) => c.a.recourse.transcript.list(r)));
+      expect(listed.map((m) => m.filter((x) => x.metadata.retrying === true).length)).toEqual(
+        refs.map(() => 1),
+      );
+      await until(async () =>
+        (await Promise.all(refs.map((_, i) => routeOf(i)))).every((r) => r.state === 'retrying'),
+      );
+      await idle(c);
+      // A third succeed, a third are cancelled, a third stop; all at once, each on either node.
+      await Promise.all(
+        refs.map(async (r, i) => {
+          const node = i % 4 < 2 ? c.a : c.b;
+          if (i % 3 === 0)
+            return node.recourse.sessions.reportSuccess(r, (await routeOf(i)).dispatch!.intentId);
+          if (i % 3 === 1) return node.recourse.sessions.cancel('owner', r);
+          return node.recourse.sessions.stop(r);
+        }),
+      );
+      await idle(c);
+      const left = await Promise.all(refs.map((r) => c.b.recourse.transcript.list(r)));
+      expect(left.flat().filter((m) => m.metadata.retrying === true)).toEqual([]);
+      const merged = [...c.a.transcriptEvents, ...c.b.transcriptEvents];
+      const created = merged.flatMap((e) =>
+        e.type === 'session.message.created' && e.message.metadata.retrying === true ? [e.message.id] : [],
+      );
+      const deleted = merged.flatMap((e) => (e.type === 'session.message.deleted' ? [e.messageId] : []));
+      expect(created).toHaveLength(24);
+      expect(deleted.sort()).toEqual([...created].sort());
+      // Cancel of a live loop writes the recovery message once.
+      const recoveries = merged.filter(
+        (e) => e.type === 'session.message.created' && e.message.kind === 'recovery',
+      );
+      expect(recoveries).toHaveLength(8);
+      expect(c.a.recourse.sessions.guardEntries() + c.b.recourse.sessions.guardEntries()).toBe(0);
+      const owned = await c.sql.query(
+        `SELECT session_id FROM ${c.schema}.task_sessions WHERE lifecycle_owned`,
+      );
+      expect(owned.rows).toEqual([]);
+      expect(c.a.logs.concat(c.b.logs)).toEqual([]);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('[NOT-26][NOT-34] a shared node starting after a single engine left a retry in flight stores the session as owned with a retry, as a restart re-owns it; the retry success retires the notice', async () => {
+    const schema = freshSchemaName();
+    schemas.push(schema);
+    const databaseUrl = schemaUrl(schema);
+    // The single engine keeps the lifecycle in its process: the stored one says nothing of its retry.
+    const single = await openRecourse({ databaseUrl, dispatcher: new RecordingDispatcher() });
+    await single.engine.saveProfile(profile);
+    await single.sessions.open({ ...s1, profileId: 'fleet', owner: 'owner' });
+    await single.sessions.idle();
+    const first = (await single.store.readRoute(routeId))!;
+    await single.sessions.reportFailure(s1, {
+      evidence: envelopes.overloaded,
+      replay: replayOf(first),
+      invocationId: first.dispatch!.intentId,
+    });
+    await until(async () => (await single.store.readRoute(routeId))?.state === 'retrying');
+    await single.sessions.idle();
+    await single.close();
+    const node = await openRecourse({
+      databaseUrl,
+      nodes: 'shared',
+      pollMs: 100,
+      leaseMs: 2_000,
+      dispatcher: new RecordingDispatcher(),
+    });
+    try {
+      expect((await node.transcript.list(s1)).filter((m) => m.metadata.retrying === true)).toHaveLength(1);
+      const stored = await node.store.readRoute(routeId);
+      expect(stored?.state).toBe('retrying');
+      const lifecycle = await lifecycleIn(schema);
+      expect(lifecycle).toEqual({ lifecycle_owned: true, lifecycle_retry: true, fence_until_ms: 0 });
+      const retry = (await node.store.readRoute(routeId))!;
+      expect(retry.state).toBe('retrying');
+      expect(await node.sessions.reportSuccess(s1, retry.dispatch!.intentId)).toMatchObject({
+        outcome: 'changed',
+      });
+      await node.sessions.idle();
+      expect(await node.transcript.list(s1)).toEqual([]);
+    } finally {
+      await node.close();
+    }
+  });
+
+  it("shared nodes need a pool of two: a session's lock holds one connection while its work uses another", async () => {
+    const schema = freshSchemaName();
+    schemas.push(schema);
+    await expect(
+      openRecourse({ databaseUrl: schemaUrl(schema), nodes: 'shared', poolSize: 1, run: () => undefined }),
+    ).rejects.toMatchObject({
+      issues: [{ path: '/poolSize', message: expect.stringMatching(/at least 2/) as unknown }],
+    });
+  });
 });
+
+async function lifecycleIn(schema: string) {
+  const client = new pg.Client({ connectionString: testDatabaseUrl });
+  await client.connect();
+  try {
+    const result = await client.query(
+      `SELECT lifecycle_owned, lifecycle_retry, fence_until_ms::int AS fence_until_ms FROM ${schema}.task_sessions`,
+    );
+    return result.rows[0] as unknown;
+  } finally {
+    await client.end();
+  }
+}
 
 /** Backends of this schema waiting for a lock: a write to its transcript, or one of its sessions' locks. */
 async function waiting(c: Cluster): Promise<number> {
