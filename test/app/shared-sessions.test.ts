@@ -330,6 +330,42 @@ describe('shared nodes serving one task session', () => {
     }
   });
 
+  it('[NOT-24] hostile: a session deleted on node A while node B still remembers it gets no notice from B when its route moves on', async () => {
+    const c = await cluster();
+    try {
+      await c.a.recourse.sessions.open({ ...s1, profileId: 'fleet', owner: 'owner' });
+      await idle(c);
+      // B learns the session (a report through B), then A deletes it: the loop ends, the row goes.
+      expect(await fail(c, c.b)).toMatchObject({ outcome: 'changed', route: { state: 'retry_wait' } });
+      await c.a.recourse.sessions.deleteSession(s1);
+      await idle(c);
+      expect(await c.a.recourse.taskSessions.read(s1.sessionId)).toBeNull();
+      expect(await notices(c)).toEqual([]);
+      // The route itself stays; someone drives it on through B's engine: a new attempt, then its failure.
+      const stopped = await route(c);
+      await c.b.recourse.engine.act({ routeId, action: 'retry_now', expectedGeneration: stopped.generation });
+      await idle(c);
+      const retry = await route(c);
+      expect(retry.state).toBe('retrying');
+      expect(
+        await c.b.recourse.engine.reportFailure({
+          routeId,
+          generation: retry.generation,
+          evidence: envelopes.overloaded,
+          replay: replayOf(retry),
+          invocationId: retry.dispatch!.intentId,
+        }),
+      ).toMatchObject({ outcome: 'changed', route: { state: 'retry_wait' } });
+      await idle(c);
+      expect(await c.b.recourse.transcript.list(s1)).toEqual([]);
+      const rows = await c.sql.query(`SELECT session_id FROM ${c.schema}.task_sessions`);
+      expect(rows.rows).toEqual([]);
+      expect(c.a.logs.concat(c.b.logs)).toEqual([]);
+    } finally {
+      await c.close();
+    }
+  });
+
   it('[NOT-18][NOT-21][NOT-25][NOT-31] churn: 24 sessions opened, failed, retried and ended across both nodes at once end with every notice deleted once and no guard entry left', async () => {
     const c = await cluster();
     try {
