@@ -11,6 +11,7 @@ import {
   type ClusterTimers,
   type EventLog,
   type FieldIssue,
+  type SessionLocks,
   type Store,
   type TaskSessions,
   type Transcript,
@@ -136,6 +137,7 @@ export async function openRecourse(options: RecourseOptions): Promise<Recourse> 
       clock,
       ...(options.log === undefined ? {} : { log: options.log }),
       ...(options.fenceMs === undefined ? {} : { fenceMs: options.fenceMs }),
+      ...(database.sessionLocks === undefined ? {} : { sessionLocks: database.sessionLocks }),
     });
     if (options.onSessionEvent !== undefined) sessions.subscribe(options.onSessionEvent);
     await sessions.start();
@@ -232,6 +234,9 @@ function checkDatabaseUrl(options: RecourseOptions, issues: FieldIssue[]): Postg
   const size: unknown = options.poolSize;
   if (size !== undefined && !(Number.isInteger(size) && (size as number) >= 1 && (size as number) <= 1000)) {
     issues.push({ path: '/poolSize', message: 'poolSize must be a whole number from 1 to 1000' });
+  } else if (size === 1 && options.nodes === 'shared') {
+    // A session's lock holds a connection while its work queries through another one.
+    issues.push({ path: '/poolSize', message: 'poolSize must be at least 2 with nodes: "shared"' });
   }
   if (typeof url !== 'string') {
     issues.push({ path: '/databaseUrl', message: 'databaseUrl must be a postgres:// URL' });
@@ -298,6 +303,7 @@ function isDirectory(path: string): boolean {
 /** The database's four ports, whichever database holds them. */
 type OpenDatabase = Pick<SqliteDatabase, 'store' | 'transcript' | 'sessions' | 'events'> & {
   readonly cluster?: ClusterTimers;
+  readonly sessionLocks?: SessionLocks;
 };
 
 /**

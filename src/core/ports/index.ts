@@ -22,3 +22,4 @@ export type {
 } from './transcript-port.js';
 export type { EventLog, LoggedEvent } from './event-log-port.js';
 export type { ClusterClaim, ClusterTimers } from './cluster-port.js';
+export type { LockedSession, LockedWork, SessionLifecycle, SessionLocks } from './session-locks-port.js';

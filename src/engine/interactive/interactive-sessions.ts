@@ -1,4 +1,5 @@
 import { RetryNotices, type NoticeLog, type NoticeOp } from './retry-notices.js';
+import { RouteSessions } from './route-sessions.js';
 import { SessionGuards, type GuardEntry } from './session-guards.js';
 import { Listeners } from '../../support/listeners.js';
 import type { Clock } from '../clock.js';
@@ -13,6 +14,7 @@ import type {
   NoticeOperation,
   ReplayEvidence,
   Route,
+  SessionLocks,
   SessionRef,
   Store,
   TaskSession,
@@ -29,6 +31,11 @@ export interface InteractiveSessionsOptions {
   readonly clock: Clock;
   readonly log?: NoticeLog;
   readonly fenceMs?: number;
+  /**
+   * Several nodes on one PostgreSQL schema: each session's notice work also holds the session's lock across nodes,
+   * and its lifecycle (owned, retry, the fence by the database's clock) is stored (docs/operations.md).
+   */
+  readonly sessionLocks?: SessionLocks;
 }
 
 /** What the orchestrator did to a session's transcript, for viewers and the simulator. */
@@ -82,21 +89,30 @@ const loopStates: ReadonlySet<string> = new Set(['retry_wait', 'waiting_for_rese
 export class InteractiveSessions {
   private readonly guards: SessionGuards;
   private readonly notices: RetryNotices;
-  private readonly sessionsByRoute = new Map<string, TaskSession>();
+  private readonly routes: RouteSessions;
   private readonly listeners = new Listeners<SessionEvent>();
   private readonly pending = new Set<Promise<unknown>>();
   private unsubscribe: (() => void) | null = null;
 
   constructor(private readonly options: InteractiveSessionsOptions) {
-    this.guards = new SessionGuards(options.clock, options.fenceMs);
+    const locks = options.sessionLocks;
+    this.guards = new SessionGuards(options.clock, options.fenceMs, locks);
     this.notices = new RetryNotices(options.transcript, options.log ?? (() => undefined));
+    this.routes = new RouteSessions(locks === undefined ? undefined : (id) => locks.sessionOfRoute(id));
   }
 
-  /** Follows the engine, and takes back the sessions whose route is still in a retry (it survived a restart). */
+  /**
+   * Follows the engine, and takes back the sessions whose route is still in a retry (it survived a restart). Shared
+   * nodes keep the lifecycle in the database and learn a route's session when its first event comes.
+   */
   async start(): Promise<void> {
     this.unsubscribe = this.options.engine.subscribe((event) => this.onEngineEvent(event));
+    if (this.options.sessionLocks !== undefined) {
+      await this.options.sessionLocks.ownLoops([...loopStates]);
+      return;
+    }
     for (const session of await this.options.sessions.list()) {
-      this.sessionsByRoute.set(session.routeId, session);
+      this.routes.remember(session);
       const route = await this.options.store.readRoute(session.routeId);
       if (route !== null && loopStates.has(route.state)) {
         await this.guards.with(session.sessionId, (entry) => Promise.resolve(this.guards.own(entry, true)));
@@ -126,7 +142,7 @@ export class InteractiveSessions {
     };
     return this.guards.with(input.sessionId, async (entry) => {
       await this.options.sessions.create(session);
-      this.sessionsByRoute.set(routeId, session);
+      this.routes.remember(session);
       let route: Route;
       try {
         route = await this.options.engine.startRoute({
@@ -137,7 +153,7 @@ export class InteractiveSessions {
       } catch (error) {
         // A route that cannot start (an invalid profile id, the route id taken by another route) leaves no
         // session behind: it would point at no route, or own another caller's route and its notices.
-        this.sessionsByRoute.delete(routeId);
+        this.routes.forget(routeId);
         await this.options.sessions.delete(input.sessionId);
         throw error;
       }
@@ -213,7 +229,7 @@ export class InteractiveSessions {
     await this.stopSession(session);
     await this.guards.with(ref.sessionId, async () => {
       await this.options.sessions.delete(ref.sessionId);
-      this.sessionsByRoute.delete(session.routeId);
+      this.routes.forget(session.routeId);
     });
   }
 
@@ -271,10 +287,14 @@ export class InteractiveSessions {
 
   private onEngineEvent(event: EngineEvent): void {
     let routeId: string;
-    let work: (session: TaskSession, entry: GuardEntry) => Promise<void>;
+    // A shared node looks up a route it does not know only when the route is interactive: a transition or prompt
+    // says so (and comes before the dispatch it caused), a notice operation is one by definition.
+    let mayLookUp = false;
+    let work: ((session: TaskSession, entry: GuardEntry) => Promise<void>) | null = null;
     switch (event.type) {
       case 'notice':
         routeId = event.operation.routeId;
+        mayLookUp = true;
         work = (session, entry) => this.carryOut(session, entry, event.operation);
         break;
       case 'dispatch':
@@ -287,24 +307,42 @@ export class InteractiveSessions {
         break;
       case 'prompt':
         routeId = event.route.id;
+        mayLookUp = event.route.mode === 'interactive';
         work = (_session, entry) => Promise.resolve(this.guards.own(entry, false));
+        break;
+      case 'transition':
+        routeId = event.route.id;
+        mayLookUp = event.route.mode === 'interactive';
         break;
       default:
         return;
     }
-    const session = this.sessionsByRoute.get(routeId);
-    if (session === undefined) return;
-    const running = this.guards
-      .with(session.sessionId, (entry) => work(session, entry))
-      .catch((error: unknown) => {
-        this.options.log?.({
-          level: 'warn',
-          message: `notice work failed: ${String(error)}`,
-          sessionId: session.sessionId,
+    const found = this.routes.resolve(routeId, mayLookUp);
+    if (found === null || (work === null && !(found instanceof Promise))) return;
+    const guarded = async (session: TaskSession | null): Promise<void> => {
+      if (session === null || work === null) return;
+      try {
+        await this.guards.with(session.sessionId, async (entry) => {
+          // Shared nodes: another node deleted the session; its route's events are nobody's any more.
+          if (entry.rowMissing) return this.routes.forget(session.routeId);
+          await work(session, entry);
         });
-      })
-      .finally(() => this.pending.delete(running));
+      } catch (error) {
+        this.warn(session.sessionId, `notice work failed: ${String(error)}`);
+      }
+    };
+    const running = (
+      found instanceof Promise
+        ? found.then(guarded, (error: unknown) =>
+            this.warn('', `looking up route ${routeId} failed: ${String(error)}`),
+          )
+        : guarded(found)
+    ).finally(() => this.pending.delete(running));
     this.pending.add(running);
+  }
+
+  private warn(sessionId: string, message: string): void {
+    this.options.log?.({ level: 'warn', message, sessionId });
   }
 
   /** One notice operation of an engine decision, under the session's guard. */
@@ -377,6 +415,8 @@ export class InteractiveSessions {
         { path: '/session_id', message: `no session ${JSON.stringify(ref.sessionId)} in this task` },
       ]);
     }
+    // A shared node may serve a session another node opened: its engine events find it without a lookup.
+    if (this.options.sessionLocks !== undefined) this.routes.remember(session);
     return session;
   }
 

@@ -1,6 +1,7 @@
 import type { CancelTimer, Clock } from '../clock.js';
+import type { SessionLifecycle, SessionLocks } from '../../core/index.js';
 
-/** The process-local lifecycle of one session's notices (REQUIREMENTS NOT-18 to NOT-23). */
+/** The lifecycle of one session's notices (REQUIREMENTS NOT-18 to NOT-23), as its guard's holder sees it. */
 export interface GuardEntry {
   /** Callers inside or waiting for the guard. */
   refs: number;
@@ -10,6 +11,12 @@ export interface GuardEntry {
   retry: boolean;
   /** Until then, a provider event without a complete execution identity is late and ignored. */
   fenceUntilMs: number;
+  /**
+   * Shared nodes, while held: the database's clock when the lock was granted (the fence's clock), and whether the
+   * session had no row then (another node deleted it, or an open is creating it). Null and false otherwise.
+   */
+  databaseNowMs: number | null;
+  rowMissing: boolean;
   tail: Promise<void>;
   reclaim: CancelTimer | null;
 }
@@ -21,6 +28,10 @@ export const noticeFenceMs = 5 * 60_000;
  * One reference-counted guard per session. A caller counts itself in before it waits, so the entry it waits on
  * can never be reclaimed and replaced under it; work runs one at a time, in arrival order. A timer reclaims an
  * entry only when nobody holds or waits for it, it is not owned, and its fence has passed.
+ *
+ * With `locks` (several nodes on one PostgreSQL schema) the guard also holds the session's lock across nodes while
+ * the work runs, and the lifecycle (owned, retry, fence) is read from the database when the lock is granted and
+ * stored before it is released: the fence runs on the database's clock, and an entry lives only while used.
  */
 export class SessionGuards {
   private readonly entries = new Map<string, GuardEntry>();
@@ -28,6 +39,7 @@ export class SessionGuards {
   constructor(
     private readonly clock: Clock,
     private readonly fenceMs = noticeFenceMs,
+    private readonly locks?: SessionLocks,
   ) {}
 
   async with<T>(sessionId: string, work: (entry: GuardEntry) => Promise<T>): Promise<T> {
@@ -38,6 +50,8 @@ export class SessionGuards {
         owned: false,
         retry: false,
         fenceUntilMs: 0,
+        databaseNowMs: null,
+        rowMissing: false,
         tail: Promise.resolve(),
         reclaim: null,
       };
@@ -49,7 +63,9 @@ export class SessionGuards {
     entry.tail = new Promise<void>((resolve) => (release = resolve));
     await previous;
     try {
-      return await work(entry);
+      return this.locks === undefined
+        ? await work(entry)
+        : await this.withLock(this.locks, sessionId, entry, work);
     } finally {
       entry.refs -= 1;
       release();
@@ -75,11 +91,11 @@ export class SessionGuards {
   retire(entry: GuardEntry): void {
     entry.owned = false;
     entry.retry = false;
-    entry.fenceUntilMs = this.clock.now() + this.fenceMs;
+    entry.fenceUntilMs = this.now(entry) + this.fenceMs;
   }
 
   fenced(entry: GuardEntry): boolean {
-    return !entry.owned && this.clock.now() < entry.fenceUntilMs;
+    return !entry.owned && this.now(entry) < entry.fenceUntilMs;
   }
 
   /** Entries alive (a leak test reads this). */
@@ -92,8 +108,51 @@ export class SessionGuards {
     this.entries.clear();
   }
 
+  /** The session's lock across nodes around `work`, with the stored lifecycle loaded into the entry and saved back. */
+  private withLock<T>(
+    locks: SessionLocks,
+    sessionId: string,
+    entry: GuardEntry,
+    work: (entry: GuardEntry) => Promise<T>,
+  ): Promise<T> {
+    return locks.withSession(sessionId, async (locked) => {
+      const before: SessionLifecycle = locked.lifecycle ?? { owned: false, retry: false, fenceUntilMs: 0 };
+      entry.owned = before.owned;
+      entry.retry = before.retry;
+      entry.fenceUntilMs = before.fenceUntilMs;
+      entry.databaseNowMs = locked.nowMs;
+      entry.rowMissing = locked.lifecycle === null;
+      try {
+        const result = await work(entry);
+        const after: SessionLifecycle = {
+          owned: entry.owned,
+          retry: entry.retry,
+          fenceUntilMs: entry.fenceUntilMs,
+        };
+        const changed =
+          after.owned !== before.owned ||
+          after.retry !== before.retry ||
+          after.fenceUntilMs !== before.fenceUntilMs;
+        return { result, lifecycle: changed ? after : null };
+      } finally {
+        entry.databaseNowMs = null;
+        entry.rowMissing = false;
+      }
+    });
+  }
+
+  private now(entry: GuardEntry): number {
+    return entry.databaseNowMs ?? this.clock.now();
+  }
+
   private armReclaim(sessionId: string, entry: GuardEntry): void {
-    if (entry.refs > 0 || entry.owned || entry.reclaim !== null) return;
+    if (entry.refs > 0 || entry.reclaim !== null) return;
+    if (this.locks !== undefined) {
+      // The lifecycle lives in the database: the entry only orders this process's callers.
+      if (this.entries.get(sessionId) === entry) this.entries.delete(sessionId);
+      return;
+    }
+    if (entry.owned) return;
     entry.reclaim = this.clock.schedule(Math.max(this.clock.now(), entry.fenceUntilMs), () => {
       entry.reclaim = null;
       const stillIdle = entry.refs === 0 && !entry.owned && this.clock.now() >= entry.fenceUntilMs;

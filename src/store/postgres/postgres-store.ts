@@ -5,6 +5,7 @@ import type {
   DueClaim,
   EventLog,
   ScheduledRoute,
+  SessionLocks,
   Store,
   StoreTransaction,
   TaskSessions,
@@ -18,6 +19,7 @@ import type { Database } from '../schema.js';
 import { postgresMigrations } from './migrations/index.js';
 import { PostgresCluster } from './postgres-cluster.js';
 import { PostgresEventLog } from './postgres-event-log.js';
+import { PostgresSessionLocks } from './postgres-session-locks.js';
 import { PostgresTransaction } from './postgres-transaction.js';
 import type { PostgresLocation } from './postgres-url.js';
 import { SerialQueue } from './serial-queue.js';
@@ -43,6 +45,8 @@ export interface PostgresDatabase {
   readonly events: EventLog;
   /** Present when opened with a `nodeId`. */
   readonly cluster?: ClusterTimers;
+  /** Present when opened with a `nodeId`: task sessions' notice work serialized across nodes (migration 0004). */
+  readonly sessionLocks?: SessionLocks;
 }
 
 const uniqueViolation = '23505';
@@ -102,6 +106,16 @@ export async function openPostgresDatabase(options: PostgresStoreOptions): Promi
     sessions: new KyselyTaskSessions(db),
     events: new PostgresEventLog(db, writes),
     ...(options.nodeId === undefined ? {} : { cluster: new PostgresCluster(db, location, options.nodeId) }),
+    // A held session keeps a connection while its work queries through the others: half the pool at most.
+    ...(options.nodeId === undefined
+      ? {}
+      : {
+          sessionLocks: new PostgresSessionLocks(
+            db,
+            location.schema,
+            Math.floor((options.poolSize ?? 10) / 2),
+          ),
+        }),
   };
 }
 
