@@ -24,6 +24,11 @@ export interface ServiceOptions {
   readonly database?: string;
   /** A PostgreSQL URL (`?schema=NAME` selects the schema); never logged with its password. */
   readonly databaseUrl?: string;
+  /**
+   * With `databaseUrl`: this server is one of several nodes serving the schema (`openRecourse`'s `nodes: 'shared'`);
+   * its event stream carries every node's events (docs/operations.md).
+   */
+  readonly shared?: { readonly nodeId: string };
   readonly tokens: readonly { readonly role: Role; readonly token: string }[];
   /** Signs browser cookies (shared by every node); derived from the tokens when not given. */
   readonly secret?: string;
@@ -124,6 +129,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   recourse = await openRecourse({
     ...(options.database === undefined ? {} : { database: options.database }),
     ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }),
+    ...(options.shared === undefined ? {} : { nodes: 'shared', nodeId: options.shared.nodeId }),
     dispatcher,
     onEvent: (event) => publishEngineEvent(hub, profiles, continuations, event),
     // A session id is an identifier, not evidence; the message says what failed.

@@ -50,7 +50,12 @@ describe('PostgreSQL adapter', () => {
     const location = freshSchema();
     const db = await openPostgresDatabase({ location });
     try {
-      expect(await db.store.migrate()).toEqual(['0001-initial', '0002-route-leases', '0003-nodes']);
+      expect(await db.store.migrate()).toEqual([
+        '0001-initial',
+        '0002-route-leases',
+        '0003-nodes',
+        '0004-event-order',
+      ]);
     } finally {
       await db.store.close();
     }

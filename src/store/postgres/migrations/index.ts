@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import { initialMigration } from './0001-initial.js';
 import { routeLeasesMigration } from './0002-route-leases.js';
 import { nodesMigration } from './0003-nodes.js';
+import { eventOrderMigration } from './0004-event-order.js';
 
 /** Numbered, append-only migrations of the PostgreSQL schema: a landed one is never edited, a change is a new number. */
 export const postgresMigrations: Readonly<Record<string, Migration>> = {
   '0001-initial': initialMigration,
   '0002-route-leases': routeLeasesMigration,
   '0003-nodes': nodesMigration,
+  '0004-event-order': eventOrderMigration,
 };
