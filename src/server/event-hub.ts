@@ -52,12 +52,14 @@ export class EventHub {
 
   /**
    * Starts writing to the log: events published before (restart reconciliation runs while the database opens)
-   * wait for it, in order.
+   * wait for it, in order. Resolves when subscribers are fed: at once, or once following the log of shared nodes
+   * has started (from its newest id then).
    */
-  attach(log: EventLog): void {
+  attach(log: EventLog): Promise<void> {
     this.log = log;
     if (log.watch !== undefined) this.following = this.startFollowing(log, log.watch.bind(log));
     if (this.queue.length > 0) this.flushing ??= this.flushSoon();
+    return this.following ?? Promise.resolve();
   }
 
   publish(event: PendingEvent): void {

@@ -137,7 +137,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     onError: (error) => log.error({ err: messageOf(error) }, 'a report after an attempt failed'),
   });
   const opened = recourse;
-  hub.attach(opened.events);
+  await hub.attach(opened.events);
   const stopTranscript = opened.transcript.subscribe((event) => publishTranscriptEvent(hub, event));
   for (const summary of await opened.engine.listProfiles()) {
     try {

@@ -38,6 +38,9 @@ function freshUrl(): { url: string; schema: string } {
   return { url: schemaUrl(schema), schema };
 }
 
+/** Each node's ready line, by its URL. */
+const readyLines = new Map<string, string>();
+
 async function node(url: string, args: string[], until = stops): Promise<string> {
   const child = startCli(
     ['serve', '--port', '0', '--log-level', 'silent', '--database-url', url, ...args],
@@ -47,8 +50,10 @@ async function node(url: string, args: string[], until = stops): Promise<string>
     child.process.kill('SIGTERM');
     await child.exited;
   });
-  await child.waitFor((out) => out.includes('listening on'));
-  return /listening on (http:\/\/\S+)/.exec(child.stdout())![1]!;
+  await child.waitFor((out) => out.includes('listening on'), 60_000);
+  const base = /listening on (http:\/\/\S+)/.exec(child.stdout())![1]!;
+  readyLines.set(base, child.lines()[0]!);
+  return base;
 }
 
 /**
@@ -74,7 +79,7 @@ beforeAll(async () => {
     });
     expect(put.status).toBe(200);
   }
-}, 120_000);
+}, 180_000);
 
 /**
  * A route started, acknowledged, failed once and cancelled, all through one node's API (the node that dispatched
@@ -201,7 +206,7 @@ describe('recourse serve --shared: events on every node', () => {
     }
   });
 
-  it('--shared needs a PostgreSQL URL, --node-id needs --shared and a plain name (exit 2); a shared node beside a single engine exits 1', async () => {
+  it('--shared needs a PostgreSQL URL, --node-id needs --shared and a plain name: usage errors (exit 2)', async () => {
     const bare = await runCliAsync(['serve', '--port', '0', '--shared'], env);
     expect(bare.status).toBe(2);
     expect(bare.stderr).toBe(
@@ -216,11 +221,20 @@ describe('recourse serve --shared: events on every node', () => {
       env,
     );
     expect(badId.status).toBe(2);
-    expect(badId.stderr).toMatch(/^recourse serve: --node-id must be 1 to 64 letters, digits/);
+    expect(badId.stderr).toBe(
+      'recourse serve: --node-id must be 1 to 64 letters, digits, ".", "_" or "-" (got "a b")\n',
+    );
+  });
 
+  it('a shared node beside a single engine on the same schema exits 1 naming it; shared nodes print their ids', async () => {
+    expect(readyLines.get(a)).toMatch(/^Recourse is listening on .+\(database .+, shared node node-a\)$/);
+    expect(readyLines.get(b)).toMatch(/, shared node node-b\)$/);
+    const { url } = freshUrl();
     await node(url, []);
     const beside = await runCliAsync(['serve', '--port', '0', '--database-url', url, '--shared'], env);
     expect(beside.status).toBe(1);
-    expect(beside.stderr).toMatch(/is open in a single-node Recourse: stop it before starting shared nodes/);
+    expect(beside.stderr).toMatch(
+      /^recourse serve: schema recourse_test_\w+ of .+ is open in a single-node Recourse: stop it before starting shared nodes\n$/,
+    );
   });
 });

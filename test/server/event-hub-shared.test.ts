@@ -17,12 +17,12 @@ afterEach(async () => {
 });
 afterAll(() => dropSchemas(schemas));
 
-async function hubOn(schema: string, nodeId: string) {
-  const db = await openPostgresDatabase({ location: schemaLocation(schema), nodeId, pollMs: 100 });
+async function hubOn(schema: string, nodeId: string, pollMs: number) {
+  const db = await openPostgresDatabase({ location: schemaLocation(schema), nodeId, pollMs });
   await db.store.migrate();
   const errors: unknown[] = [];
   const hub = new EventHub({ now: () => 1_000, onError: (error) => errors.push(error) });
-  hub.attach(db.events);
+  await hub.attach(db.events);
   const received: LoggedEvent[] = [];
   hub.subscribe((event) => received.push(event));
   cleanups.push(async () => {
@@ -33,11 +33,13 @@ async function hubOn(schema: string, nodeId: string) {
   return { hub, received, events: db.events };
 }
 
-async function twoNodes() {
+async function twoNodes(pollMs: number) {
   const schema = freshSchemaName();
   schemas.push(schema);
-  return { schema, a: await hubOn(schema, 'node-a'), b: await hubOn(schema, 'node-b') };
+  return { schema, a: await hubOn(schema, 'node-a', pollMs), b: await hubOn(schema, 'node-b', pollMs) };
 }
+
+const anHour = 3_600_000;
 
 async function until(test: () => boolean): Promise<void> {
   while (!test()) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -47,7 +49,7 @@ const kinds = (events: readonly LoggedEvent[]) => events.map((e) => (JSON.parse(
 
 describe('EventHub of shared nodes (PostgreSQL)', () => {
   it('each node’s subscribers get both nodes’ events once each, in id order, its own included', async () => {
-    const { a, b } = await twoNodes();
+    const { a, b } = await twoNodes(anHour);
     for (let n = 1; n <= 6; n++) (n % 2 === 0 ? b : a).hub.publish({ type: 'test', data: { n } });
     await until(() => a.received.length >= 6 && b.received.length >= 6);
     await a.hub.drained();
@@ -59,7 +61,7 @@ describe('EventHub of shared nodes (PostgreSQL)', () => {
   });
 
   it('an append no notification announced (a lost one) still reaches every node by the fallback poll', async () => {
-    const { schema, a, b } = await twoNodes();
+    const { schema, a, b } = await twoNodes(100);
     const client = new pg.Client({ connectionString: testDatabaseUrl });
     await client.connect();
     try {

@@ -21,7 +21,8 @@ async function twoNodes(): Promise<{ schema: string; a: PostgresDatabase; b: Pos
   const schema = freshSchemaName();
   schemas.push(schema);
   const open = async (nodeId: string) => {
-    const db = await openPostgresDatabase({ location: schemaLocation(schema), nodeId, pollMs: 100 });
+    // No fallback poll within a test: what wakes a node here is a notification.
+    const db = await openPostgresDatabase({ location: schemaLocation(schema), nodeId, pollMs: 3_600_000 });
     cleanups.push(() => db.store.close());
     await db.store.migrate();
     return db;
@@ -49,6 +50,10 @@ async function someoneWaitsForAppendLock(observer: pg.Client, schema: string): P
     if (waiting.rows[0]!.n > 0) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+async function until(test: () => boolean): Promise<void> {
+  while (!test()) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 describe('event ids across nodes (PostgreSQL)', () => {
@@ -100,6 +105,17 @@ describe('event ids across nodes (PostgreSQL)', () => {
     const [next] = await b.events.append([event(2)]);
     expect(next!.id).toBe(kept!.id + 2);
     expect((await a.events.after(0, 10)).map((e) => e.id)).toEqual([kept!.id, next!.id]);
+  });
+
+  it('a node watching the log is woken when another node appends (LISTEN/NOTIFY)', async () => {
+    const { a, b } = await twoNodes();
+    let wakes = 0;
+    cleanups.push(b.events.watch!(() => wakes++));
+    // The first wake-up comes once the listener connection listens (it may have missed something before).
+    await until(() => wakes >= 1);
+    const before = wakes;
+    await a.events.append([event(1)]);
+    await until(() => wakes > before);
   });
 
   it('two nodes appending at once: a follower reading after its last id gets every id exactly once, in order', async () => {
