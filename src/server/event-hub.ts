@@ -7,7 +7,10 @@ export interface EventHubOptions {
   readonly keep?: number;
   /** Events older than this are pruned too (24 h by default). */
   readonly retentionMs?: number;
-  /** Where an append that failed is reported (the events are then lost to resuming clients, not to live ones). */
+  /**
+   * Where an append that failed is reported (the events are then lost to resuming clients, not to live ones), and a
+   * read of a followed log that failed (the next wake-up reads from the same id again).
+   */
   readonly onError?: (error: unknown) => void;
 }
 

@@ -106,7 +106,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const hub = new EventHub({
     ...(options.eventsKept === undefined ? {} : { keep: options.eventsKept }),
     now: () => recourse?.clock.now() ?? Date.now(),
-    onError: (error) => log.error({ err: messageOf(error) }, 'event log append failed'),
+    onError: (error) => log.error({ err: messageOf(error) }, 'event log append or read failed'),
   });
   const profiles = new ProfileCache(() => recourse?.store ?? null);
   const continuations = new Continuations();
