@@ -48,7 +48,7 @@ export interface RecourseOptions {
   readonly nodeId?: string;
   /** Shared mode: how long a timer claim and a node's heartbeat hold (10 s by default). */
   readonly leaseMs?: number;
-  /** Shared mode: the fallback poll interval behind LISTEN/NOTIFY (1 s by default). */
+  /** Shared mode: the fallback poll interval behind LISTEN/NOTIFY, for timers and the event log (1 s by default). */
   readonly pollMs?: number;
   /** SQLite durability: FULL (default) syncs every commit. */
   readonly synchronous?: 'FULL' | 'NORMAL';
@@ -324,7 +324,9 @@ async function openPostgres(
       location,
       ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
       ...(options.transcriptClock === undefined ? {} : { transcriptClock: options.transcriptClock }),
-      ...(options.nodes === 'shared' ? { nodeId: options.nodeId ?? uuidv7(Date.now()) } : {}),
+      ...(options.nodes === 'shared'
+        ? { nodeId: options.nodeId ?? uuidv7(Date.now()), pollMs: options.pollMs ?? defaultPollMs }
+        : {}),
     });
   } catch (error) {
     throw new EngineInputError([

@@ -4,12 +4,15 @@ import { parseTokens, type Role } from '../server/auth.js';
 import type { RunningService, ServiceOptions } from '../server/service.js';
 import { escapeControlCharacters } from '../core/text/escape-controls.js';
 import { parsePostgresUrl } from '../store/postgres/postgres-url.js';
+import { uuidv7 } from '../support/ids.js';
 
 interface ServeFlags {
   readonly port: string;
   readonly host: string;
   readonly db?: string;
   readonly databaseUrl?: string;
+  readonly shared?: boolean;
+  readonly nodeId?: string;
   readonly tokensFile?: string;
   readonly webhook?: string;
   readonly ackTimeout: string;
@@ -21,6 +24,7 @@ interface ServeFlags {
  * `recourse serve`: the HTTP service on one SQLite file, or on one schema of a PostgreSQL database
  * (`--database-url` or RECOURSE_DATABASE_URL). Tokens come from RECOURSE_TOKENS or --tokens-file
  * (`role:token` pairs); without them it listens on loopback and prints a URL with a token made for this run.
+ * `--shared` makes it one of several nodes serving one PostgreSQL schema (`--node-id` names it).
  * SIGTERM and SIGINT shut it down gracefully: requests in flight finish, queued decisions commit.
  */
 export function registerServeCommand(program: Command, demo?: DemoHook): void {
@@ -36,6 +40,11 @@ export function registerServeCommand(program: Command, demo?: DemoHook): void {
         'PostgreSQL instead of SQLite: postgres://user@host:port/database?schema=NAME (prefer RECOURSE_DATABASE_URL)',
       ).env('RECOURSE_DATABASE_URL'),
     )
+    .option('--shared', 'one of several nodes serving the same PostgreSQL schema (needs --database-url)')
+    .option(
+      '--node-id <id>',
+      "this node's id with --shared (letters, digits, . _ -; a fresh UUIDv7 by default)",
+    )
     .option('--tokens-file <file>', 'role:token pairs, one per line (or RECOURSE_TOKENS)')
     .option('--webhook <url>', 'POST each dispatch intent here, signed with RECOURSE_WEBHOOK_SECRET')
     .option('--ack-timeout <seconds>', 'how long a dispatch waits for its acknowledgement', '30')
@@ -47,6 +56,8 @@ export function registerServeCommand(program: Command, demo?: DemoHook): void {
           command.getOptionValueSource('databaseUrl') === 'env' ? 'RECOURSE_DATABASE_URL' : '--database-url';
         fail(`--db and ${source} both name a database: give one`, 2);
       }
+      const shared = sharedNode(flags);
+      if (typeof shared === 'string') fail(shared, 2);
       // Only the shown form (password as ***) is ever printed.
       let database = flags.db ?? (flags.demo === true ? './.recourse/demo.db' : './.recourse/recourse.db');
       if (flags.databaseUrl !== undefined) {
@@ -54,8 +65,9 @@ export function registerServeCommand(program: Command, demo?: DemoHook): void {
         if ('error' in location) fail(`the database URL ${location.error}`, 1);
         else database = location.display;
       }
-      const options = serviceOptions({ ...flags, db: database });
-      if (typeof options === 'string') fail(options, 2);
+      const checked = serviceOptions({ ...flags, db: database });
+      if (typeof checked === 'string') fail(checked, 2);
+      const options: ServiceOptions = shared === null ? checked : { ...checked, shared };
       let service: RunningService;
       try {
         // Loaded here, not at the top: Fastify, pino and the store would slow every other command's start.
@@ -91,7 +103,7 @@ export function registerServeCommand(program: Command, demo?: DemoHook): void {
           ? service.url
           : `${service.url}/?token=${service.generatedAdminToken}`;
       process.stdout.write(
-        `Recourse is listening on ${service.url} (database ${database})\n` +
+        `Recourse is listening on ${service.url} (database ${database}${shared === null ? '' : `, shared node ${shared.nodeId}`})\n` +
           (service.generatedAdminToken === null
             ? ''
             : `No tokens are configured: an admin token was made for this run. Open:\n  ${where}\n` +
@@ -99,6 +111,20 @@ export function registerServeCommand(program: Command, demo?: DemoHook): void {
       );
       if (flags.demo === true && demo !== undefined && !stopping) stopDemo = await demo.start(service);
     });
+}
+
+/** `--shared` and `--node-id`: null for a single engine, the node, or what is wrong (a usage error). */
+function sharedNode(flags: ServeFlags): { readonly nodeId: string } | null | string {
+  if (flags.shared !== true) {
+    return flags.nodeId === undefined ? null : '--node-id names a node of --shared: give --shared too';
+  }
+  if (flags.databaseUrl === undefined) {
+    return '--shared needs --database-url (or RECOURSE_DATABASE_URL): shared nodes meet in one PostgreSQL schema';
+  }
+  if (flags.nodeId !== undefined && !/^[A-Za-z0-9._-]{1,64}$/.test(flags.nodeId)) {
+    return `--node-id must be 1 to 64 letters, digits, ".", "_" or "-" (got ${JSON.stringify(flags.nodeId)})`;
+  }
+  return { nodeId: flags.nodeId ?? uuidv7(Date.now()) };
 }
 
 /** How `--demo` plugs its simulated fleet in (kept out of this file so the server does not depend on it). */

@@ -24,6 +24,11 @@ export interface ServiceOptions {
   readonly database?: string;
   /** A PostgreSQL URL (`?schema=NAME` selects the schema); never logged with its password. */
   readonly databaseUrl?: string;
+  /**
+   * With `databaseUrl`: this server is one of several nodes serving the schema (`openRecourse`'s `nodes: 'shared'`);
+   * its event stream carries every node's events (docs/operations.md).
+   */
+  readonly shared?: { readonly nodeId: string };
   readonly tokens: readonly { readonly role: Role; readonly token: string }[];
   /** Signs browser cookies (shared by every node); derived from the tokens when not given. */
   readonly secret?: string;
@@ -101,7 +106,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const hub = new EventHub({
     ...(options.eventsKept === undefined ? {} : { keep: options.eventsKept }),
     now: () => recourse?.clock.now() ?? Date.now(),
-    onError: (error) => log.error({ err: messageOf(error) }, 'event log append failed'),
+    onError: (error) => log.error({ err: messageOf(error) }, 'event log append or read failed'),
   });
   const profiles = new ProfileCache(() => recourse?.store ?? null);
   const continuations = new Continuations();
@@ -124,6 +129,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   recourse = await openRecourse({
     ...(options.database === undefined ? {} : { database: options.database }),
     ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }),
+    ...(options.shared === undefined ? {} : { nodes: 'shared', nodeId: options.shared.nodeId }),
     dispatcher,
     onEvent: (event) => publishEngineEvent(hub, profiles, continuations, event),
     // A session id is an identifier, not evidence; the message says what failed.
@@ -131,7 +137,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     onError: (error) => log.error({ err: messageOf(error) }, 'a report after an attempt failed'),
   });
   const opened = recourse;
-  hub.attach(opened.events);
+  await hub.attach(opened.events);
   const stopTranscript = opened.transcript.subscribe((event) => publishTranscriptEvent(hub, event));
   for (const summary of await opened.engine.listProfiles()) {
     try {

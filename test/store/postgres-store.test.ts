@@ -55,6 +55,7 @@ describe('PostgreSQL adapter', () => {
         '0002-route-leases',
         '0003-nodes',
         '0004-session-lifecycles',
+        '0005-event-order',
       ]);
     } finally {
       await db.store.close();

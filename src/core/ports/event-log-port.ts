@@ -10,7 +10,8 @@ export interface LoggedEvent {
 /**
  * The EventLog port: the durable, bounded log of what viewers are told (route transitions, circuit changes,
  * transcript messages, plan errors), so a client that reconnects resumes without a gap. Ids only grow; a
- * pruned id is never reused.
+ * pruned id is never reused. Ids become visible in order: once `after` returned an id, no smaller id appears later
+ * (an adapter with several writers gives ids in commit order), so a reader that follows `after(last)` skips nothing.
  */
 export interface EventLog {
   /** Appends in order, in one transaction; returns the stored events with their ids. */
@@ -25,4 +26,10 @@ export interface EventLog {
   lastId(): Promise<number>;
   /** Deletes all but the newest `keep` events and those older than `beforeMs`; returns how many went. */
   prune(keep: number, beforeMs: number): Promise<number>;
+  /**
+   * Present when other processes append to the same log (shared nodes on PostgreSQL): calls `wake` whenever they
+   * may have appended (a notification, a reconnection, and at least once per poll interval, so a lost notification
+   * costs at most one interval); a reader then reads `after` its last id. Returns how to stop.
+   */
+  watch?(wake: () => void): () => Promise<void>;
 }

@@ -1,14 +1,11 @@
 import { sql, type Kysely } from 'kysely';
-import pg from 'pg';
 import type { ClusterClaim, ClusterTimers, DispatchIntent } from '../../core/index.js';
 import { intentOfRow } from '../row-codecs.js';
 import type { Database, IntentRow } from '../schema.js';
-import type { PostgresLocation } from './postgres-url.js';
+import type { PostgresNotifications } from './postgres-notifications.js';
 
 /** The channel the 0003 trigger announces written deadlines on (payload: "schema deadline_ms now_ms"). */
 const channel = 'recourse_timers';
-/** How long a dropped listener waits before connecting again (the fallback poll covers the gap). */
-const reconnectMs = 1_000;
 
 /** The database's clock in epoch ms: the one authority for due times across nodes. */
 const databaseNow = sql<number>`(extract(epoch FROM clock_timestamp()) * 1000)::bigint`;
@@ -21,7 +18,7 @@ const databaseNow = sql<number>`(extract(epoch FROM clock_timestamp()) * 1000)::
 export class PostgresCluster implements ClusterTimers {
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly location: PostgresLocation,
+    private readonly notifications: PostgresNotifications,
     readonly nodeId: string,
   ) {}
 
@@ -75,41 +72,12 @@ export class PostgresCluster implements ClusterTimers {
   }
 
   listen(onDeadline: (dueAtMs: number, databaseNowMs: number) => void): () => Promise<void> {
-    let stopped = false;
-    let client: pg.Client | null = null;
-    let retry: NodeJS.Timeout | null = null;
-    const schema = this.location.schema;
-    const connect = (): void => {
-      retry = null;
-      if (stopped) return;
-      const c = new pg.Client({ connectionString: this.location.connectionString });
-      client = c;
-      let dropped = false;
-      const drop = (): void => {
-        if (dropped) return;
-        dropped = true;
-        void c.end().catch(() => undefined);
-        if (!stopped) retry = setTimeout(connect, reconnectMs);
-      };
-      // A dropped connection (the server restarting) must not end the process: listen again a moment later.
-      c.on('error', drop);
-      c.on('end', drop);
-      c.on('notification', (message) => {
-        const [from, due, now] = (message.payload ?? '').split(' ');
-        if (from !== schema) return;
-        const dueAtMs = Number(due);
-        const nowMs = Number(now);
-        if (Number.isFinite(dueAtMs) && Number.isFinite(nowMs)) onDeadline(dueAtMs, nowMs);
-      });
-      c.connect()
-        .then(() => c.query(`LISTEN ${channel}`))
-        .catch(drop);
-    };
-    connect();
-    return async () => {
-      stopped = true;
-      if (retry !== null) clearTimeout(retry);
-      await client?.end().catch(() => undefined);
-    };
+    // On the node's one listener connection, opened again when it drops (the fallback poll covers the gap).
+    return this.notifications.subscribe(channel, (payload) => {
+      const [due, now] = (payload ?? '').split(' ');
+      const dueAtMs = Number(due);
+      const nowMs = Number(now);
+      if (payload !== null && Number.isFinite(dueAtMs) && Number.isFinite(nowMs)) onDeadline(dueAtMs, nowMs);
+    });
   }
 }

@@ -18,7 +18,8 @@ import { KyselyTaskSessions, KyselyTranscript, type TranscriptClock } from '../k
 import type { Database } from '../schema.js';
 import { postgresMigrations } from './migrations/index.js';
 import { PostgresCluster } from './postgres-cluster.js';
-import { PostgresEventLog } from './postgres-event-log.js';
+import { PostgresEventLog, SharedPostgresEventLog } from './postgres-event-log.js';
+import { PostgresNotifications } from './postgres-notifications.js';
 import { PostgresSessionLocks } from './postgres-session-locks.js';
 import { PostgresTransaction } from './postgres-transaction.js';
 import type { PostgresLocation } from './postgres-url.js';
@@ -35,6 +36,8 @@ export interface PostgresStoreOptions {
    * the intents it writes) and the database gets a `cluster` port. Letters, digits, `.`, `_` and `-` only.
    */
   readonly nodeId?: string;
+  /** Shared nodes: how often the event log is read when no notification came (1 s by default). */
+  readonly pollMs?: number;
 }
 
 /** The database on PostgreSQL: the same four ports as the embedded one, in one schema. */
@@ -100,22 +103,20 @@ export async function openPostgresDatabase(options: PostgresStoreOptions): Promi
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const writes = new SerialQueue();
   const clock = options.transcriptClock ?? { now: Date.now, newId: () => uuidv7(Date.now()) };
-  return {
+  const ports = {
     store: new PostgresStore(db, writes, location.schema),
     transcript: new KyselyTranscript(db, clock),
     sessions: new KyselyTaskSessions(db),
-    events: new PostgresEventLog(db, writes),
-    ...(options.nodeId === undefined ? {} : { cluster: new PostgresCluster(db, location, options.nodeId) }),
+  };
+  if (options.nodeId === undefined) return { ...ports, events: new PostgresEventLog(db, writes) };
+  // Shared nodes: timers and events are announced on the node's one listener connection.
+  const notifications = new PostgresNotifications(location);
+  return {
+    ...ports,
+    events: new SharedPostgresEventLog(db, writes, notifications, options.pollMs ?? 1_000),
+    cluster: new PostgresCluster(db, notifications, options.nodeId),
     // A held session keeps a connection while its work queries through the others: half the pool at most.
-    ...(options.nodeId === undefined
-      ? {}
-      : {
-          sessionLocks: new PostgresSessionLocks(
-            db,
-            location.schema,
-            Math.floor((options.poolSize ?? 10) / 2),
-          ),
-        }),
+    sessionLocks: new PostgresSessionLocks(db, location.schema, Math.floor((options.poolSize ?? 10) / 2)),
   };
 }
 

@@ -3,6 +3,7 @@ import { initialMigration } from './0001-initial.js';
 import { routeLeasesMigration } from './0002-route-leases.js';
 import { nodesMigration } from './0003-nodes.js';
 import { sessionLifecyclesMigration } from './0004-session-lifecycles.js';
+import { eventOrderMigration } from './0005-event-order.js';
 
 /** Numbered, append-only migrations of the PostgreSQL schema: a landed one is never edited, a change is a new number. */
 export const postgresMigrations: Readonly<Record<string, Migration>> = {
@@ -10,4 +11,5 @@ export const postgresMigrations: Readonly<Record<string, Migration>> = {
   '0002-route-leases': routeLeasesMigration,
   '0003-nodes': nodesMigration,
   '0004-session-lifecycles': sessionLifecyclesMigration,
+  '0005-event-order': eventOrderMigration,
 };
