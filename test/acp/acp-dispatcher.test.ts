@@ -72,7 +72,10 @@ async function withHarness(
 }
 
 /** A Codex agent that fails unless its session is loaded: the route's first turn fails and waits to retry. */
-async function codexFailedOnce(h: Harness, payload: Record<string, unknown>): Promise<void> {
+async function codexFailedOnce(
+  h: Harness,
+  payload: { prompt: string; continuation?: string },
+): Promise<void> {
   await h.recourse.engine.startRoute({ routeId: 'task', profileId: 'fleet', payload });
   await h.recourse.engine.waitFor('task', (r) => r.state === 'retry_wait');
 }
