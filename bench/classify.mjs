@@ -53,29 +53,38 @@ function syntheticRules(factor) {
   return out;
 }
 
-function measure(catalogue, label) {
-  for (let i = 0; i < 20; i++) for (const e of evidence) classifyEvidence(e.evidence, e.options, catalogue); // warm up
-  const rounds = 200;
-  const samples = new Float64Array(rounds * evidence.length);
-  let k = 0;
-  const start = process.hrtime.bigint();
+/**
+ * Times every call over `rounds` rounds of the corpus for each catalogue, the catalogues alternating round by
+ * round: a machine shared with other work slows both alike, so their ratio is read from one run.
+ */
+function measureInterleaved(catalogues, rounds = 200) {
+  for (const { catalogue } of catalogues)
+    for (let i = 0; i < 20; i++) for (const e of evidence) classifyEvidence(e.evidence, e.options, catalogue); // warm up
+  const runs = catalogues.map(() => ({ samples: new Float64Array(rounds * evidence.length), k: 0, ns: 0n }));
   for (let r = 0; r < rounds; r++) {
-    for (const e of evidence) {
-      const t = process.hrtime.bigint();
-      classifyEvidence(e.evidence, e.options, catalogue);
-      samples[k++] = Number(process.hrtime.bigint() - t) / 1000;
-    }
+    catalogues.forEach(({ catalogue }, c) => {
+      const run = runs[c];
+      const start = process.hrtime.bigint();
+      for (const e of evidence) {
+        const t = process.hrtime.bigint();
+        classifyEvidence(e.evidence, e.options, catalogue);
+        run.samples[run.k++] = Number(process.hrtime.bigint() - t) / 1000;
+      }
+      run.ns += process.hrtime.bigint() - start;
+    });
   }
-  const totalMs = Number(process.hrtime.bigint() - start) / 1e6;
-  samples.sort();
-  const pct = (p) => samples[Math.min(samples.length - 1, Math.floor(p * samples.length))];
-  const perSecond = (k / totalMs) * 1000;
-  const mean = samples.reduce((a, b) => a + b, 0) / samples.length;
-  console.log(
-    `${label.padEnd(34)} ${String(catalogue.rules.length).padStart(5)} rules  ${Math.round(perSecond).toLocaleString('en-US').padStart(9)} classifications/s  ` +
-      `mean ${mean.toFixed(2)} µs  p50 ${pct(0.5).toFixed(2)} µs  p99 ${pct(0.99).toFixed(2)} µs  max ${pct(1).toFixed(1)} µs`,
-  );
-  return { perSecond, mean, p99: pct(0.99) };
+  return catalogues.map(({ catalogue, label }, c) => {
+    const { samples, k, ns } = runs[c];
+    samples.sort();
+    const pct = (p) => samples[Math.min(samples.length - 1, Math.floor(p * samples.length))];
+    const perSecond = (k / Number(ns)) * 1e9;
+    const mean = samples.reduce((a, b) => a + b, 0) / samples.length;
+    console.log(
+      `${label.padEnd(34)} ${String(catalogue.rules.length).padStart(5)} rules  ${Math.round(perSecond).toLocaleString('en-US').padStart(9)} classifications/s  ` +
+        `mean ${mean.toFixed(2)} µs  p50 ${pct(0.5).toFixed(2)} µs  p99 ${pct(0.99).toFixed(2)} µs  max ${pct(1).toFixed(1)} µs`,
+    );
+    return { perSecond, mean, p50: pct(0.5), p99: pct(0.99) };
+  });
 }
 
 console.log(
@@ -86,13 +95,18 @@ console.log(
 console.log(
   `corpus: ${evidence.length} evidence envelopes from corpus/; one core, timings include the call only`,
 );
-const base = measure(defaultCatalogue, 'shipped catalogue');
-const big = measure(
-  compileCatalogue('synthetic-x10', syntheticRules(10)),
-  'synthetic catalogue, 10x the rules',
-);
+const [base, big] = measureInterleaved([
+  { catalogue: defaultCatalogue, label: 'shipped catalogue' },
+  {
+    catalogue: compileCatalogue('synthetic-x10', syntheticRules(10)),
+    label: 'synthetic catalogue, 10x the rules',
+  },
+]);
 const ratio = big.mean / base.mean;
-console.log(`cost of a 10x catalogue per evidence: ${ratio.toFixed(2)}x (target <= 1.1x)`);
+console.log(
+  `cost of a 10x catalogue per evidence: ${ratio.toFixed(2)}x by mean, ${(big.p50 / base.p50).toFixed(2)}x by p50 ` +
+    '(target <= 1.1x; rounds alternate between the two catalogues)',
+);
 console.log(
   `targets: >= 100,000/s ${base.perSecond >= 100_000 ? 'met' : 'MISSED'}; p99 <= 50 µs ${base.p99 <= 50 ? 'met' : 'MISSED'}; ` +
     `10x catalogue <= 1.1x ${ratio <= 1.1 ? 'met' : 'MISSED'}`,

@@ -190,14 +190,21 @@ function run(
 
 /** Candidate rules come only from the index: the evidence's tokens and structured facts select them. */
 function findMatches(facts: Facts, catalogue: CompiledCatalogue, all: boolean): RuleMatch[] {
-  // A handful of candidates per evidence: a linear `includes` beats allocating a mark per rule, and keeps the
-  // cost of an evidence independent of the catalogue's size.
+  // A handful of candidates per evidence, de-duplicated by the catalogue's pass marks (a rule taken in this pass
+  // carries this pass's number): constant work per key, whatever the catalogue's size.
   const candidates: number[] = [];
   const byKey = catalogue.byKey;
+  const marks = catalogue.marks;
+  const pass = nextPass(marks);
   const take = (key: string) => {
     const list = byKey.get(key);
     if (list === undefined) return;
-    for (const index of list) if (!candidates.includes(index)) candidates.push(index);
+    for (let i = 0; i < list.length; i++) {
+      const index = list[i]!;
+      if (marks[index] === pass) continue;
+      marks[index] = pass;
+      candidates.push(index);
+    }
   };
   forEachToken(facts.text, take, catalogue.tokenFilter);
   for (const [name, values] of facts.fields) for (const value of values) take(fieldKey(name, value));
@@ -205,10 +212,14 @@ function findMatches(facts: Facts, catalogue: CompiledCatalogue, all: boolean): 
   if (facts.rpcCode !== null) take(`rpc:${facts.rpcCode}`);
   if (facts.exitCode !== null) take(`exit:${facts.exitCode}`);
   if (facts.signal !== null) take(`signal:${facts.signal}`);
-  for (const index of catalogue.always) if (!candidates.includes(index)) candidates.push(index);
+  for (const index of catalogue.always) {
+    if (marks[index] === pass) continue;
+    marks[index] = pass;
+    candidates.push(index);
+  }
 
   const rules = catalogue.rules;
-  candidates.sort((a, b) => rules[a]!.rank - rules[b]!.rank);
+  sortByRank(candidates, catalogue.ranks);
   const matches: RuleMatch[] = [];
   for (const index of candidates) {
     const compiled = rules[index]!;
@@ -218,6 +229,34 @@ function findMatches(facts: Facts, catalogue: CompiledCatalogue, all: boolean): 
     if (offset !== null) matches.push({ compiled, offset });
   }
   return matches;
+}
+
+/**
+ * A new pass number for `marks` (its last slot holds the previous one). When the counter wraps, every mark is cleared, so
+ * a stale mark can never equal a new pass.
+ */
+function nextPass(marks: Uint32Array): number {
+  let pass = marks[marks.length - 1]! + 1;
+  if (pass > 0xffff_fff0) {
+    marks.fill(0);
+    pass = 1;
+  }
+  marks[marks.length - 1] = pass;
+  return pass;
+}
+
+/** Insertion sort by rank: a handful of indices, no comparator closure, no allocation. */
+function sortByRank(indices: number[], ranks: Float64Array): void {
+  for (let i = 1; i < indices.length; i++) {
+    const index = indices[i]!;
+    const rank = ranks[index]!;
+    let j = i - 1;
+    while (j >= 0 && ranks[indices[j]!]! > rank) {
+      indices[j + 1] = indices[j]!;
+      j--;
+    }
+    indices[j + 1] = index;
+  }
 }
 
 type Base = Pick<Classification, 'catalogue_version' | 'provider_id' | 'model_id' | 'phase' | 'occurred_at'>;

@@ -35,6 +35,14 @@ export interface CompiledCatalogue {
   readonly tokenFilter: Uint8Array;
   /** Rules with no selective key (evaluated for every evidence). */
   readonly always: readonly number[];
+  /** Each rule's `rank`, by index: candidates are sorted by it. */
+  readonly ranks: Float64Array;
+  /**
+   * Scratch of the classifier, one slot per rule plus the last pass number: the pass in which a rule was last
+   * selected, so a candidate is de-duplicated in constant time without allocating per evidence. Classification
+   * is synchronous, so one pass never interleaves with another.
+   */
+  readonly marks: Uint32Array;
 }
 
 const defaultKinds: ReadonlySet<EvidenceKind> = new Set([
@@ -88,7 +96,15 @@ export function compileCatalogue(version: string, rules: readonly Rule[]): Compi
     if (keys.length === 0) always.push(index);
     for (const key of keys) add(key, index);
   });
-  return { version, rules: compiled, byKey, tokenFilter: tokenFilter(byKey.keys()), always };
+  return {
+    version,
+    rules: compiled,
+    byKey,
+    tokenFilter: tokenFilter(byKey.keys()),
+    always,
+    ranks: Float64Array.from(compiled, (rule) => rule.rank),
+    marks: new Uint32Array(compiled.length + 1),
+  };
 }
 
 function checkKeyword(ruleId: string, keyword: string): void {

@@ -35,10 +35,6 @@ const allowedByKind = Object.fromEntries(
   evidenceKinds.map((kind) => [kind, new Set([...commonFields, ...kindFields[kind]])]),
 ) as unknown as Record<EvidenceKind, ReadonlySet<string>>;
 
-/** Omit distributed over the members of a union (plain Omit collapses a union to its common keys). */
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-type Unbounded = DistributiveOmit<Evidence, 'truncated'>;
-
 const kindSet: ReadonlySet<string> = new Set(evidenceKinds);
 
 /**
@@ -63,16 +59,21 @@ export function parseEnvelope(value: unknown): ParseEnvelopeResult {
   const evidenceKind = kind as EvidenceKind;
   const read = new FieldReader(value, '');
   read.rejectUnknown(allowedByKind[evidenceKind], `kind ${evidenceKind}`);
-  const base = readCommon(read, evidenceKind);
-  const evidence = readKind(read, evidenceKind, base);
+  const evidence = readCommon(read, evidenceKind);
+  readKind(read, evidence);
   if (read.issues.length > 0) return { ok: false, issues: read.issues };
-  return {
-    ok: true,
-    evidence: Object.freeze({ ...evidence, truncated: Object.freeze(read.truncated) }) as Evidence,
-  };
+  evidence.truncated = Object.freeze(read.truncated);
+  return { ok: true, evidence: Object.freeze(evidence) as unknown as Evidence };
 }
 
-function readCommon(read: FieldReader, kind: EvidenceKind) {
+/**
+ * Evidence while it is read: the common fields, then the kind's own fields added in a fixed order, then
+ * `truncated`. Built in place and frozen once (object spreads cost about half of a parse), with the same
+ * properties in the same order as the `Evidence` types list them.
+ */
+type Building = Record<string, unknown> & { kind: EvidenceKind; truncated?: readonly string[] };
+
+function readCommon(read: FieldReader, kind: EvidenceKind): Building {
   const idBytes = evidenceBounds.idBytes;
   let observedAtMs: number | null = null;
   const observed = read.raw('observed_at');
@@ -97,42 +98,44 @@ function readCommon(read: FieldReader, kind: EvidenceKind) {
   };
 }
 
-function readKind(read: FieldReader, kind: EvidenceKind, base: ReturnType<typeof readCommon>): Unbounded {
+/** Adds the kind's own fields to `evidence`, in the order its type lists them (and reads them: issue order). */
+function readKind(read: FieldReader, evidence: Building): void {
   const textBytes = evidenceBounds.textBytes;
-  switch (kind) {
+  switch (evidence.kind) {
     case 'http':
-      return {
-        ...base,
-        kind,
-        status: zeroAsNull(read.integer('status', 0, 599, true)),
-        headers: readHeaders(read, 'headers'),
-        body: readBody(read),
-      };
-    case 'acp_error':
-      return { ...base, kind, ...readRpcError(read) };
-    case 'acp_update':
-      return { ...base, kind, ...readUpdate(read) };
+      evidence.status = zeroAsNull(read.integer('status', 0, 599, true));
+      evidence.headers = readHeaders(read, 'headers');
+      evidence.body = readBody(read);
+      return;
+    case 'acp_error': {
+      const { rpcCode, message, data } = readRpcError(read);
+      evidence.rpcCode = rpcCode;
+      evidence.message = message;
+      evidence.data = data;
+      return;
+    }
+    case 'acp_update': {
+      const { updateType, text } = readUpdate(read);
+      evidence.updateType = updateType;
+      evidence.text = text;
+      return;
+    }
     case 'stderr':
-      return { ...base, kind, text: read.requiredText('text', textBytes) };
+      evidence.text = read.requiredText('text', textBytes);
+      return;
     case 'process_exit':
       if (read.raw('exit_code') === undefined)
         read.fail('exit_code', 'exit_code is required (an integer or null)');
-      return {
-        ...base,
-        kind,
-        exitCode: read.integer('exit_code', -2_147_483_648, 4_294_967_295, false),
-        signal: read.optionalText('signal', evidenceBounds.idBytes),
-        stderrTail: read.optionalText('stderr_tail', textBytes) ?? '',
-      };
+      evidence.exitCode = read.integer('exit_code', -2_147_483_648, 4_294_967_295, false);
+      evidence.signal = read.optionalText('signal', evidenceBounds.idBytes);
+      evidence.stderrTail = read.optionalText('stderr_tail', textBytes) ?? '';
+      return;
     case 'sdk_exception':
-      return {
-        ...base,
-        kind,
-        name: read.requiredText('name', evidenceBounds.idBytes),
-        message: read.requiredText('message', textBytes),
-        status: zeroAsNull(read.integer('status', 0, 599, false)),
-        headers: readHeaders(read, 'headers'),
-      };
+      evidence.name = read.requiredText('name', evidenceBounds.idBytes);
+      evidence.message = read.requiredText('message', textBytes);
+      evidence.status = zeroAsNull(read.integer('status', 0, 599, false));
+      evidence.headers = readHeaders(read, 'headers');
+      return;
   }
 }
 
