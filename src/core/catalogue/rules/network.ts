@@ -166,7 +166,9 @@ export const networkRules: readonly Rule[] = [
     confidence: 'high',
     when: {
       keywords: ['econnreset', 'connect'],
-      text: /connect econnreset|unable to connect[^\n]{0,40}econnreset|(?:socket hang up|econnreset)[^\n]{0,40}(?:before|without) (?:a |any )?response/,
+      // undici's "fetch failed" comes before any response (a cut after the headers is "terminated"), so a reset
+      // given as its cause happened while connecting.
+      text: /connect econnreset|unable to connect[^\n]{0,40}econnreset|fetch\s{1,12}failed[\s\S]{0,300}?\[cause\]: read econnreset|(?:socket hang up|econnreset)[^\n]{0,40}(?:before|without) (?:a |any )?response/,
     },
   },
   {
