@@ -186,6 +186,20 @@ describe('[CLS-23][DAT-08] timing hints', () => {
     expect(text('Usage limit reached, resets at 15:00 UTC').reset_at).toBe('2026-06-01T15:00:00Z');
   });
 
+  it('an hour offset after UTC or GMT counts as people write it (GMT-3 is three hours behind), not as GMT itself', () => {
+    expect(
+      text(
+        'Usage limit reached for gemini-3-flash-preview. Access resets at 10:57 PM GMT-3.',
+        '2026-03-16T12:00:00Z',
+      ).reset_at,
+    ).toBe('2026-03-17T01:57:00Z');
+    expect(text('Usage limit reached, resets at 9am UTC+8', '2026-06-01T00:30:00Z').reset_at).toBe(
+      '2026-06-01T01:00:00Z',
+    );
+    // An offset past any real zone gives nothing rather than a wrong instant.
+    expect(text('Usage limit reached, resets at 9am GMT+15', '2026-06-01T00:30:00Z').reset_at).toBeNull();
+  });
+
   it('a wall clock without a zone, in a DST gap, or in an ambiguous autumn hour gives no hint', () => {
     expect(text('Usage limit reached. Your limit will reset at 5pm.').reset_at).toBeNull();
     expect(

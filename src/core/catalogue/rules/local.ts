@@ -324,7 +324,7 @@ export const localRules: readonly Rule[] = [
   {
     id: 'local.tooling_status.v1',
     description:
-      'An HTTP status or rate limit answered to a tool around the agent (git, gh, an installer or download, a plugin marketplace): the status carries no provider meaning',
+      'An HTTP status or rate limit answered to a tool around the agent (git, gh, an installer or download, a plugin marketplace, a sign-in token refresh): the status carries no provider meaning',
     tier: 'signature',
     priority: 34,
     code: 'side_channel',
@@ -343,11 +343,12 @@ export const localRules: readonly Rule[] = [
         'download',
         'downloading',
         'marketplace',
+        'refresh',
       ],
       near: {
         anchor:
-          /\b(?:http(?: error)?:? ?)?(?:40[34]|429|50[0234])\b|bad gateway|service unavailable|gateway time-?out|rate limit exceeded/,
-        word: /\b(?:git (?:push|pull|clone|fetch)|failed to push some refs|gh:|gh api|install(?:ing|ation|er)?|download(?:ing)?|marketplace)/,
+          /\b(?:http(?: error)?:? ?)?(?:40[34]|429|50[0234])\b|bad gateway|service unavailable|gateway time-?out|rate limit exceeded|rate[- ]limited\b/,
+        word: /\b(?:git (?:push|pull|clone|fetch)|failed to push some refs|gh:|gh api|install(?:ing|ation|er)?|download(?:ing)?|marketplace|(?:oauth |access )?token refresh(?:es)?\b)/,
         before: 120,
         after: 60,
       },
@@ -445,10 +446,17 @@ export const localRules: readonly Rule[] = [
         'policy',
         'embedding',
         'embeddings',
+        'initialize',
+        'pricing',
+        'prices',
+        'logging',
+        'huggingface',
       ],
       // Shell tools and installers (curl's own `curl: (28)` lines, a failed installation or release download) and
       // account look-ups beside the prompt (credits, usage, balance): none of them is a provider failing a prompt.
-      text: /(?<!failed to perform, )\bcurl: \(\d{1,3}\)|installation failed|failed to install|install(?:er|ation)? (?:failed|error)|failed to (?:fetch|download) (?:the )?(?:latest )?(?:version|release|releases)\b|failed to (?:fetch|load|get|retrieve|refresh) (?:the )?(?:user'?s? |account )?(?:credits?|credit information|usage(?: data| stats)?|balance|billing info(?:rmation)?|account info(?:rmation)?|user info(?:rmation)?|subscription status)\b|\bedit[_ ]predictions?\b|predict_edits|error response from daemon|registry-1\.docker\.io|invalid oauth error response|clearcut|1p event logging|event logging|telemetry|\botlp(?:exporter|\b)|opentelemetry|statsig|sentry\.io|error installing (?:the )?(?:server|extension|update)|auto-?updat(?:e|er|ing)|failed to (?:check for|install|download|apply) (?:the )?updates?|update check failed|updates\/download|vscode-reh|\bmcp (?:server|error|client|tool|connection)|mcp server|\bide (?:companion|extension|integration|server|connection)|companion (?:extension|server|connection)|keychain|seckeychain|libsecret|keytar|(?:failed|unable) to (?:read|load|parse) (?:the )?(?:managed |optional |user |project )?settings|downloading (?:the )?extension|\bbinary request timed out\b|could not get enabled capabilities|eligibility check failed|error during web search|\bweb search failed\b|mcp_tool_result|api\.github\.com|authenticated requests get a higher rate limit|\bqdrant|\bchroma\b|\bredis(?::\/\/|\.exceptions|\/connection|\b)|\bpinecone\b|\bweaviate\b|\bmilvus\b|vector ?store|metrics export(?:er)? failed|periodicexportingmetricreader|port=431[78]\b|:431[78]\/|\/v1\/metrics\b|\bsentry\b|files\.pythonhosted\.org|\bpypi\.org|pip\._vendor|installing extensions?\b|could not log in with device flow|\bsign in failed\b|@modelcontextprotocol\/sdk|tool execution failed|sandboxerror|sandbox failed to start|waiting for client to become ready|blocked by network policy|(?:with url|request to):? \S{0,60}\/embeddings?\b/,
+      text: /(?<!failed to perform, )\bcurl: \(\d{1,3}\)|installation failed|failed to install|install(?:er|ation)? (?:failed|error)|failed to (?:fetch|download) (?:the )?(?:latest )?(?:version|release|releases)\b|failed to (?:fetch|load|get|retrieve|refresh) (?:the )?(?:user'?s? |account )?(?:credits?|credit information|usage(?: data| stats)?|balance|billing info(?:rmation)?|account info(?:rmation)?|user info(?:rmation)?|subscription status)\b|\bedit[_ ]predictions?\b|predict_edits|error response from daemon|registry-1\.docker\.io|invalid oauth error response|clearcut|1p event logging|event logging|telemetry|\botlp(?:exporter|\b)|opentelemetry|statsig|sentry\.io|error installing (?:the )?(?:server|extension|update)|auto-?updat(?:e|er|ing)|failed to (?:check for|install|download|apply) (?:the )?updates?|update check failed|updates\/download|vscode-reh|\bmcp (?:server|error|client|tool|connection)|mcp server|\bide (?:companion|extension|integration|server|connection)|companion (?:extension|server|connection)|keychain|seckeychain|libsecret|keytar|(?:failed|unable) to (?:read|load|parse) (?:the )?(?:managed |optional |user |project )?settings|downloading (?:the )?extension|\bbinary request timed out\b|could not get enabled capabilities|eligibility check failed|error during web search|\bweb search failed\b|mcp_tool_result|api\.github\.com|authenticated requests get a higher rate limit|\bqdrant|\bchroma\b|\bredis(?::\/\/|\.exceptions|\/connection|\b)|\bpinecone\b|\bweaviate\b|\bmilvus\b|vector ?store|metrics export(?:er)? failed|periodicexportingmetricreader|port=431[78]\b|:431[78]\/|\/v1\/metrics\b|\bsentry\b|files\.pythonhosted\.org|\bpypi\.org|pip\._vendor|installing extensions?\b|could not log in with device flow|\bsign in failed\b|@modelcontextprotocol\/sdk|tool execution failed|sandboxerror|sandbox failed to start|waiting for client to become ready|blocked by network policy|(?:with url|request to):? \S{0,60}\/embeddings?\b|\bplugin\(mcp\/|https?:\/\/\S{1,120}\/mcp(?=[:\s"']|$)|before responding to .?initialize.? request|(?:error|failed to|unable to|could not) (?:fetch|fetching|load|loading|get|getting|download|downloading) (?:the )?(?:model )?(?:pricing|prices)\b|\bin (?:success|failure) logging\b|huggingface\.co\S{0,80}\/resolve\//,
+      // A POST to a model endpoint in the same text is the agent's model call, even when curl printed it.
+      unless: /\bpost https?:\/\/\S{1,200}\/(?:v1\/)?(?:messages|chat\/completions|completions|responses)\b/,
     },
   },
   {

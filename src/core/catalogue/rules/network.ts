@@ -166,13 +166,15 @@ export const networkRules: readonly Rule[] = [
     confidence: 'high',
     when: {
       keywords: ['econnreset', 'connect'],
-      text: /connect econnreset|unable to connect[^\n]{0,40}econnreset|(?:socket hang up|econnreset)[^\n]{0,40}(?:before|without) (?:a |any )?response/,
+      // undici's "fetch failed" comes before any response (a cut after the headers is "terminated"), so a reset
+      // given as its cause happened while connecting.
+      text: /connect econnreset|unable to connect[^\n]{0,40}econnreset|fetch\s{1,12}failed[\s\S]{0,300}?\[cause\]: read econnreset|(?:socket hang up|econnreset)[^\n]{0,40}(?:before|without) (?:a |any )?response/,
     },
   },
   {
     id: 'network.no_response.v1',
     description:
-      'A request that never got a response: connecting to the API failed, or an OAuth or token exchange was cut (no stream had started)',
+      'A request that never got a response: connecting to the API failed, or an OAuth or token exchange was cut (no stream had started); an EOF from a loopback server is that local process ending, not the network',
     tier: 'pattern',
     // Above the transport-loss rules (nothing had streamed yet), below the TLS and DNS specifics.
     priority: 5,
@@ -191,7 +193,7 @@ export const networkRules: readonly Rule[] = [
         'post',
         'eof',
       ],
-      text: /error sending request for url|network connection (?:was )?lost|(?:get|post|put) "https?:\/\/[^"\s]{1,200}": eof\b|(?:cannot|can.t|unable to|could not|failed to) connect to (?:the )?api\b|(?:oauth|token exchange|login|sign-in)(?: error| failed)?:?\s[^\n]{0,30}(?:socket connection was closed|connection (?:was )?(?:closed|reset|refused))/,
+      text: /error sending request for url|network connection (?:was )?lost|(?:get|post|put) "https?:\/\/(?!(?:127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\]|0\.0\.0\.0)[:/"])[^"\s]{1,200}": eof\b|(?:cannot|can.t|unable to|could not|failed to) connect to (?:the )?api\b|(?:oauth|token exchange|login|sign-in)(?: error| failed)?:?\s[^\n]{0,30}(?:socket connection was closed|connection (?:was )?(?:closed|reset|refused))/,
       unless: notAFailureReport,
     },
   },
@@ -250,7 +252,7 @@ export const networkRules: readonly Rule[] = [
         'response',
         'reading',
       ],
-      text: /peer disconnected|connection closed|stream disconnected|premature(?:ly)? close|(?:streaming|mid-response|after (?:the )?response (?:had )?started)[^\n]{0,40}socket hang up|socket hang up[^\n]{0,40}(?:while|during) (?:streaming|reading)|rst_stream|goaway|(?:^|typeerror: ?|api error: ?)terminated\s*$/m,
+      text: /peer disconnected|connection closed|stream disconnected|premature(?:ly)? close|(?:streaming|mid-response|after (?:the )?response (?:had )?started)[^\n]{0,40}socket hang up|socket hang up[^\n]{0,40}(?:while|during) (?:streaming|reading)|rst_stream|goaway|(?:^|typeerror: ?|api error: ?)terminated\]?\s*$/m,
       unless: streamLossVetoes,
     },
   },
@@ -296,8 +298,16 @@ export const networkRules: readonly Rule[] = [
         'connectionreset',
         'zliberror',
         'stream_read_error',
+        'message_stop',
+        'terminal',
+        'stopped',
+        'incomplete',
+        'payload',
+        'clientpayloaderror',
+        'transferencodingerror',
+        'repeatedly',
       ],
-      text: /peer closed connection|connection (?:was )?(?:dropped|reset|lost|interrupted|terminated)(?! by (?:the )?user)|connection was closed|closed (?:the )?connection unexpectedly|stream (?:was )?(?:reset|interrupted|terminated)|stream error[^\n]{0,60}received from peer|stream id \d{1,9}; [a-z_]{3,30}; received from peer|err_stream_premature_close|nghttp2|\beconnreset\b|reset by (?:peer|server)|other side closed|und_err_socket|socket (?:connection )?(?:was )?closed|remoteprotocolerror|chunkedencodingerror|incompleteread|incomplete chunked|response ended prematurely|unexpected (?:eof|end of (?:file|stream))|error decoding response body|transport error|h2 protocol error|connresetexception|error reading from server|http2 error|stream error received|stream ended (?:with an invalid chunk|unexpectedly|prematurely|early|before (?:completion|the response))|stream (?:closed|ended) (?:before|without) (?:a )?finish[_ ](?:reason|event)|missing finish reason|invalidchunklength|\bconnectionreset\b|\bzliberror\b|\bstream_read_error\b/,
+      text: /peer closed connection|connection (?:was )?(?:dropped|reset|lost|interrupted|terminated)(?! by (?:the )?user)|connection was closed|closed (?:the )?connection unexpectedly|stream (?:was )?(?:reset|interrupted|terminated)|stream error[^\n]{0,60}received from peer|stream id \d{1,9}; [a-z_]{3,30}; received from peer|err_stream_premature_close|nghttp2|\beconnreset\b|reset by (?:peer|server)|other side closed|und_err_socket|socket (?:connection )?(?:was )?closed|remoteprotocolerror|chunkedencodingerror|incompleteread|incomplete chunked|response ended prematurely|unexpected (?:eof|end of (?:file|stream))|error decoding response body|transport error|h2 protocol error|connresetexception|error reading from server|http2 error|stream error received|stream ended (?:with an invalid chunk|unexpectedly|prematurely|early|before (?:completion|the response))|stream (?:closed|ended) (?:before|without) (?:a )?finish[_ ](?:reason|event)|stream ended (?:before|without) (?:receiving )?(?:a |any |the )?(?:message_stop|terminal event|\[done\])|response stopped arriving|response payload is not completed|clientpayloaderror|transferencodingerror|ended the (?:response|stream) before (?:returning|completing|sending)|missing finish reason|invalidchunklength|\bconnectionreset\b|\bzliberror\b|\bstream_read_error\b/,
       unless: streamLossVetoes,
     },
   },

@@ -9,11 +9,11 @@
 export const causeOnly = /^\s{0,8}\[?cause\]?:/;
 
 /**
- * A response that arrived but did not parse (a JSON error, a bad chunk): the connection did its job, so this is
- * not a network or transport failure, whatever library wrapped it.
+ * A response that arrived but did not parse (a JSON error, a bad chunk, a stream event of a kind the client does not
+ * know): the connection did its job, so this is not a network or transport failure, whatever library wrapped it.
  */
 export const malformedResponse =
-  /error parsing chunk|expecting property name enclosed|expected value at line \d{1,6} column|not valid json|invalid json|json parse error|exception - '[a-z_]{1,20}'\s*$/m;
+  /error parsing chunk|expecting property name enclosed|expected value at line \d{1,6} column|not valid json|invalid json|json parse error|exception - '[a-z_]{1,20}'\s*$|failed to parse (?:the )?(?:[a-z]{1,20} )?stream(?:ing)? (?:event|chunk)|unknown variant .{1,40}, expected one of/m;
 
 export const proseCue =
   /^\s*(?:fix|fixes|feat|chore|docs?|refactor|tests?|handle|document|make sure|ensure|add|implement|support|investigate|todo|note|consider|explain|describe|why does)\b|\bthe task (?:mentioned|says|said|asks)|\bmentioned\b/;

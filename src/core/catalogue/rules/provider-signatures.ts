@@ -93,8 +93,18 @@ export const providerSignatureRules: readonly Rule[] = [
     code: 'quota_limited',
     confidence: 'high',
     when: {
-      keywords: ['limit', 'limits', 'usage', 'extra', 'used', '上限', 'free'],
-      text: /(?<!rate )limit reached\s{0,3}[·|-]\s{0,3}resets?\b|out of (?:extra )?usage\b|used up (?:your|the) (?:daily |monthly )?(?:free )?(?:allocation|quota|credits|allowance)|used all of (?:today.s|your|the) (?:free |daily )?usage|usage limit(?:s)? (?:reached|exceeded|hit)|(?:hit|reached|exceeded) (?:your|the|its) (?:[\w-]{1,16} ){0,2}(?:usage|session|message|messages|request|prompt|opus|sonnet|weekly|daily|monthly|5-hour|five-hour|plan|subscription|token) limit|(?:session|weekly|5-hour|five-hour|opus|sonnet|monthly|daily|usage|message|subscription|plan) limit (?:reached|hit|exceeded|has been reached)|limit (?:will )?resets?\b|approaching (?:your )?usage limit|you.ve (?:hit|reached) your (?:[\w-]{1,16} )?limit|limit reached\s{0,2}\|\s{0,2}\d{9,13}|已达到[^\n]{0,12}使用上限|\bfree (?:usage )?limit reached\b/,
+      keywords: [
+        'limit',
+        'limits',
+        'usage',
+        'extra',
+        'used',
+        '上限',
+        'free',
+        'usage_limit_reached',
+        'exhausted',
+      ],
+      text: /(?<!rate )limit reached\s{0,3}[·|-]\s{0,3}resets?\b|out of (?:extra )?usage\b|used up (?:your|the) (?:daily |monthly )?(?:free )?(?:allocation|quota|credits|allowance)|used all of (?:today.s|your|the) (?:free |daily )?usage|usage limit(?:s)? (?:has been |have been )?(?:reached|exceeded|hit)|\busage_limit_reached\b|exhausted (?:the|your) (?:[\w-]{1,16} ){0,3}usage limit|(?:hit|reached|exceeded) (?:your|the|its) (?:[\w-]{1,16} ){0,2}(?:usage|session|message|messages|request|prompt|opus|sonnet|weekly|daily|monthly|5-hour|five-hour|plan|subscription|token) limit|(?:session|weekly|5-hour|five-hour|opus|sonnet|monthly|daily|usage|message|subscription|plan) limit (?:reached|hit|exceeded|has been reached)|limit (?:will )?resets?\b|approaching (?:your )?usage limit|you.ve (?:hit|reached) your (?:[\w-]{1,16} )?limit|limit reached\s{0,2}\|\s{0,2}\d{9,13}|已达到[^\n]{0,12}使用上限|\bfree (?:usage )?limit reached\b/,
     },
   },
   {
@@ -176,7 +186,7 @@ export const providerSignatureRules: readonly Rule[] = [
       ],
       // One-api relays say "the group's upstream load is saturated" under a billing code: the message wins.
       unless: /负载已饱和/,
-      text: /insufficient[_ ]quota|insufficient_user_quota|quota is not enough|\bquotalimit\b|reached the set inference limit|model service has been paused|current cost=[\d.]{1,20},\s{0,2}max budget=|account is in good standing|overdue[- ]payment|exceeded (?:your|the) (?:current |monthly |daily )?quota|quota (?:has been |was )?(?:exceeded|exhausted|reached|depleted|used up)|quota_exceeded|quotaexceeded|you have no quota|out of quota|no (?:remaining |more )?quota (?:left|remaining|available)|reached (?:your|the) (?:[\w-]{1,20} )?quota|billing hard limit|billing_hard_limit_reached|billing_not_active|billing (?:is )?not active|spend(?:ing)? limit|budget (?:has been )?(?:exceeded|reached)|budgetexceedederror|usage cap|premium requests? (?:allowance|limit|quota)|exceeded (?:your )?(?:monthly |premium )?(?:request )?allowance|servicequotaexceededexception|arrearage|account (?:is )?(?:in )?arrears|payment (?:is )?overdue/,
+      text: /insufficient[_ ]quota|insufficient_user_quota|quota is not enough|\bquotalimit\b|reached the set inference limit|model service has been paused|current cost=[\d.]{1,20},\s{0,2}max budget=|account is in good standing|overdue[- ]payment|exceeded (?:your|the) (?:current |monthly |daily )?quota|quota (?:has been |was )?(?:exceeded|exhausted|reached|depleted|used up)|quota_exceeded|quotaexceeded|you have no quota|out of quota|no (?:remaining |more )?quota (?:left|remaining|available)|reached (?:your|the) (?:[\w-]{1,20} )?quota|billing hard limit|billing_hard_limit_reached|billing_not_active|billing (?:is )?not active|spend(?:ing)? limit|budget (?:has been )?(?:exceeded|reached)|budgetexceedederror|usage cap\b|premium requests? (?:allowance|limit|quota)|exceeded (?:your )?(?:monthly |premium )?(?:request )?allowance|servicequotaexceededexception|arrearage|account (?:is )?(?:in )?arrears|payment (?:is )?overdue/,
     },
   },
   {
@@ -244,9 +254,10 @@ export const providerSignatureRules: readonly Rule[] = [
         '速率',
       ],
       // GitHub's API answers its rate limits with 403 ("403 - rate limit exceeded"); providers use 429. A message that
-      // lists rate limits among the possible causes of something else states none.
+      // lists rate limits among the possible causes of something else states none, and a client's own local limiter
+      // (LocalRateLimitError) is not the provider's.
       unless:
-        /\b403\b\s{0,3}[-:]\s{0,3}(?:api )?rate limit exceeded|usually indicates (?:[\w ]{1,30}, ){1,5}rate limits/,
+        /\b403\b\s{0,3}[-:]\s{0,3}(?:api )?rate limit exceeded|usually indicates (?:[\w ]{1,30}, ){1,5}rate limits|localratelimiterror|\blocal rate limit(?:er)?\b/,
       text: /(?<![a-z-])rate[ -]?limit(?:ed|ing|s)?\b|(?<![a-z_])ratelimited\b|too many requests|speed[ -]limited|throttl(?:ed|ing)|slow down|you have exhausted your capacity|resource has been exhausted|too many (?:tokens|requests), please wait|please wait before trying again|访问过于频繁|请求过于频繁|请求速度过快|并发超限|超过了每秒频率上限|限制了访问频率|\brequestlimitexceeded\b|\brequestlimiterror\b|速率限制/,
     },
   },
@@ -270,14 +281,15 @@ export const providerSignatureRules: readonly Rule[] = [
   },
   {
     id: 'provider.server_error_token.v1',
-    description: 'A bare server-error token printed as text (server_error, service_unavailable)',
+    description:
+      'A bare server-error token printed as text (server_error, service_unavailable, code: internal_server_error)',
     tier: 'signature',
     generic: true,
     code: 'provider_unavailable',
     confidence: 'medium',
     when: {
-      keywords: ['server_error', 'service_unavailable'],
-      text: /\bserver_error\b|\bservice_unavailable\b/,
+      keywords: ['server_error', 'service_unavailable', 'internal_server_error'],
+      text: /\bserver_error\b|\bservice_unavailable\b|\bcode: internal_server_error\b/,
     },
   },
   {
@@ -306,7 +318,7 @@ export const providerSignatureRules: readonly Rule[] = [
         '需求',
       ],
       // A fallback after a response that did not parse is not a capacity notice.
-      unless: /not valid json|invalid json|json parse error/,
+      unless: /not valid json|invalid json|json parse error|no fallback model/,
       text: /\bmodel is not ready\b|\bmodel_overloaded\b|high demand[^\n]{0,120}(?:switch(?:ing)? (?:to )?(?:another |a different )?models?|consider switching)|high demand[\s\S]{0,160}?switch(?:ing)? (?:to )?(?:another |a different )?models?|high demand for (?:the selected model|this model|(?:claude|gpt|gemini|opus|sonnet|haiku|grok|llama|deepseek|qwen|o\d)\b)|model (?:is )?(?:currently )?(?:overloaded|at capacity|over capacity|out of capacity|experiencing high demand|unavailable due to (?:high )?demand)|model (?:is )?temporarily unavailable due to (?:upstream |high )?(?:capacity|demand)|model_capacity_exhausted|no capacity available for (?:the )?model|capacity exceeded for this model|(?:automatically )?switching (?:from [\w.-]{1,40} )?to (?:the )?[\w. -]{0,30}flash|slow response times detected|falling back to (?:a |the )?[\w. -]{0,30}model|fallback model|\bmodel [^\n]{1,120} is currently loading\b|\bexception - loading model\.?\s{0,3}$|no deployments available for (?:the )?selected model|遇到高需求/,
     },
   },
@@ -343,7 +355,7 @@ export const providerSignatureRules: readonly Rule[] = [
       // structured codexErrorInfo (in JSON, snake_case, or its Debug form in codex-acp's log): with
       // internalServerError there, the prose is a rendering of the status, not a capacity signal.
       unless: /codex_?error_?info\W{1,12}internal_?server_?error\b|\bsome\(internalservererror\)/,
-      text: /\b529\b[^\n]{0,24}overloaded|overloaded[^\n]{0,12}\b529\b|api error:?\s{0,3}(?:\d{3}\s{0,3})?overloaded|["']message["']\s{0,2}:\s{0,2}["']overloaded|(?:^|\n|error:?\s{1,3})\s{0,4}overloaded\.?\s{0,3}(?:$|\n)|[-–:]\s{1,3}overloaded\b\.?(?!\s(?:with|by))|repeated 529|(?:api|server|servers|service|system|provider|platform|claude|anthropic|cluster|upstream|backend|groq|deepseek)(?:'s)? (?:is|are) (?:currently |temporarily )?(?:overloaded|busy|at capacity|over capacity|experiencing (?:high|heavy|unusually high) (?:load|demand|traffic))|server (?:is )?busy|too many connections|period of high traffic|currently overloaded|(?:temporarily )?out of capacity|receiving too many requests(?! from you)|throttled\s{1,8}due to system capacity|maximum pending requests|\bworker\b[^\n]{0,30}\blimit reached|under (?:heavy|high|extreme) load|high demand|peak load|temporarily overloaded|(?<!not_)overloaded_error|engine_overloaded|serveroverloaded|server(?:s)? (?:are |is )?overloaded|too much (?:load|traffic)|负载已饱和/m,
+      text: /\b529\b[^\n]{0,24}overloaded|overloaded[^\n]{0,12}\b529\b|api error:?\s{0,3}(?:\d{3}\s{0,3})?overloaded|["']message["']\s{0,2}:\s{0,2}["']overloaded|(?:^|\n|error:?\s{1,3})\s{0,4}overloaded\.?\s{0,3}(?:$|\n)|[-–:]\s{1,3}overloaded\b\.?(?!\s(?:with|by))|repeated 529|(?:api|server|servers|service|system|provider|platform|claude|anthropic|cluster|upstream|backend|groq|deepseek)(?:'s)? (?:is|are) (?:currently |temporarily )?(?:overloaded|busy|at capacity|over capacity|experiencing (?:high|heavy|unusually high) (?:load|demand|traffic))|server (?:is )?busy|too many connections|period of high traffic|experiencing (?:high|heavy|unusually high) traffic|currently overloaded|(?:temporarily )?out of capacity|receiving too many requests(?! from you)|throttled\s{1,8}due to system capacity|maximum pending requests|\bworker\b[^\n]{0,30}\blimit reached|under (?:heavy|high|extreme) load|high demand|peak load|temporarily overloaded|(?<!not_)overloaded_error|engine_overloaded|serveroverloaded|server(?:s)? (?:are |is )?overloaded|too much (?:load|traffic)|负载已饱和/m,
     },
   },
   {
@@ -354,6 +366,9 @@ export const providerSignatureRules: readonly Rule[] = [
     code: 'provider_unavailable',
     confidence: 'high',
     when: {
+      // A stream that ended before its terminal event was cut (transport.connection_lost.v1), whatever the client
+      // guesses about why; a permission refusal reported as an internal error says two opposite things.
+      unless: /stream ended (?:before|without)|permission[_ ]denied: an internal error/,
       keywords: [
         'service',
         'temporarily',
@@ -379,7 +394,7 @@ export const providerSignatureRules: readonly Rule[] = [
         '务器',
         'maintenance',
       ],
-      text: /service unavailable|(?:currently |temporarily )?(?:under|undergoing|down for) (?:scheduled |planned |emergency )?maintenance|maintenance mode|temporarily unavailable|bad gateway|gateway time-?out|server had an error|an error occurred while\s{1,4}processing your request(?![.\s]{0,3}please contact the admin)|an internal error (?:has )?occurred|internal server error occurred|server error occurred|upstream (?:connect )?error|upstream request timeout|no healthy upstream|upstream provider (?:error|failure)|server-side (?:issue|error)|having trouble connecting to the model provider|origin is unreachable|service is (?:currently |temporarily )?(?:down|unavailable)|(?:is experiencing|experiencing an?) (?:outage|degraded performance|issues)|\boutage\b|raised a streaming error|error processing stream\b(?![^\n]{0,160}(?:peer closed|incomplete chunked|connection reset))|could not establish a tcp connection to the origin|error 52[0-4]\b|dependency required by the request was unavailable|\bfailed_dependency\b|\bserver failed to generate a response|^server error\.? please try again later|服务器[^\n]{0,12}(?:遇到了?一些困难|暂时无法)/,
+      text: /service unavailable|(?:currently |temporarily )?(?:under|undergoing|down for) (?:scheduled |planned |emergency )?maintenance|maintenance mode|temporarily unavailable|bad gateway|gateway time-?out|server had an error|an error occurred while\s{1,4}processing your request(?![.\s]{0,3}please contact the admin)|an internal error (?:has )?occurred|internal server error occurred|server error occurred|upstream (?:connect )?error|upstream request timeout|no healthy (?:upstream|deployments)\b|upstream provider (?:error|failure)|server-side (?:issue|error)|having trouble connecting to the model provider|origin is unreachable|service is (?:currently |temporarily )?(?:down|unavailable)|(?:is experiencing|experiencing an?) (?:outage|degraded performance|issues)|\boutage\b|raised a streaming error|error processing stream\b(?![^\n]{0,160}(?:peer closed|incomplete chunked|connection reset))|could not establish a tcp connection to the origin|error 52[0-4]\b|dependency required by the request was unavailable|\bfailed_dependency\b|\bserver failed to generate a response|^server error\.? please try again later|服务器[^\n]{0,12}(?:遇到了?一些困难|暂时无法)/,
     },
   },
   {
@@ -432,7 +447,7 @@ export const providerSignatureRules: readonly Rule[] = [
         'policy',
         'subscribe',
       ],
-      text: /subscription (?:is )?required|(?:access denied|disabled|blocked) by (?:your |the )?(?:organization|enterprise|copilot|admin(?:istrator)?)(?:'s)? polic(?:y|ies)|requires? an? (?:enterprise|organization)(?: or (?:an? )?(?:enterprise|organization))? policy to be enabled|(?:must|need to) subscribe to a (?:[\w-]{1,12} )?plan|requires? (?:an? )?(?:active |paid |valid )?(?:subscription|paid plan|pro plan|max plan|plan upgrade)|(?:paid|pro|plus|max|team|enterprise|premium|higher) (?:plan|subscription|tier) (?:is )?required|upgrade (?:your (?:plan|subscription|account)|to (?:a |the )?(?:pro|plus|max|paid|premium|team|higher|copilot))|only available (?:for|on|to|with|in) (?:[\w-]{1,12} )?(?:subscription|paid|pro|max|plus|team|enterprise|premium)|not (?:available|included|supported|enabled) (?:with|in|on|for) (?:the |your )?(?:current |free )?(?:[\w-]{1,16} ){0,2}(?:plan|subscription|tier)|(?:copilot|feature|model|access) is not enabled for (?:this|your) (?:account|organization|plan|subscription)|not entitled|no entitlement|extra usage is required|free tier (?:was |has been |is )?(?:discontinued|ended|no longer)|free trial (?:has )?(?:ended|expired)|trial (?:period )?(?:has )?expired|(?<!402 )payment required|no active subscription|not subscribed to|cannot use individual [\w ]{0,30}subscriptions?|subscription (?:has )?(?:expired|ended|lapsed|been cancell?ed|is inactive)|need (?:a|an) [\w -]{0,20}subscription|switch to (?:a )?(?:coding plan|paid plan)|needs? a credit card|credit card (?:on file )?(?:is )?required|add a (?:credit|payment) card/,
+      text: /subscription (?:is )?required|(?:access denied|disabled|blocked) by (?:your |the )?(?:organization|enterprise|copilot|admin(?:istrator)?)(?:'s)? polic(?:y|ies)|requires? an? (?:enterprise|organization)(?: or (?:an? )?(?:enterprise|organization))? policy to be enabled|(?:must|need to) subscribe to a (?:[\w-]{1,12} )?plan|requires? (?:an? )?(?:active |paid |valid )?(?:subscription|paid plan|pro plan|max plan|plan upgrade)|(?:paid|pro|plus|max|team|enterprise|premium|higher) (?:plan|subscription|tier) (?:is )?required|upgrade (?:your (?:plan|subscription|account)|to (?:a |the )?(?:pro|plus|max|paid|premium|team|higher|copilot))|only available (?:for|on|to|with|in) (?:[\w-]{1,12} )?(?:subscription|paid|pro|max|plus|team|enterprise|premium)|not (?:available|included|supported|enabled) (?:with|in|on|for|under) (?:the |your )?(?:current |free )?(?:[\w-]{1,16} ){0,2}(?:plan|subscription|tier)|(?:copilot|feature|model|access) is not enabled for (?:this|your) (?:account|organization|plan|subscription)|not entitled|no entitlement|extra usage is required|free tier (?:was |has been |is )?(?:discontinued|ended|no longer)|free trial (?:has )?(?:ended|expired)|trial (?:period )?(?:has )?expired|(?<!402 )payment required|no active subscription|not subscribed to|cannot use individual [\w ]{0,30}subscriptions?|subscription (?:has )?(?:expired|ended|lapsed|been cancell?ed|is inactive)|need (?:a|an) [\w -]{0,20}subscription|switch to (?:a )?(?:coding plan|paid plan)|needs? a credit card|credit card (?:on file )?(?:is )?required|add a (?:credit|payment) card/,
     },
   },
   {
@@ -571,10 +586,12 @@ export const providerSignatureRules: readonly Rule[] = [
         '渠道',
         '支持',
         'work',
+        'modelnotopen',
+        'activated',
       ],
       // Being refused one model ("not allowed to sample from this model", "not authorized to access model X") is
       // that model's unavailability to this account, whatever the status or error type around it.
-      text: /(?:not found|does not exist|doesn.t exist|not available|is not supported|isn.t supported|not supported (?:for|by|when|with)|is unavailable|has been (?:deprecated|decommissioned|retired|removed|discontinued|shut down)|no longer (?:available|supported|exists)|not accessible|is invalid|not enabled for|is not allowed|was removed on|reached the end of its life|do(?:es)? not have access|don.t have access)(?<=\bmodel\b[^\n]{0,120})|(?:unknown|invalid|unsupported|nonexistent) model\b|model_not_found|modelnotfound|no such model|is not a valid model\b|no endpoints found (?:for|that support)|(?:do(?:es)?n.t|do(?:es)? not) have access to (?:the )?(?:model|gemini|claude|gpt|o\d|grok|llama|mistral|deepseek|qwen)|must be verified to (?:use|stream)|decommissioned|there.s an issue with the selected model|model identifier is invalid|["']message["']\s{0,2}:\s{0,2}["']model: |not_found_error[^\n]{0,60}model:|is not found for api version|model_not_available|not (?:currently )?(?:able|allowed|permitted) to use (?:claude )?(?:opus|sonnet|haiku|gpt-?\d|o\d|gemini|grok)\b|\bmodel not exists?\b|not (?:currently )?(?:allowed|permitted|authori[sz]ed|entitled) to (?:use|access|sample from|call|invoke|query) (?:this |the |that |any |the requested |the selected )?models?\b|\bmodel_blocked\b|at 'modelid' failed to satisfy constraint|specified version does not exist|invalid version or not permitted|function '[^'\n]{1,80}': not found for account|\bapi was (?:removed|retired|deprecated)\b|no (?:team|user|key|organization) has access to|\b(?:claude|gpt|gemini|grok|opus|sonnet|haiku)\b[\w .-]{0,30} is no longer available|(?:模型|model)\s{1,3}[^\s]{1,80}\s{1,3}无可用渠道|不支持(?:当前|所选|该)模型|does not work with your (?:current )?plan/,
+      text: /(?:not found|does not exist|doesn.t exist|not available|is not supported|isn.t supported|not supported (?:for|by|when|with)|is unavailable|has been (?:deprecated|decommissioned|retired|removed|discontinued|shut down)|no longer (?:available|supported|exists)|not accessible|is invalid|not enabled for|is not allowed|was removed on|reached the end of its life|do(?:es)? not have access|don.t have access)(?<=\bmodel\b[^\n]{0,120})|(?:unknown|invalid|unsupported|nonexistent) model\b|model_not_found|modelnotfound|no such model|is not a valid model\b|no endpoints found (?:for|that support)|(?:do(?:es)?n.t|do(?:es)? not) have access to (?:the )?(?:model|gemini|claude|gpt|o\d|grok|llama|mistral|deepseek|qwen)|must be verified to (?:use|stream)|decommissioned|there.s an issue with the selected model|model identifier is invalid|["']message["']\s{0,2}:\s{0,2}["']model: |not_found_error[^\n]{0,60}model:|is not found for api version|model_not_available|not (?:currently )?(?:able|allowed|permitted) to use (?:claude )?(?:opus|sonnet|haiku|gpt-?\d|o\d|gemini|grok)\b|\bmodel not exists?\b|not (?:currently )?(?:allowed|permitted|authori[sz]ed|entitled) to (?:use|access|sample from|call|invoke|query) (?:this |the |that |any |the requested |the selected )?models?\b|\bmodel_blocked\b|at 'modelid' failed to satisfy constraint|specified version does not exist|invalid version or not permitted|function '[^'\n]{1,80}': not found for account|\bapi was (?:removed|retired|deprecated)\b|no (?:team|user|key|organization) has access to|\b(?:claude|gpt|gemini|grok|opus|sonnet|haiku)\b[\w .-]{0,30} is no longer available|(?:模型|model)\s{1,3}[^\s]{1,80}\s{1,3}无可用渠道|不支持(?:当前|所选|该)模型|does not work with your (?:current )?plan|\bmodelnotopen\b|has not activated the model\b/,
       unless: /no endpoints found matching your data policy/,
     },
   },
@@ -665,7 +682,7 @@ export const providerSignatureRules: readonly Rule[] = [
         'models',
         'model',
       ],
-      text: /deploymentnotfound|deployment (?:for (?:this|the) resource )?does not exist|resource not found|invalid (?:base[ _-]?url|endpoint|region)|unknown (?:provider|region|endpoint)|provider[ _]?not[ _]?configured|providermodelnotfounderror|provideriniterror|providernotfounderror|404 page not found|not supported in (?:this|your) region|on-demand throughput isn.t supported|inference profile|consumer_invalid|user_project_denied|service_disabled|has not been used in project|(?:api|service) (?:has not been used|is disabled|is not enabled|not enabled)|billing (?:has not been|is not) enabled|(?:does not have|doesn.t have) (?:the )?required permission to use project|serviceusage\.services\.use|permission denied on resource|no endpoints found matching your data policy|data policy|guardrail|privacy settings|no allowed providers|user location is not supported|unsupported_country_region_territory|country, region,? or territory not supported|permission '[a-z.]{3,60}' denied|iam_permission_denied|is not authorized to perform|operationnotsupported|invalid url ?\(|requires? setting (?:the )?[a-z0-9_]{0,40}(?:project|region|location|endpoint|url|deployment)|no (?:model )?provider (?:is )?configured|please set (?:the |a )?(?:model )?provider\b|failed to load required configuration[^\n]{0,40}(?:provider|model)|no handler found on route|not authorized to invoke this api operation|unsupported [a-z-]{0,20}version header|provider header is required|configure (?:at least one|an?) (?:llm |model |ai )?provider|denied by a routing rule|verify your api base|(?:serverless |deployment )?endpoint not found|dedicated endpoint[^\n]{0,80}is not running|dedicated_endpoint_not_running|<title>404 not found<\/title>|\b(?:post|get) https?:\/\/[^\s"]{1,200}\/(?:chat\/completions|completions|messages|responses)\S{0,40} "?http\/[\d.]{1,3} 404|invalidendpoint\.notfound|targeted an endpoint that does not exist|invalid response object from api: '404 not found'|can only be accessed over https|not (?:currently )?available in your (?:location|region|country)|llm provider not provided|pass in the llm provider|method not allowed|(?:requested )?endpoint (?:was )?not found|as the base url\b|no (?:language )?models? (?:is |are )?(?:configured|selected)/,
+      text: /deploymentnotfound|deployment (?:for (?:this|the) resource )?does not exist|resource not found|invalid (?:base[ _-]?url|endpoint|region)|unknown (?:provider|region|endpoint)|provider[ _]?not[ _]?configured|providermodelnotfounderror|provideriniterror|providernotfounderror|404 page not found|not supported in (?:this|your) region|on-demand throughput isn.t supported|inference profile|consumer_invalid|user_project_denied|service_disabled|has not been used in project|(?:api|service) (?:has not been used|is disabled|is not enabled|not enabled)|billing (?:has not been|is not) enabled|(?:does not have|doesn.t have) (?:the )?required permission to use project|serviceusage\.services\.use|permission denied on resource|no endpoints found matching your data policy|data policy|guardrail|privacy settings|no allowed providers|user location is not supported|unsupported_country_region_territory|country, region,? or territory not supported|permission '[a-z.]{3,60}' denied|iam_permission_denied|is not authorized to perform|operationnotsupported|invalid url ?\(|requires? setting (?:the )?[a-z0-9_]{0,40}(?:project|region|location|endpoint|url|deployment)|no (?:model )?provider (?:is )?configured|please set (?:the |a )?(?:model )?provider\b|failed to load required configuration[^\n]{0,40}(?:provider|model)|no handler found on route|not authorized to invoke this api operation|unsupported [a-z-]{0,20}version header|provider header is required|configure (?:at least one|an?) (?:llm |model |ai )?provider|denied by a routing rule|verify your api base|(?:serverless |deployment )?endpoint not found|dedicated endpoint[^\n]{0,80}is not running|dedicated_endpoint_not_running|<title>404 not found<\/title>|\b(?:post|get) https?:\/\/[^\s"]{1,200}\/(?:chat\/completions|completions|messages|responses)\S{0,40} "?http\/[\d.]{1,3} 404|invalidendpoint\.notfound|targeted an endpoint that does not exist|invalid response object from api: '404 not found'|can only be accessed over https|not (?:currently )?available in your (?:location|region|country)|llm provider not provided|no provider found\b|pass in the llm provider|method not allowed|(?:requested )?endpoint (?:was )?not found|as the base url\b|no (?:language )?models? (?:is |are )?(?:configured|selected)/,
     },
   },
 ];

@@ -40,10 +40,11 @@ const months = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', '
 
 /**
  * A wall-clock reset with an IANA zone: "resets 11:10am (Europe/Helsinki)", "will reset at 5pm
- * (Europe/Warsaw)", "resets Oct 9, 9am (Europe/Paris)", "resets at 15:00 UTC". Without a zone there is no hint.
+ * (Europe/Warsaw)", "resets Oct 9, 9am (Europe/Paris)", "resets at 15:00 UTC", "resets at 10:57 PM GMT-3" (an offset
+ * in hours after UTC or GMT, as people write it: GMT-3 is three hours behind). Without a zone there is no hint.
  */
 const zonedClock =
-  /\b(?:resets?|available again|try again)\s{1,3}(?:at\s{1,3}|on\s{1,3})?(?:(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,6}\.?\s(\d{1,2})(?:st|nd|rd|th)?,?\s{1,2}(?:at\s)?)?(\d{1,2})(?::(\d{2}))?\s?(am|pm)?\s{0,2}(?:\(([a-z]{1,14}(?:\/[a-z0-9_+-]{1,30}){1,2}|utc|gmt)\)|(utc|gmt)\b)/;
+  /\b(?:resets?|available again|try again)\s{1,3}(?:at\s{1,3}|on\s{1,3})?(?:(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,6}\.?\s(\d{1,2})(?:st|nd|rd|th)?,?\s{1,2}(?:at\s)?)?(\d{1,2})(?::(\d{2}))?\s?(am|pm)?\s{0,2}(?:\(([a-z]{1,14}(?:\/[a-z0-9_+-]{1,30}){1,2}|utc|gmt)\)|(utc|gmt)(?:([+-])(\d{1,2})(?![\d:]))?\b)/;
 
 /** A reset stated as an ISO date and a UTC time: "You will regain access on 2025-07-01 at 00:00 UTC". */
 const isoDateClock =
@@ -64,7 +65,13 @@ export function zonedClockHints(text: string, referenceMs: number): RawHints {
     if (hour < 1 || hour > 12) return {};
     hour = (hour % 12) + (meridiem === 'pm' ? 12 : 0);
   }
-  const zone = (m[6] ?? m[7])!;
+  const offsetHours = m[9] === undefined ? 0 : Number(m[9]);
+  if (offsetHours > 14) return {};
+  // IANA's Etc/GMT zones invert the sign (Etc/GMT+3 is three hours behind UTC, what people write as GMT-3).
+  const zone =
+    m[8] === undefined || offsetHours === 0
+      ? (m[6] ?? m[7])!
+      : `Etc/GMT${m[8] === '-' ? '+' : '-'}${offsetHours}`;
   const month = m[1] === undefined ? undefined : months.indexOf(m[1]) + 1;
   const day = m[2] === undefined ? undefined : Number(m[2]);
   const at = resolveZonedClock(
