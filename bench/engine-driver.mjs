@@ -49,10 +49,14 @@ export const fmt = (n, digits = 0) =>
 export const percentile = (sorted, p) =>
   sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))];
 
-/** Starts `ids` on the profile `bench` all at once and waits until their first dispatches are acknowledged. */
+/**
+ * Starts `ids` on the profile `bench` all at once and waits until their first dispatches are acknowledged. Returns
+ * the routes as started: their generation and intent are what a failure report names.
+ */
 export async function startRoutes(engine, ids) {
-  await Promise.all(ids.map((id) => engine.startRoute({ routeId: id, profileId: 'bench' })));
+  const routes = await Promise.all(ids.map((id) => engine.startRoute({ routeId: id, profileId: 'bench' })));
   await engine.idle();
+  return routes;
 }
 
 /** The route's current attempt fails with `evidence` before any output (so a replay is safe). */
@@ -79,8 +83,7 @@ export async function measureDecisions(store, routes) {
   const engine = new Engine({ store, clock: new ManualClock(t0), dispatcher: acceptAll });
   await engine.saveProfile(benchProfile());
   const ids = Array.from({ length: routes }, (_, i) => `r${i}`);
-  await startRoutes(engine, ids);
-  const snapshots = await Promise.all(ids.map((id) => store.readRoute(id)));
+  const snapshots = await startRoutes(engine, ids);
   const started = performance.now();
   const outcomes = await Promise.all(snapshots.map((r) => failAttempt(engine, r)));
   const seconds = (performance.now() - started) / 1000;

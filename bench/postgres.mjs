@@ -95,13 +95,12 @@ async function recourse(url) {
     },
   });
   try {
-    const { engine, store } = recourse;
+    const { engine } = recourse;
     await engine.saveProfile(benchProfile(waitForReset));
     const ids = Array.from({ length: jobs }, (_, i) => `r${i}`);
     const setUp = performance.now();
-    await startRoutes(engine, ids);
+    const routes = await startRoutes(engine, ids);
     const startSeconds = (performance.now() - setUp) / 1000;
-    const routes = await Promise.all(ids.map((id) => store.readRoute(id)));
     const started = Date.now();
     const dueAt = dueTimes(started);
     const outcomes = await Promise.all(
