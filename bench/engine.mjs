@@ -7,46 +7,18 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { newRoute, openReplayEvidence } from '../dist/core/index.js';
+import { newRoute } from '../dist/core/index.js';
 import { Engine, ManualClock, systemClock } from '../dist/engine/index.js';
 import { openSqliteStore } from '../dist/store/index.js';
+import { acceptAll as quiet, benchProfile, fmt, measureDecisions, percentile, t0 } from './engine-driver.mjs';
 
-const t0 = Date.parse('2026-06-01T12:00:00Z');
-const quiet = { dispatch: async () => undefined };
-const overloaded = {
-  kind: 'http',
-  status: 529,
-  provider: 'anthropic',
-  body: '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
-};
-const policy = {
-  version: 1,
-  transient: {
-    retry: { enabled: true, max_retries: 3, initial_interval_seconds: 5 },
-    wait_for_reset: { enabled: false, max_wait_seconds: 0 },
-    on_exhausted: 'skip',
-  },
-  hard: {
-    retry: { enabled: false, max_retries: 0, initial_interval_seconds: 0 },
-    wait_for_reset: { enabled: true, max_wait_seconds: 3600 },
-    on_exhausted: 'stop',
-  },
-};
-const profile = {
-  id: 'bench',
-  name: 'bench',
-  version: 1,
-  candidates: ['a', 'b'].map((c) => ({ profile_id: c, enabled: true, policy })),
-};
+const profile = benchProfile();
 const folders = [];
 const tempDb = () => {
   const folder = mkdtempSync(join(tmpdir(), 'recourse-bench-'));
   folders.push(folder);
   return join(folder, 'bench.db');
 };
-const fmt = (n, digits = 0) =>
-  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))];
 
 async function open(file, synchronous = 'FULL') {
   const store = openSqliteStore({ file, synchronous });
@@ -56,35 +28,7 @@ async function open(file, synchronous = 'FULL') {
 
 /** 1. Decisions: N routes fail at once; each failure is classified, evaluated, committed with its attempt, and armed. */
 async function decisions(synchronous, routes = 6000) {
-  const store = await open(tempDb(), synchronous);
-  const clock = new ManualClock(t0);
-  const engine = new Engine({ store, clock, dispatcher: quiet });
-  await engine.saveProfile(profile);
-  const ids = Array.from({ length: routes }, (_, i) => `r${i}`);
-  await Promise.all(ids.map((id) => engine.startRoute({ routeId: id, profileId: 'bench' })));
-  await engine.idle();
-  const snapshots = await Promise.all(ids.map((id) => store.readRoute(id)));
-  const started = performance.now();
-  const outcomes = await Promise.all(
-    snapshots.map((r) =>
-      engine.reportFailure({
-        routeId: r.id,
-        generation: r.generation,
-        invocationId: r.dispatch.intentId,
-        evidence: overloaded,
-        replay: openReplayEvidence({
-          sessionId: r.id,
-          executionId: r.dispatch.intentId,
-          promptGeneration: r.generation,
-        }),
-      }),
-    ),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  if (outcomes.some((o) => o.route.state !== 'retry_wait')) throw new Error('a decision went wrong');
-  await engine.close();
-  await store.close();
-  return routes / seconds;
+  return measureDecisions(await open(tempDb(), synchronous), routes);
 }
 
 /** Inserts `count` routes in retry_wait straight through the store (fast set-up; the engine reads them as its own). */

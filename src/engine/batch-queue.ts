@@ -13,8 +13,13 @@ export interface AfterCommit {
   waitsEnded: boolean;
 }
 
-/** One unit of work: reads and writes inside the transaction it is given, at the batch's instant. */
-export type Work<R> = (tx: StoreTransaction, nowMs: number, after: AfterCommit) => Promise<R>;
+/**
+ * One unit of work: reads and writes inside the transaction it is given, at the batch's instant. `routeId` names
+ * the route it is about, when one: the batch tells the store, which may read them all in one go.
+ */
+export type Work<R> = ((tx: StoreTransaction, nowMs: number, after: AfterCommit) => Promise<R>) & {
+  readonly routeId?: string;
+};
 
 interface Pending {
   readonly work: Work<unknown>;
@@ -76,13 +81,19 @@ export class BatchQueue {
   private async runBatch(batch: readonly Pending[]): Promise<void> {
     const after = emptyAfter();
     let values: unknown[];
+    const routeIds = [
+      ...new Set(batch.flatMap((p) => (p.work.routeId === undefined ? [] : [p.work.routeId]))),
+    ];
     try {
-      values = await this.store.transact(async (tx) => {
-        const nowMs = this.clock.now();
-        const out: unknown[] = [];
-        for (const p of batch) out.push(await p.work(tx, nowMs, after));
-        return out;
-      });
+      values = await this.store.transact(
+        async (tx) => {
+          const nowMs = this.clock.now();
+          const out: unknown[] = [];
+          for (const p of batch) out.push(await p.work(tx, nowMs, after));
+          return out;
+        },
+        { routeIds },
+      );
     } catch (error) {
       if (batch.length === 1) {
         batch[0]!.reject(error);

@@ -40,7 +40,7 @@ export type WorkResult = RouteOutcome | { readonly outcome: 'not_found'; readonl
  * timers, dispatches and events for after the commit. Nothing else happens here.
  */
 export function routeWork(routeId: string, event: RouteEvent, newId: () => string): Work<WorkResult> {
-  return async (tx, nowMs, after) => {
+  return aboutRoute(routeId, async (tx, nowMs, after) => {
     const route = await tx.readRoute(routeId);
     if (route === null) return { outcome: 'not_found', routeId };
     const world = await loadWorld(tx, route, event.type, nowMs, newId);
@@ -48,7 +48,7 @@ export function routeWork(routeId: string, event: RouteEvent, newId: () => strin
     // Read before the decision replaces it: the deadline this firing answers (lateness is measured against it).
     const dueAtMs = event.type === 'deadline' ? deadlineOf(route) : null;
     return commitDecision(tx, route, decision, triggerOf(event), nowMs, after, dueAtMs);
-  };
+  });
 }
 
 export type StartResult =
@@ -61,7 +61,7 @@ export type StartResult =
 
 /** A new route and its initial dispatch, unless the id is taken. */
 export function startWork(input: StartInput, newId: () => string): Work<StartResult> {
-  return async (tx, nowMs, after) => {
+  return aboutRoute(input.routeId, async (tx, nowMs, after) => {
     const existing = await tx.readRoute(input.routeId);
     if (existing !== null) return { outcome: 'exists', route: existing };
     const world = await loadWorld(tx, { ...input, candidate: input.profileId }, 'start', nowMs, newId);
@@ -79,7 +79,12 @@ export function startWork(input: StartInput, newId: () => string): Work<StartRes
     });
     await applyEffects(tx, started.route, started.effects, nowMs, after);
     return { outcome: 'started', route: started.route };
-  };
+  });
+}
+
+/** Work that names its route, so the batch can tell the store which routes it touches. */
+function aboutRoute<R>(routeId: string, work: Work<R>): Work<R> {
+  return Object.assign(work, { routeId });
 }
 
 /**

@@ -247,12 +247,14 @@ export abstract class KyselyStoreReads implements Store {
   }
 }
 
-async function readRoute(db: Kysely<Database>, id: string): Promise<Route | null> {
+/** One route by id, or null: the store's read and its transactions' (on the transaction's connection). */
+export async function readRoute(db: Kysely<Database>, id: string): Promise<Route | null> {
   const row = await db.selectFrom('routes').selectAll().where('id', '=', id).executeTakeFirst();
   return row === undefined ? null : rowToRoute(row);
 }
 
-async function readProfile(
+/** The latest version of a dynamic profile, validated; null when none is stored. */
+export async function readProfile(
   db: Kysely<Database>,
   id: string,
   profiles: ProfileDocuments,

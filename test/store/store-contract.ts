@@ -86,6 +86,98 @@ export function storeContract(
       });
     });
 
+    it('[RTE-16][RTE-17][DUR-05] a transaction that names its routes reads, fences and writes them as one that does not', async () => {
+      await withStore(async (store, reopen) => {
+        const s = routesInEveryState();
+        const r = { ...s.retry_wait, id: 'r', payload: { task: 'keep me' } } as Route;
+        const fenceOf = (x: Route) => ({ generation: x.generation, state: x.state, revision: x.revision });
+        const intent = (id: string, routeId: string) => ({
+          id,
+          routeId,
+          generation: 1,
+          candidate: 'a',
+          kind: 'retry' as const,
+          createdAtMs: t0,
+        });
+        await store.transact(async (tx) => {
+          await tx.insertRoute(r);
+          await tx.insertIntent(intent('i1', 'r'));
+        });
+        const next = { ...r, revision: r.revision + 1, updatedAtMs: r.updatedAtMs + 1 };
+        const later = { ...next, revision: next.revision + 1, updatedAtMs: next.updatedAtMs + 1 };
+        const fresh = { ...s.active, id: 'n' } as Route;
+        const freshNext = { ...fresh, revision: fresh.revision + 1 };
+        const seen = await store.transact(
+          async (tx) => [
+            await tx.readRoute('r'),
+            await tx.updateRoute(next, { ...fenceOf(r), generation: r.generation + 1 }),
+            await tx.updateRoute(next, { ...fenceOf(r), state: 'active' }),
+            await tx.updateRoute(next, fenceOf(r)),
+            await tx.readRoute('r'),
+            await tx.updateRoute(later, fenceOf(r)),
+            await tx.updateRoute(later, fenceOf(next)),
+            await tx.readRoute('n'),
+            await tx.insertRoute(fresh),
+            await tx.updateRoute(freshNext, fenceOf(fresh)),
+            await tx.readRoute('n'),
+            await tx.insertIntent(intent('i2', 'n')),
+            await tx.resolveIntent('i2', 'acknowledged', t0 + 1),
+            await tx.resolveIntent('i2', 'ambiguous', t0 + 2),
+            await tx.resolveIntent('i1', 'ambiguous', t0 + 3),
+            await tx.resolveIntent('i1', 'acknowledged', t0 + 4),
+            await tx.resolveIntent('missing', 'ambiguous', t0 + 5),
+            await tx.appendAttempt(attempt('r', 1)),
+            await tx.appendAttempt(attempt('r', 2)),
+          ],
+          { routeIds: ['r', 'n', 'r'] },
+        );
+        expect(seen).toEqual([
+          r,
+          false,
+          false,
+          true,
+          next,
+          false,
+          true,
+          null,
+          undefined,
+          true,
+          freshNext,
+          undefined,
+          true,
+          false,
+          true,
+          false,
+          false,
+          undefined,
+          undefined,
+        ]);
+        const again = await reopen();
+        expect(await again.readRoute('r')).toEqual(later);
+        expect(await again.readRoute('n')).toEqual(freshNext);
+        expect(await again.listIntents('r')).toEqual([
+          { ...intent('i1', 'r'), outcome: 'ambiguous', resolvedAtMs: t0 + 3 },
+        ]);
+        expect(await again.listIntents('n')).toEqual([
+          { ...intent('i2', 'n'), outcome: 'acknowledged', resolvedAtMs: t0 + 1 },
+        ]);
+        expect((await again.listAttempts('r')).map((a) => a.retryOrdinal)).toEqual([1, 2]);
+        // A planned transaction that fails leaves its routes, intents and history as they were.
+        await expect(
+          again.transact(
+            async (tx) => {
+              await tx.updateRoute({ ...later, revision: later.revision + 1 }, fenceOf(later));
+              await tx.appendAttempt(attempt('r', 3));
+              throw new Error('disk full');
+            },
+            { routeIds: ['r'] },
+          ),
+        ).rejects.toThrow('disk full');
+        expect(await again.readRoute('r')).toEqual(later);
+        expect(await again.listAttempts('r')).toHaveLength(2);
+      });
+    });
+
     it('[DUR-04] a transaction that fails writes nothing', async () => {
       await withStore(async (store) => {
         const { retry_wait: r } = routesInEveryState();

@@ -10,6 +10,7 @@ export {
   type StoredAttempt,
   type StoredIntent,
   type StoreTransaction,
+  type TransactionPlan,
 } from './store-port.js';
 export type {
   NewMessage,

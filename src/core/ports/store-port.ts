@@ -14,8 +14,11 @@ export interface Store {
   /** Applies pending numbered migrations; returns the names applied now (empty when up to date). */
   migrate(): Promise<readonly string[]>;
   close(): Promise<void>;
-  /** Runs `work` in one transaction: all of its writes commit together, or none does. */
-  transact<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` in one transaction: all of its writes commit together, or none does. `plan` names what the work
+   * will touch, so an adapter may read it up front (one round trip for the batch); the work must not depend on it.
+   */
+  transact<T>(work: (tx: StoreTransaction) => Promise<T>, plan?: TransactionPlan): Promise<T>;
 
   readRoute(id: string): Promise<Route | null>;
   /**
@@ -120,6 +123,12 @@ export interface RouteFence {
   readonly generation: number;
   readonly state: RouteState;
   readonly revision: number;
+}
+
+/** What a transaction is about to touch: a hint, never a limit (other routes may still be read and written). */
+export interface TransactionPlan {
+  /** The routes the work reads and writes, in any order, each once or more. */
+  readonly routeIds: readonly string[];
 }
 
 export interface StoreTransaction {

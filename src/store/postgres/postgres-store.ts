@@ -9,6 +9,7 @@ import type {
   Store,
   StoreTransaction,
   TaskSessions,
+  TransactionPlan,
   Transcript,
 } from '../../core/index.js';
 import { uuidv7 } from '../../support/ids.js';
@@ -171,11 +172,17 @@ class PostgresStore extends KyselyStoreReads {
   /**
    * A real BEGIN ... COMMIT on one pooled client (ROLLBACK when the work throws). Transactions queue behind one
    * another in this process, as they do on SQLite's one connection: the engine's group commit and a plan write never
-   * interleave, and the fenced UPDATEs guard against any other writer of the schema.
+   * interleave, and the fenced UPDATEs guard against any other writer of the schema. The planned routes are read
+   * and locked first, in one statement, and the writes the work leaves held are sent before COMMIT.
    */
-  transact<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+  transact<T>(work: (tx: StoreTransaction) => Promise<T>, plan?: TransactionPlan): Promise<T> {
     return this.writes.run(() =>
-      this.db.transaction().execute((trx) => work(new PostgresTransaction(trx, this.profiles))),
+      this.db.transaction().execute(async (trx) => {
+        const tx = await PostgresTransaction.open(trx, this.profiles, plan?.routeIds ?? []);
+        const result = await work(tx);
+        await tx.flush();
+        return result;
+      }),
     );
   }
 }

@@ -14,35 +14,108 @@ import {
   type RouteFence,
   type StoreTransaction,
 } from '../../core/index.js';
+import { readProfile, readRoute } from '../kysely-store-reads.js';
 import { circuitOfRow, type ProfileDocuments } from '../row-codecs.js';
 import { planOfRow, planToRow } from '../plan-rows.js';
 import { rowToRoute, routeToRow } from '../route-rows.js';
 import type { CircuitRow, Database } from '../schema.js';
+import { DeferredWrites } from './deferred-writes.js';
+
+/** A stored route as the codec gives it back: what a read after a write would return. */
+const asStored = (route: Route, payload: Route['payload']): Route =>
+  rowToRoute(routeToRow({ ...route, payload }, route.updatedAtMs));
 
 /**
  * A transaction's reads and writes on one pooled PostgreSQL client, inside the BEGIN that `transact` opened.
  * Every fenced write states its fence in the UPDATE's (or DELETE's) WHERE, as the SQLite statements do: PostgreSQL
  * re-checks that WHERE against the newest committed row, so zero rows changed means another writer won.
+ *
+ * Round trips are what PostgreSQL costs per decision, so a batch's routes are read in one statement when the
+ * transaction opens and stay locked (FOR UPDATE) until it ends: no other writer can move them, so their fences are
+ * checked against the locked rows in memory and their writes wait in `DeferredWrites`, sent as one statement per
+ * table at the end (still fenced). Profiles and circuits are read once per transaction. Anything else runs at
+ * once, after the held writes.
  */
 export class PostgresTransaction implements StoreTransaction {
-  constructor(
+  /** The planned routes, as locked and as this transaction has written them since (null: not stored). */
+  private readonly locked = new Map<string, Route | null>();
+  /** Unresolved intents of the planned routes, locked with them. */
+  private readonly openIntents = new Set<string>();
+  private readonly profileReads = new Map<string, Promise<DynamicProfile | null>>();
+  private readonly circuitReads = new Map<string, Circuit | null>();
+  private readonly held = new DeferredWrites();
+
+  private constructor(
     private readonly db: Kysely<Database>,
     private readonly profiles: ProfileDocuments,
   ) {}
 
+  /** Opens on a client inside BEGIN: locks the planned routes (in id order, so two nodes never deadlock on them). */
+  static async open(
+    db: Kysely<Database>,
+    profiles: ProfileDocuments,
+    routeIds: readonly string[],
+  ): Promise<PostgresTransaction> {
+    const tx = new PostgresTransaction(db, profiles);
+    if (routeIds.length === 0) return tx;
+    const rows = await db
+      .selectFrom('routes')
+      .selectAll()
+      .where('id', 'in', routeIds)
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+    for (const id of routeIds) tx.locked.set(id, null);
+    for (const row of rows) tx.locked.set(row.id, rowToRoute(row));
+    const intents = await db
+      .selectFrom('dispatch_intents')
+      .select('id')
+      .where('route_id', 'in', routeIds)
+      .where('outcome', 'is', null)
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+    for (const i of intents) tx.openIntents.add(i.id);
+    return tx;
+  }
+
+  /** Sends the held writes: before any statement that might read them, and when the work is done. */
+  flush(): Promise<void> {
+    return this.held.flush(this.db);
+  }
+
   async readRoute(id: string): Promise<Route | null> {
-    const row = await this.db.selectFrom('routes').selectAll().where('id', '=', id).executeTakeFirst();
-    return row === undefined ? null : rowToRoute(row);
+    const locked = this.locked.get(id);
+    if (locked !== undefined) return locked;
+    await this.flush();
+    return readRoute(this.db, id);
   }
 
   async insertRoute(route: Route): Promise<void> {
+    if (this.locked.get(route.id) === null) {
+      // Not stored when locked: a route another writer inserts meanwhile fails the held INSERT (primary key).
+      this.held.insertRoute(route);
+      this.locked.set(route.id, asStored(route, route.payload));
+      return;
+    }
+    await this.flush();
     await this.db.insertInto('routes').values(routeToRow(route, route.updatedAtMs)).execute();
   }
 
   async updateRoute(next: Route, fence: RouteFence): Promise<boolean> {
+    const locked = this.locked.get(next.id);
+    if (locked === null) return false;
+    if (locked !== undefined) {
+      if (!fenceHolds(locked, fence)) return false;
+      this.held.updateRoute(next, fence);
+      // The payload is written once, with the route: an update keeps the stored one.
+      this.locked.set(next.id, asStored(next, locked.payload));
+      return true;
+    }
+    await this.flush();
     // The payload is written once, with the route: it never changes, and may be 64 KiB.
     const {
-      id,
+      id: routeId,
       created_at_ms: _created,
       payload: _payload,
       ...columns
@@ -50,7 +123,7 @@ export class PostgresTransaction implements StoreTransaction {
     const result = await this.db
       .updateTable('routes')
       .set(columns)
-      .where('id', '=', id)
+      .where('id', '=', routeId)
       .where('generation', '=', fence.generation)
       .where('state', '=', fence.state)
       .where('revision', '=', fence.revision)
@@ -58,72 +131,80 @@ export class PostgresTransaction implements StoreTransaction {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  async deleteRoute(id: string, fence: RouteFence): Promise<boolean> {
+  async deleteRoute(routeId: string, fence: RouteFence): Promise<boolean> {
+    await this.flush();
+    // Read from the database from now on: the route and its intents are gone or stay as they are.
+    this.locked.delete(routeId);
     const result = await this.db
       .deleteFrom('routes')
-      .where('id', '=', id)
+      .where('id', '=', routeId)
       .where('generation', '=', fence.generation)
       .where('state', '=', fence.state)
       .where('revision', '=', fence.revision)
       .executeTakeFirst();
     if (Number(result.numDeletedRows) !== 1) return false;
-    await this.db.deleteFrom('attempts').where('route_id', '=', id).execute();
-    await this.db.deleteFrom('dispatch_intents').where('route_id', '=', id).execute();
-    await this.db.deleteFrom('replay_snapshots').where('route_id', '=', id).execute();
+    await this.db.deleteFrom('attempts').where('route_id', '=', routeId).execute();
+    await this.db.deleteFrom('dispatch_intents').where('route_id', '=', routeId).execute();
+    await this.db.deleteFrom('replay_snapshots').where('route_id', '=', routeId).execute();
     return true;
   }
 
-  async appendAttempt(a: AttemptRecord): Promise<void> {
-    await this.db
-      .insertInto('attempts')
-      .values({
-        route_id: a.routeId,
-        candidate: a.candidate,
-        generation: a.generation,
-        code: a.code,
-        failure_class: a.failureClass,
-        catalogue_version: a.catalogueVersion,
-        rule: a.rule,
-        policy_snapshot: a.policySnapshot === null ? null : JSON.stringify(a.policySnapshot),
-        decision: a.decision,
-        retry_ordinal: a.retryOrdinal,
-        deadline_ms: a.deadlineMs,
-        pending_outcome: a.pendingOutcome,
-        safe_excerpt: a.safeExcerpt,
-        note: a.note,
-        at_ms: a.atMs,
-        delay_source: a.delaySource,
-      })
-      .execute();
+  appendAttempt(a: AttemptRecord): Promise<void> {
+    this.held.appendAttempt({
+      route_id: a.routeId,
+      candidate: a.candidate,
+      generation: a.generation,
+      code: a.code,
+      failure_class: a.failureClass,
+      catalogue_version: a.catalogueVersion,
+      rule: a.rule,
+      policy_snapshot: a.policySnapshot === null ? null : JSON.stringify(a.policySnapshot),
+      decision: a.decision,
+      retry_ordinal: a.retryOrdinal,
+      deadline_ms: a.deadlineMs,
+      pending_outcome: a.pendingOutcome,
+      safe_excerpt: a.safeExcerpt,
+      note: a.note,
+      at_ms: a.atMs,
+      delay_source: a.delaySource,
+    });
+    return Promise.resolve();
   }
 
-  async insertIntent(i: DispatchIntent): Promise<void> {
-    await this.db
-      .insertInto('dispatch_intents')
-      .values({
-        id: i.id,
-        route_id: i.routeId,
-        generation: i.generation,
-        candidate: i.candidate,
-        kind: i.kind,
-        created_at_ms: i.createdAtMs,
-        outcome: null,
-        resolved_at_ms: null,
-      })
-      .execute();
+  insertIntent(i: DispatchIntent): Promise<void> {
+    // A duplicate id fails the held INSERT at the end, and the transaction with it.
+    this.held.insertIntent({
+      id: i.id,
+      route_id: i.routeId,
+      generation: i.generation,
+      candidate: i.candidate,
+      kind: i.kind,
+      created_at_ms: i.createdAtMs,
+      outcome: null,
+      resolved_at_ms: null,
+    });
+    return Promise.resolve();
   }
 
-  async resolveIntent(id: string, outcome: IntentOutcome, atMs: number): Promise<boolean> {
+  async resolveIntent(intentId: string, outcome: IntentOutcome, atMs: number): Promise<boolean> {
+    if (this.held.resolveHeldIntent(intentId, outcome, atMs)) return true;
+    if (this.openIntents.delete(intentId)) {
+      this.held.resolveStoredIntent(intentId, outcome, atMs);
+      return true;
+    }
+    await this.flush();
     const result = await this.db
       .updateTable('dispatch_intents')
       .set({ outcome, resolved_at_ms: atMs })
-      .where('id', '=', id)
+      .where('id', '=', intentId)
       .where('outcome', 'is', null)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
 
   async saveProfile(profile: DynamicProfile, atMs: number): Promise<void> {
+    await this.flush();
+    this.profileReads.delete(profile.id);
     await this.db
       .insertInto('profiles')
       .values({
@@ -142,23 +223,25 @@ export class PostgresTransaction implements StoreTransaction {
       .execute();
   }
 
-  async readProfile(id: string): Promise<DynamicProfile | null> {
-    const row = await this.db
-      .selectFrom('profiles')
-      .select(['version', 'document'])
-      .where('id', '=', id)
-      .orderBy('version', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    return row === undefined ? null : this.profiles.parse(id, row.version, row.document);
+  /** Read once per transaction: a batch of decisions on one profile asks for it once per decision. */
+  readProfile(id: string): Promise<DynamicProfile | null> {
+    let read = this.profileReads.get(id);
+    if (read === undefined) {
+      read = readProfile(this.db, id, this.profiles);
+      this.profileReads.set(id, read);
+    }
+    return read;
   }
 
   async deleteProfile(id: string): Promise<boolean> {
+    await this.flush();
+    this.profileReads.delete(id);
     const result = await this.db.deleteFrom('profiles').where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 
   async countProfileRoutes(id: string): Promise<number> {
+    await this.flush();
     const row = await this.db
       .selectFrom('routes')
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -167,15 +250,34 @@ export class PostgresTransaction implements StoreTransaction {
     return Number(row.n);
   }
 
+  /**
+   * Each circuit is read once per transaction and then kept as this transaction writes it. Circuits are not locked:
+   * a write is fenced by the version read, so a circuit another node moved meanwhile fails the write.
+   */
   async readCircuits(keys: readonly string[]): Promise<ReadonlyMap<string, Circuit>> {
+    const missing = keys.filter((k) => !this.circuitReads.has(k));
+    if (missing.length > 0) {
+      const rows = await this.db.selectFrom('circuits').selectAll().where('key', 'in', missing).execute();
+      for (const k of missing) this.circuitReads.set(k, null);
+      for (const row of rows) this.circuitReads.set(row.key, circuitOfRow(row));
+    }
     const circuits = new Map<string, Circuit>();
-    if (keys.length === 0) return circuits;
-    const rows = await this.db.selectFrom('circuits').selectAll().where('key', 'in', keys).execute();
-    for (const row of rows) circuits.set(row.key, circuitOfRow(row));
+    for (const k of keys) {
+      const circuit = this.circuitReads.get(k);
+      if (circuit !== null && circuit !== undefined) circuits.set(k, circuit);
+    }
     return circuits;
   }
 
   async writeCircuit(c: Circuit, expectedVersion: number): Promise<boolean> {
+    const written = await this.storeCircuit(c, expectedVersion);
+    // A lost race leaves the stored circuit unknown here: the next read asks the database.
+    if (written) this.circuitReads.set(c.key, c);
+    else this.circuitReads.delete(c.key);
+    return written;
+  }
+
+  private async storeCircuit(c: Circuit, expectedVersion: number): Promise<boolean> {
     const row: CircuitRow = {
       key: c.key,
       scope: c.scope,
@@ -204,28 +306,22 @@ export class PostgresTransaction implements StoreTransaction {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  async saveReplaySnapshot(
-    routeId: string,
-    generation: number,
-    s: ReplayEvidence,
-    atMs: number,
-  ): Promise<void> {
-    await this.db
-      .insertInto('replay_snapshots')
-      .values({
-        route_id: routeId,
-        generation,
-        session_id: s.key.sessionId,
-        execution_id: s.key.executionId,
-        prompt_generation: s.key.promptGeneration,
-        counts: JSON.stringify(s.counts),
-        assistant_excerpt: safeExcerpt(redactSecrets(s.assistantText)),
-        at_ms: atMs,
-      })
-      .execute();
+  saveReplaySnapshot(routeId: string, generation: number, s: ReplayEvidence, atMs: number): Promise<void> {
+    this.held.saveReplay({
+      route_id: routeId,
+      generation,
+      session_id: s.key.sessionId,
+      execution_id: s.key.executionId,
+      prompt_generation: s.key.promptGeneration,
+      counts: JSON.stringify(s.counts),
+      assistant_excerpt: safeExcerpt(redactSecrets(s.assistantText)),
+      at_ms: atMs,
+    });
+    return Promise.resolve();
   }
 
   async appendPlanError(record: PlanErrorRecord): Promise<void> {
+    await this.flush();
     const last = await this.db
       .selectFrom('plan_errors')
       .select((eb) => eb.fn.max('seq').as('seq'))
@@ -243,6 +339,7 @@ export class PostgresTransaction implements StoreTransaction {
   }
 
   async listPlanErrors(planId: string): Promise<readonly PlanErrorRecord[]> {
+    await this.flush();
     const rows = await this.db
       .selectFrom('plan_errors')
       .select('record')
@@ -253,15 +350,18 @@ export class PostgresTransaction implements StoreTransaction {
   }
 
   async readPlan(id: string): Promise<Plan | null> {
+    await this.flush();
     const row = await this.db.selectFrom('plans').selectAll().where('id', '=', id).executeTakeFirst();
     return row === undefined ? null : planOfRow(row);
   }
 
   async insertPlan(plan: Plan): Promise<void> {
+    await this.flush();
     await this.db.insertInto('plans').values(planToRow(plan)).execute();
   }
 
   async updatePlan(next: Plan, expectedRevision: number): Promise<boolean> {
+    await this.flush();
     const { id, created_at_ms: _created, ...columns } = planToRow(next);
     const result = await this.db
       .updateTable('plans')
@@ -271,4 +371,11 @@ export class PostgresTransaction implements StoreTransaction {
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
+}
+
+/** The fence a decision was made on still holds for the route as this transaction has it. */
+function fenceHolds(route: Route, fence: RouteFence): boolean {
+  return (
+    route.generation === fence.generation && route.state === fence.state && route.revision === fence.revision
+  );
 }
