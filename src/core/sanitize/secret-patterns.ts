@@ -30,6 +30,7 @@ interface SecretFormat {
 }
 
 const redacted = '[REDACTED]';
+const email = '[EMAIL]';
 
 /**
  * A case-insensitive source for a key word (`ci('key')` is `[kK][eE][yY]`). The scan is case-sensitive because
@@ -63,8 +64,8 @@ const weakNames = ci(String.raw`(?:token|key|signature|sig|session(?:id|_id|-id)
 /** Between a name and its value: quotes (JSON escaped up to twice), a colon or equals sign, blanks. */
 const assignment = String.raw`\\{0,3}["'\`]?\s{0,4}[:=]\s{0,4}\\{0,3}["'\`]?`;
 
-/** Between a key word and a key in prose: `subscription key 0a1b...`, `token is "..."`, `key: (...)`. */
-const nearby = String.raw`s?\\{0,3}["'\`]?\s{0,3}(?:[:=]|${ci('is')}(?=\s)|${ci('was')}(?=\s))?\s{0,3}\\{0,3}["'\`(\[<]?`;
+/** Between a key word and a key in prose: `subscription key 0a1b...`, `token is "..."`, `key: (...)`, `<Key>...`. */
+const nearby = String.raw`s?\\{0,3}["'\`>]?\s{0,3}(?:[:=]|${ci('is')}(?=\s)|${ci('was')}(?=\s))?\s{0,3}\\{0,3}["'\`(\[<]?`;
 
 /** Where an assigned value ends. */
 const valueEnd = String.raw`[\s"'\`,;&}\])\\]`;
@@ -118,6 +119,35 @@ function isRequestId(text: string, start: number, end: number): boolean {
   return (
     requestIdRun.test(text.slice(start, Math.min(end, start + 8))) ||
     requestIdBefore.test(text.slice(Math.max(0, start - 24), start))
+  );
+}
+
+/** Upper case, lower case, digit or other: the class of a character code, for `readsAsRandom`. */
+const characterClass = (c: number) => (c >= 65 && c <= 90 ? 1 : c >= 97 && c <= 122 ? 2 : c >= 48 && c <= 57 ? 3 : 0);
+
+/**
+ * Whether a base64 run reads as random rather than as words: upper and lower case, a digit or `+`, a change of
+ * class (upper, lower, digit) at least once every four letters and digits, and not only words and numbers. Random
+ * base64 changes class about every other character; CamelCase words about every six.
+ */
+function readsAsRandom(run: string): boolean {
+  let changes = 0;
+  let letters = 0;
+  let previous = 0;
+  for (let i = 0; i < run.length; i++) {
+    const k = characterClass(run.charCodeAt(i));
+    if (k === 0) continue;
+    letters++;
+    if (previous !== 0 && k !== previous) changes++;
+    previous = k;
+  }
+  return (
+    changes * 4 >= letters &&
+    hasLetter.test(run) &&
+    /[A-Z]/.test(run) &&
+    /[a-z]/.test(run) &&
+    (hasDigit.test(run) || run.includes('+')) &&
+    !run.split(/[-_/.+=]/).every((part) => part === '' || identifierPart.test(part))
   );
 }
 
@@ -193,10 +223,18 @@ export const secretFormats: readonly SecretFormat[] = [
       'fw_',
       'csk-',
       'tgp_',
+      'whsec_',
+      'gocspx-',
     ],
     source:
       wordStart +
-      String.raw`(sk-[A-Za-z0-9_*.-]{6,}|(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{8,}|AIza[0-9A-Za-z_-]{16,}|ya29\.[0-9A-Za-z_-]{10,}|1\/\/[0-9A-Za-z_-]{16,}|gsk_[A-Za-z0-9]{12,}|xai-[A-Za-z0-9]{12,}|hf_[A-Za-z0-9]{12,}|pplx-[A-Za-z0-9]{12,}|r8_[A-Za-z0-9]{12,}|npm_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{12,}|xox[abposr]-[A-Za-z0-9-]{8,}|xapp-[A-Za-z0-9-]{8,}|(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}(?:[:=,;\s"']{1,3}[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+]))?|sess-[A-Za-z0-9]{16,}|key-[A-Za-z0-9]{20,}|nvapi-[A-Za-z0-9_-]{16,}|fw_[A-Za-z0-9]{16,}|csk-[A-Za-z0-9]{16,}|tgp_v1_[A-Za-z0-9_-]{16,})`,
+      String.raw`(sk-[A-Za-z0-9_*.-]{6,}|(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{8,}|AIza[0-9A-Za-z_-]{16,}|ya29\.[0-9A-Za-z_-]{10,}|1\/\/[0-9A-Za-z_-]{16,}|gsk_[A-Za-z0-9]{12,}|xai-[A-Za-z0-9]{12,}|hf_[A-Za-z0-9]{12,}|pplx-[A-Za-z0-9]{12,}|r8_[A-Za-z0-9]{12,}|npm_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{12,}|xox[abposr]-[A-Za-z0-9-]{8,}|xapp-[A-Za-z0-9-]{8,}|(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}(?:[:=,;\s"']{1,3}[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+]))?|sess-[A-Za-z0-9]{16,}|key-[A-Za-z0-9]{20,}|nvapi-[A-Za-z0-9_-]{16,}|fw_[A-Za-z0-9]{16,}|csk-[A-Za-z0-9]{16,}|tgp_v1_[A-Za-z0-9_-]{16,}|whsec_[A-Za-z0-9+/=]{16,}|GOCSPX-[A-Za-z0-9_-]{16,})`,
+  },
+  {
+    // A Slack incoming-webhook URL is its own credential: the path after the host goes.
+    name: 'slack_webhook',
+    starts: ['hooks.slack.com/'],
+    source: String.raw`hooks\.slack\.com\/(?:services|workflows|triggers)\/([A-Za-z0-9/_-]{16,})`,
   },
   {
     // The user and password of `scheme://user:password@host`; the `@` stays.
@@ -228,7 +266,26 @@ export const secretFormats: readonly SecretFormat[] = [
     // The value is not redacted when it is itself the next name (`key= "api-key": "..."`): that pair is redacted.
     name: 'password_assignment',
     starts: ['password', 'passwd', 'pwd', 'passphrase', 'secret', 'credential'],
-    source: wordStart + passwordNames + assignment + notAName + `(${valueEnd.replace('[', '[^')}{3,})`,
+    // A quoted value is taken whole, blanks and all, up to its closing quote (`password: "two words"`).
+    source:
+      wordStart +
+      passwordNames +
+      assignment +
+      notAName +
+      String.raw`((?<=")[^"\\\r\n]{3,128}(?=\\{0,3}")|(?<=')[^'\\\r\n]{3,128}(?=')|` +
+      `${valueEnd.replace('[', '[^')}{3,})`,
+  },
+  {
+    // `the password is s3cr3t!`: any value but a plain word or a short number (`password is incorrect`).
+    name: 'password_prose',
+    starts: ['password', 'passwd', 'passphrase'],
+    source:
+      wordStart +
+      ci('(?:password|passwd|passphrase)') +
+      String.raw`\s{1,3}${ci('(?:is|was)')}\s{1,3}["'\`]?` +
+      notAName +
+      notPlain +
+      String.raw`([^\s"'\`,;]{3,128})`,
   },
   {
     name: 'credential_assignment',
@@ -271,7 +328,8 @@ export const secretFormats: readonly SecretFormat[] = [
       'signature',
       'sig',
     ],
-    source: wordStart + `(?:${strongNames}|${weakNames})` + nearby + `([A-Za-z0-9]${keyRun}{15,127}={0,2})`,
+    // A base64 key may begin with `+` or `/` (an AWS secret access key does one time in sixteen).
+    source: wordStart + `(?:${strongNames}|${weakNames})` + nearby + `([A-Za-z0-9+/]${keyRun}{15,127}={0,2})`,
     accept: (text, start, end) => keyLike(text, start, end),
     extend: runCharacter,
   },
@@ -280,7 +338,7 @@ export const secretFormats: readonly SecretFormat[] = [
     name: 'email',
     starts: ['@'],
     source: String.raw`(?<=[A-Za-z0-9._%+-])(@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24})(?![A-Za-z0-9-])`,
-    replacement: '[EMAIL]',
+    replacement: email,
     accept: (text, start) => {
       let from = start;
       while (from > 0 && start - from < 64 && emailLocal.test(text[from - 1]!)) from--;
@@ -333,6 +391,15 @@ export const secretFormats: readonly SecretFormat[] = [
       String.raw`(?=[A-Za-z0-9_.:-]{4,}[)'"\`\s.,;:]|[A-Za-z0-9_.:-]{4,}$)(?=[^\s)'"\`]*[0-9_-])([A-Za-z0-9_.:-]{4,128})`,
   },
   {
+    // A run of 40 or more base64 characters with `/` or `+` that reads as random (a bare AWS secret access key, an
+    // Azure storage key): tried where a long run begins, before the run without `/` below, so the key goes whole.
+    // A path (`packages/core/src/providers/OpenAIProvider`) is words and changes case too seldom to be one.
+    name: 'base64_secret',
+    starts: [],
+    source: String.raw`(?<![A-Za-z0-9+/=_.-])((?=[A-Za-z0-9+/]*[+/])[A-Za-z0-9+/]{40,1024}={0,2})(?![A-Za-z0-9_-])`,
+    accept: (text, start, end) => (readsAsRandom(text.slice(start, end)) ? start : -1),
+  },
+  {
     // A run of 32 or more key characters mixing upper case, lower case and digits: an unprefixed key (Mistral,
     // Cohere, an AWS secret). Matched only at the start of a run (the look-behind), so each run is read once; an
     // equals sign ends a run (`NAME=value` is a name and a value, base64 padding ends the value).
@@ -346,7 +413,8 @@ export const secretFormats: readonly SecretFormat[] = [
 
 /** Each format as an expression that matches only where it is tried (sticky). */
 const sticky = secretFormats.map((f) => new RegExp(f.source, 'y'));
-const highEntropy = secretFormats.findIndex((f) => f.starts.length === 0);
+/** The formats tried where a long run begins, in this order. */
+const longRunFormats = secretFormats.flatMap((f, index) => (f.starts.length === 0 ? [index] : []));
 
 /**
  * Format indexes by the one or two lower-cased ASCII characters their matches begin with, in format order:
@@ -368,8 +436,37 @@ secretFormats.forEach((format, index) => {
   }
 });
 
-/** The start of the next run of 32 or more high-entropy run characters. */
-const longRun = /(?<![A-Za-z0-9_+-])[A-Za-z0-9_+-]{32}/g;
+/** The start of the next run of 32 or more high-entropy run characters, or of 40 or more base64 characters. */
+const longRun = /(?<![A-Za-z0-9_+-])[A-Za-z0-9_+-]{32}|(?<![A-Za-z0-9+/=_.-])(?=[A-Za-z0-9+/]{40})/g;
+
+/**
+ * A line break (raw, or escaped once to three times as in JSON) and the run of key characters that opens the next
+ * line: where a terminal or a logger wrapped a long key.
+ */
+const lineWrap = /[ \t]{0,4}(?:\r\n?|\n|(?:\\{1,3}(?:[rn]|u000[aAdD])){1,2})[ \t]{0,8}([A-Za-z0-9+/=_-]{2,256})/y;
+
+/**
+ * Where a secret ending at `end` really ends: a key cut by a line break goes on with the next line's first run
+ * when that run reads as the rest of a key (letters and digits mixed, or `+`, `/`, `=`; not a word, a number, a
+ * model id or a request id), for up to eight lines. `Please check your key` or `HTTP/1.1 401` on the next line
+ * stays.
+ */
+function wrappedEnd(text: string, end: number): number {
+  for (let line = 0; line < 8; line++) {
+    lineWrap.lastIndex = end;
+    const m = lineWrap.exec(text);
+    if (m === null || !continuesAKey(m[1]!)) break;
+    end = m.index + m[0].length;
+  }
+  return end;
+}
+
+function continuesAKey(run: string): boolean {
+  const bare = run.replace(/=+$/, '');
+  if (requestIdRun.test(bare)) return false;
+  if (!(hasDigit.test(bare) && hasLetter.test(bare)) && !/[+/=]/.test(run) && !/[a-z][A-Z]/.test(bare)) return false;
+  return !bare.split(/[-_/.+]/).every((part) => part === '' || identifierPart.test(part));
+}
 
 /** One secret found: text[start, end) is shown as `replacement`. */
 export interface SecretSpan {
@@ -414,19 +511,28 @@ export function findSecrets(text: string): SecretSpan[] {
       nextLongRun = longRun.exec(text)?.index ?? n;
     }
     if (span === null && nextLongRun === i) {
-      span = attempt(text, i, highEntropy);
+      for (const index of longRunFormats) {
+        span = attempt(text, i, index);
+        if (span !== null) break;
+      }
       if (span === null) {
         // A refused run (a request id) is skipped whole, as a run is read once.
         while (skipTo < n && isRun(text.charCodeAt(skipTo))) skipTo++;
       }
     }
+    if (span !== null && span.replacement === redacted) {
+      const end = wrappedEnd(text, span.end);
+      if (end > span.end) span = { ...span, end };
+    }
     if (span !== null) {
       // Spans may overlap: a key word's value can swallow the first letters of another secret (`...5e4farn:aws:...`),
       // so the scan goes on inside a span, and what an overlapping one adds after it is replaced too. An e-mail's
-      // local part, read backwards, may reach into the secret before it the same way.
+      // local part, read backwards, may reach into the secret before it the same way; but an `@` inside the span
+      // before is the end of `user:password@` and what follows it is the host, not an address.
       const last = spans[spans.length - 1];
       if (last === undefined || span.start >= last.end) spans.push(span);
-      else if (span.end > last.end) spans.push({ ...span, start: last.end });
+      else if (span.end > last.end && !(span.replacement === email && i < last.end))
+        spans.push({ ...span, start: last.end });
     }
     previous = text.charCodeAt(skipTo - 1);
     i = skipTo;
