@@ -123,7 +123,8 @@ function isRequestId(text: string, start: number, end: number): boolean {
 }
 
 /** Upper case, lower case, digit or other: the class of a character code, for `readsAsRandom`. */
-const characterClass = (c: number) => (c >= 65 && c <= 90 ? 1 : c >= 97 && c <= 122 ? 2 : c >= 48 && c <= 57 ? 3 : 0);
+const characterClass = (c: number) =>
+  c >= 65 && c <= 90 ? 1 : c >= 97 && c <= 122 ? 2 : c >= 48 && c <= 57 ? 3 : 0;
 
 /**
  * Whether a base64 run reads as random rather than as words: upper and lower case, a digit or `+`, a change of
@@ -443,7 +444,8 @@ const longRun = /(?<![A-Za-z0-9_+-])[A-Za-z0-9_+-]{32}|(?<![A-Za-z0-9+/=_.-])(?=
  * A line break (raw, or escaped once to three times as in JSON) and the run of key characters that opens the next
  * line: where a terminal or a logger wrapped a long key.
  */
-const lineWrap = /[ \t]{0,4}(?:\r\n?|\n|(?:\\{1,3}(?:[rn]|u000[aAdD])){1,2})[ \t]{0,8}([A-Za-z0-9+/=_-]{2,256})/y;
+const lineWrap =
+  /[ \t]{0,4}(?:\r\n?|\n|(?:\\{1,3}(?:[rn]|u000[aAdD])){1,2})[ \t]{0,8}([A-Za-z0-9+/=_-]{2,256})/y;
 
 /**
  * Where a secret ending at `end` really ends: a key cut by a line break goes on with the next line's first run
@@ -464,7 +466,8 @@ function wrappedEnd(text: string, end: number): number {
 function continuesAKey(run: string): boolean {
   const bare = run.replace(/=+$/, '');
   if (requestIdRun.test(bare)) return false;
-  if (!(hasDigit.test(bare) && hasLetter.test(bare)) && !/[+/=]/.test(run) && !/[a-z][A-Z]/.test(bare)) return false;
+  if (!(hasDigit.test(bare) && hasLetter.test(bare)) && !/[+/=]/.test(run) && !/[a-z][A-Z]/.test(bare))
+    return false;
   return !bare.split(/[-_/.+]/).every((part) => part === '' || identifierPart.test(part));
 }
 

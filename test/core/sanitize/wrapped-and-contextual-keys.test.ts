@@ -24,7 +24,10 @@ describe('[DAT-09][CLS-21] keys wrapped across lines (issue 10)', () => {
   it.each([
     ['a raw newline (stderr)', `Error: invalid x-api-key: ${first}\n${second}\nexit 1`],
     ['CR LF (a terminal wrap)', `Authorization: Bearer ${first}\r\n${second}`],
-    ['an escaped newline inside a JSON string', JSON.stringify({ error: `invalid api key ${first}\n${second}` })],
+    [
+      'an escaped newline inside a JSON string',
+      JSON.stringify({ error: `invalid api key ${first}\n${second}` }),
+    ],
     ['a doubly escaped newline', JSON.stringify(JSON.stringify({ message: `api key ${first}\n${second}` }))],
     ['a newline and indentation', `config:\n  api_key: ${first}\n    ${second}\n`],
     ['a hex key after its key word', `invalid subscription key 3f9a0c7d5e1b42f8\n${second}.`],
@@ -42,10 +45,16 @@ describe('[DAT-09][CLS-21] keys wrapped across lines (issue 10)', () => {
   });
 
   it.each([
-    ['Error: invalid api key sk-proj-AbCdEfGhIjKlMnOpQrStUv\nPlease check your key and try again.', 'Please check'],
+    [
+      'Error: invalid api key sk-proj-AbCdEfGhIjKlMnOpQrStUv\nPlease check your key and try again.',
+      'Please check',
+    ],
     ['Authorization: Bearer 3f9a0c7d5e1b42f8a6c09d3e7b5f1a24\nHTTP/1.1 401 Unauthorized', 'HTTP/1.1 401'],
     ['token=abc123xyz987\nmodel: claude-3-5-sonnet-20241022', 'claude-3-5-sonnet-20241022'],
-    ['api_key: 3f9a0c7d5e1b42f8a6c09d3e7b5f1a24\nrequest_id: req_011CSLSsXKms54p1jPtwN6H4', 'req_011CSLSsXKms54p1jPtwN6H4'],
+    [
+      'api_key: 3f9a0c7d5e1b42f8a6c09d3e7b5f1a24\nrequest_id: req_011CSLSsXKms54p1jPtwN6H4',
+      'req_011CSLSsXKms54p1jPtwN6H4',
+    ],
   ])('keeps the ordinary line after a redacted key: %s', (text, kept) => {
     expect(redactSecrets(text)).toContain(kept);
     expect(safeExcerpt(text)).toContain(kept);
@@ -76,7 +85,10 @@ describe('[DAT-09][CLS-21] keys named by the words around them (issue 10)', () =
 
   it.each([
     ['the password is s3cr3tP4ss!', 's3cr3tP4ss'],
-    ['Slack: https://hooks.slack.com/services/T01ABCDEF/B01ABCDEF/AbCdEfGhIjKlMnOpQrStUvWx', 'AbCdEfGhIjKlMnOp'],
+    [
+      'Slack: https://hooks.slack.com/services/T01ABCDEF/B01ABCDEF/AbCdEfGhIjKlMnOpQrStUvWx',
+      'AbCdEfGhIjKlMnOp',
+    ],
     ['Stripe webhook whsec_AbCdEfGhIjKlMnOpQrSt0123 rejected', 'AbCdEfGhIjKlMnOp'],
     ['OAuth client GOCSPX-AbCdEfGhIjKlMnOpQrStUvWx is disabled', 'AbCdEfGhIjKlMnOp'],
     ['sk-ant-admin01-AbCdEfGhIjKlMnOpQrStUvWxYz', 'AbCdEfGhIjKlMnOp'],
