@@ -64,8 +64,11 @@ const mayNeedCleaning =
   // eslint-disable-next-line no-control-regex -- finding control characters is the point
   /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060-\u2069\ufeff\ud800-\udfff]|\\[nrtfbvu]/;
 
-/** Line breaks, raw or escaped once to three times (JSON in JSON), with what surrounds them on their line. */
-const lineBreaks = /(?:\r\n?|\n|\\{1,3}(?:[rn]|u000[aAdD]))+/;
+/**
+ * Line breaks, raw or escaped (`\\n`). Of a doubly escaped one (`\\\\n`) the first backslash stays, as it did
+ * before breaks were kept: excerpts read the same as they did.
+ */
+const lineBreaks = /(?:\r\n?|\n|\\(?:[rn]|u000[aAdD]))+/;
 
 /**
  * Controls and invisible characters removed, escaped controls made blanks, and line breaks kept as one `\n` each

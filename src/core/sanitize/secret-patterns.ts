@@ -14,6 +14,11 @@ interface SecretFormat {
    * characters, or its one character). The high-entropy run has none: the scan tries it at the start of a long run.
    */
   readonly starts: readonly string[];
+  /**
+   * For a start that is one punctuation character (`:`, `@`): what the native scan looks for instead, as a
+   * regular-expression source, so that it does not stop at every colon of a JSON body.
+   */
+  readonly trigger?: string;
   readonly source: string;
   /** What the secret becomes: `[REDACTED]` unless said otherwise. */
   readonly replacement?: string;
@@ -129,9 +134,22 @@ const characterClass = (c: number) =>
 /**
  * Whether a base64 run reads as random rather than as words: upper and lower case, a digit or `+`, a change of
  * class (upper, lower, digit) at least once every four letters and digits, and not only words and numbers. Random
- * base64 changes class about every other character; CamelCase words about every six.
+ * base64 changes class about every other character; CamelCase words about every six. A part between slashes that
+ * is a plain word (`folders`, `Users`) makes it a path.
  */
 function readsAsRandom(run: string): boolean {
+  return (
+    changesClassOften(run) &&
+    /[A-Z]/.test(run) &&
+    /[a-z]/.test(run) &&
+    (hasDigit.test(run) || run.includes('+')) &&
+    !run.split(/[-_/.+=]/).every((part) => part === '' || identifierPart.test(part)) &&
+    !run.split('/').some((part) => plainWord.test(part))
+  );
+}
+
+/** Whether the letters and digits of `run` change class (upper, lower, digit) at least once every `every`. */
+function changesClassOften(run: string, every = 4): boolean {
   let changes = 0;
   let letters = 0;
   let previous = 0;
@@ -142,15 +160,11 @@ function readsAsRandom(run: string): boolean {
     if (previous !== 0 && k !== previous) changes++;
     previous = k;
   }
-  return (
-    changes * 4 >= letters &&
-    hasLetter.test(run) &&
-    /[A-Z]/.test(run) &&
-    /[a-z]/.test(run) &&
-    (hasDigit.test(run) || run.includes('+')) &&
-    !run.split(/[-_/.+=]/).every((part) => part === '' || identifierPart.test(part))
-  );
+  return letters > 0 && changes * every >= letters;
 }
+
+/** A word of four letters or more between slashes: a path (`/var/folders/...`), not a key. */
+const plainWord = /^(?:[a-z]{4,}|[A-Z][a-z]{3,})$/;
 
 const keyLike = (text: string, start: number, end: number): number =>
   looksLikeKey(text.slice(start, end)) && !isRequestId(text, start, end) ? start : -1;
@@ -241,6 +255,7 @@ export const secretFormats: readonly SecretFormat[] = [
     // The user and password of `scheme://user:password@host`; the `@` stays.
     name: 'url_credentials',
     starts: [':'],
+    trigger: ':\\/\\/',
     source: String.raw`(?<=[A-Za-z][A-Za-z0-9+.-]{0,20}):\/\/([^\s/?#@'"<>]{1,256}@)`,
     replacement: `${redacted}@`,
   },
@@ -330,7 +345,12 @@ export const secretFormats: readonly SecretFormat[] = [
       'sig',
     ],
     // A base64 key may begin with `+` or `/` (an AWS secret access key does one time in sixteen).
-    source: wordStart + `(?:${strongNames}|${weakNames})` + nearby + `([A-Za-z0-9+/]${keyRun}{15,127}={0,2})`,
+    source:
+      wordStart +
+      `(?:${strongNames}|${weakNames})` +
+      nearby +
+      // `+` or `/` only after a blank, quote or sign: `session/ses_...` is a URL path, not a key.
+      String.raw`((?:[A-Za-z0-9]|(?<=[\s"'\`>:=])[+/])${keyRun}{15,127}={0,2})`,
     accept: (text, start, end) => keyLike(text, start, end),
     extend: runCharacter,
   },
@@ -338,6 +358,7 @@ export const secretFormats: readonly SecretFormat[] = [
     // The local part is read backwards from the `@` by `accept`, so the scan starts only at an `@`.
     name: 'email',
     starts: ['@'],
+    trigger: '(?<=[A-Za-z0-9._%+-])@',
     source: String.raw`(?<=[A-Za-z0-9._%+-])(@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24})(?![A-Za-z0-9-])`,
     replacement: email,
     accept: (text, start) => {
@@ -350,6 +371,7 @@ export const secretFormats: readonly SecretFormat[] = [
     name: 'aws_account',
     // Also from the colon: another secret's value may have swallowed the `arn` (`..5e4farn:aws:...`).
     starts: ['arn:', ':'],
+    trigger: ':aws',
     source: String.raw`(?:(?<![A-Za-z0-9])arn)?:aws[a-z-]{0,20}:[a-z0-9-]{0,40}:[a-z0-9-]{0,40}:(\d{12})`,
   },
   {
@@ -437,15 +459,51 @@ secretFormats.forEach((format, index) => {
   }
 });
 
-/** The start of the next run of 32 or more high-entropy run characters, or of 40 or more base64 characters. */
-const longRun = /(?<![A-Za-z0-9_+-])[A-Za-z0-9_+-]{32}|(?<![A-Za-z0-9+/=_.-])(?=[A-Za-z0-9+/]{40})/g;
+const isAlnum = (c: number) => (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 122);
+/** A character of a high-entropy run (`[A-Za-z0-9_+-]`). */
+const isRun = (c: number) => isAlnum(c) || c === 95 || c === 43 || c === 45;
+const lower = (c: number) => (c >= 65 && c <= 90 ? c | 32 : c);
 
 /**
- * A line break (raw, or escaped once to three times as in JSON) and the run of key characters that opens the next
+ * The start of a run of 32 or more high-entropy run characters or base64 characters (`/` too): where the formats
+ * without a start (`longRunFormats`) are tried.
+ */
+const longRunSource = String.raw`(?<![A-Za-z0-9_+-])[A-Za-z0-9_+/-]{32}`;
+const longRunAt = new RegExp(longRunSource, 'y');
+
+/**
+ * Every place a format can begin, as one expression the regular-expression engine scans for natively: a word start
+ * whose first two letters begin some format's start (`(?<![A-Za-z0-9])(?:a[cipz]|b[ae]|...)`), the other starts
+ * (`-----BEGIN`, `://`, `:aws`, an `@` after an address character) and the start of a long run. A hit is then
+ * looked up in `startTable` and tested against `longRunAt`.
+ */
+const candidates = ((): RegExp => {
+  const seconds = new Map<string, Set<string>>();
+  const others = new Set<string>();
+  for (const format of secretFormats) {
+    for (const start of format.starts) {
+      if (!isAlnum(start.charCodeAt(0))) others.add(format.trigger ?? escapeSource(start));
+      else seconds.set(start[0]!, (seconds.get(start[0]!) ?? new Set()).add(start.slice(1, 2)));
+    }
+  }
+  // A one-letter start (none today) is its letter alone, which stops the scan at every word with that letter.
+  const words = [...seconds].map(([first, second]) =>
+    second.has('') ? first : `${first}[${[...second].map(escapeSource).join('')}]`,
+  );
+  return new RegExp(`(?<![A-Za-z0-9])(?:${words.join('|')})|${[...others].join('|')}|${longRunSource}`, 'gi');
+})();
+
+function escapeSource(literal: string): string {
+  return literal.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+}
+
+/**
+ * A line break (raw, or escaped once to three times as in JSON; the excerpt leaves a doubly escaped one as a
+ * backslash and a raw break) and the run of key characters that opens the next
  * line: where a terminal or a logger wrapped a long key.
  */
 const lineWrap =
-  /[ \t]{0,4}(?:\r\n?|\n|(?:\\{1,3}(?:[rn]|u000[aAdD])){1,2})[ \t]{0,8}([A-Za-z0-9+/=_-]{2,256})/y;
+  /[ \t]{0,4}(?:\\{0,2}(?:\r\n?|\n)|(?:\\{1,3}(?:[rn]|u000[aAdD])){1,2})[ \t]{0,8}([A-Za-z0-9+/=_-]{2,256})/y;
 
 /**
  * Where a secret ending at `end` really ends: a key cut by a line break goes on with the next line's first run
@@ -463,13 +521,41 @@ function wrappedEnd(text: string, end: number): number {
   return end;
 }
 
+/**
+ * The rest of a key is eight characters or more that change class often (`QrStUv0123...`, hex): a word, a CamelCase
+ * name (`AuthenticationError`), a path (`python3/lib/python3`), a model id or a request id is not. A tail shorter
+ * than eight characters stays: too short to be used as a credential.
+ */
 function continuesAKey(run: string): boolean {
   const bare = run.replace(/=+$/, '');
-  if (requestIdRun.test(bare)) return false;
-  if (!(hasDigit.test(bare) && hasLetter.test(bare)) && !/[+/=]/.test(run) && !/[a-z][A-Z]/.test(bare))
-    return false;
-  return !bare.split(/[-_/.+]/).every((part) => part === '' || identifierPart.test(part));
+  return (
+    bare.length >= 8 &&
+    !requestIdRun.test(bare) &&
+    !camelCaseWords.test(bare) &&
+    changesClassOften(bare, 5) &&
+    !bare.split(/[-_/.+]/).every((part) => part === '' || identifierPart.test(part))
+  );
 }
+
+/** Words run together (`RateLimitError`, `OpenAI`), a number after them: a name, not the rest of a key. */
+const camelCaseWords = /^[a-z]*(?:[A-Z]{1,2}[a-z]+)*[A-Z]{0,3}[0-9]{0,4}$/;
+
+/** Formats whose span a line break may cut: credentials, not account ids, addresses or URL credentials. */
+const wrappable = new Set(
+  secretFormats.flatMap((f, index) =>
+    [
+      'email',
+      'url_credentials',
+      'cookie',
+      'aws_account',
+      'prefixed_account_id',
+      'path_account_id',
+      'named_account_id',
+    ].includes(f.name)
+      ? []
+      : [index],
+  ),
+);
 
 /** One secret found: text[start, end) is shown as `replacement`. */
 export interface SecretSpan {
@@ -478,54 +564,46 @@ export interface SecretSpan {
   readonly replacement: string;
 }
 
-const isAlnum = (c: number) => (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 122);
-/** A character of a high-entropy run (`[A-Za-z0-9_+-]`). */
-const isRun = (c: number) => isAlnum(c) || c === 95 || c === 43 || c === 45;
-const lower = (c: number) => (c >= 65 && c <= 90 ? c | 32 : c);
-
 /**
- * The secrets of `text`, in order and disjoint, found in one pass over it. The pass stops at the start of each
- * word, at `-`, `:` and `@`, and at the start of each run of 32 or more key characters; there it tries the formats
- * that can begin so, in `secretFormats` order, the first that matches (and whose `accept` takes it) winning.
+ * The secrets of `text`, in order and disjoint, found in one pass over it. One native scan (`candidates`) finds
+ * the only places a format can begin: a word start whose first two letters begin a prefix or key word, the
+ * other starts, the start of a long run. There the pass tries the formats that can begin so, in `secretFormats`
+ * order, the first that matches (and whose `accept` takes it) winning; a key cut by a line break goes on with the
+ * next line (`wrappedEnd`). Text with none of those places costs the scan and nothing else.
  */
 export function findSecrets(text: string): SecretSpan[] {
   const spans: SecretSpan[] = [];
   const n = text.length;
-  let nextLongRun = -1;
-  let previous = 0;
   let i = 0;
   while (i < n) {
-    const c = text.charCodeAt(i);
+    // The scan runs natively to the next place a format can begin; what lies between is never looked at again.
+    candidates.lastIndex = i;
+    i = candidates.exec(text)?.index ?? n;
+    if (i >= n) break;
     let span: SecretSpan | null = null;
     let skipTo = i + 1;
-    if (isAlnum(c) ? !isAlnum(previous) : c === 45 || c === 58 || c === 64) {
-      const c1 = c === 58 || c === 64 ? 0 : lower(text.charCodeAt(i + 1));
-      const list = c1 < 128 ? startTable[lower(c) * 128 + c1]! : 0;
-      if (list !== 0) {
-        for (const { index, starts } of startLists[list]!) {
-          if (!startsWithAny(text, i, starts)) continue;
-          span = attempt(text, i, index);
-          if (span !== null) break;
-        }
-      }
+    // A hit is a word start, `-----BEGIN`, `://`, `:aws` or `@` (whose table entry holds only its own formats).
+    const c = text.charCodeAt(i);
+    const c1 = c === 58 || c === 64 ? 0 : lower(text.charCodeAt(i + 1));
+    const list = c1 < 128 ? startTable[lower(c) * 128 + c1]! : 0;
+    for (const { index, starts } of startLists[list]!) {
+      if (!startsWithAny(text, i, starts)) continue;
+      span = attempt(text, i, index);
+      if (span !== null) break;
     }
-    if (span === null && nextLongRun < i) {
-      longRun.lastIndex = i;
-      nextLongRun = longRun.exec(text)?.index ?? n;
-    }
-    if (span === null && nextLongRun === i) {
+    longRunAt.lastIndex = i;
+    if (span === null && longRunAt.test(text)) {
       for (const index of longRunFormats) {
         span = attempt(text, i, index);
         if (span !== null) break;
       }
+      // A refused run of 32 or more (a request id) is skipped whole, as a run is read once. A shorter one (the
+      // hit was a base64 run with `/`: `python-projects/...`) is not: a word in it may begin a format.
       if (span === null) {
-        // A refused run (a request id) is skipped whole, as a run is read once.
-        while (skipTo < n && isRun(text.charCodeAt(skipTo))) skipTo++;
+        let end = i;
+        while (end < n && isRun(text.charCodeAt(end))) end++;
+        if (end - i >= 32) skipTo = end;
       }
-    }
-    if (span !== null && span.replacement === redacted) {
-      const end = wrappedEnd(text, span.end);
-      if (end > span.end) span = { ...span, end };
     }
     if (span !== null) {
       // Spans may overlap: a key word's value can swallow the first letters of another secret (`...5e4farn:aws:...`),
@@ -537,7 +615,6 @@ export function findSecrets(text: string): SecretSpan[] {
       else if (span.end > last.end && !(span.replacement === email && i < last.end))
         spans.push({ ...span, start: last.end });
     }
-    previous = text.charCodeAt(skipTo - 1);
     i = skipTo;
   }
   return spans;
@@ -567,5 +644,6 @@ function attempt(text: string, at: number, index: number): SecretSpan | null {
   if (format.extend !== undefined) {
     while (end < text.length && format.extend.test(text[end]!)) end++;
   }
+  if (wrappable.has(index)) end = wrappedEnd(text, end);
   return { start, end, replacement: format.replacement ?? redacted };
 }
