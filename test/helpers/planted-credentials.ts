@@ -220,6 +220,80 @@ export const planted: readonly Planted[] = [
     prose: `remote: HTTP Basic: Access denied for ${s}`,
     header: ['PRIVATE-TOKEN', s],
   }))(`glpat-${fake(40, 20)}`),
+  ((s) => ({
+    format: 'Anthropic key wrapped by the terminal across two lines',
+    secret: s,
+    prose: `invalid x-api-key: ${s.slice(0, 48)}\n${s.slice(48)}\nPlease check your key.`,
+    header: ['x-api-key', s],
+  }))(`sk-ant-api03-${fake(41, 70)}`),
+  ((s) => ({
+    format: 'Azure APIM key wrapped after its key word (CR LF)',
+    secret: s,
+    prose: `${apimMessage} invalid subscription key ${s.slice(0, 16)}\r\n${s.slice(16)}`,
+    header: ['Ocp-Apim-Subscription-Key', s],
+  }))(fake(42, 32, hex)),
+  ((s) => ({
+    format: 'bare AWS secret access key with / and +',
+    secret: s,
+    prose: `profile default loaded ${s} from the shared file`,
+    header: ['x-amz-meta-note', `loaded ${s}`],
+  }))(`${fake(43, 12, b64)}/${fake(44, 13, b64)}+${fake(45, 13, b64)}`),
+  ((s) => ({
+    format: 'AWS secret access key in an STS XML body, starting with +',
+    secret: s,
+    prose: `<Credentials><SecretAccessKey>${s}</SecretAccessKey></Credentials>`,
+    header: ['x-amz-secret-access-key', s],
+  }))(`+${fake(46, 20, b64)}/${fake(47, 18, b64)}`),
+  ((s) => ({
+    format: 'environment assignment of an unprefixed key',
+    secret: s,
+    prose: `spawn failed with MISTRAL_API_KEY=${s} set`,
+    header: ['x-env', `MISTRAL_API_KEY=${s}`],
+  }))(fake(48, 32)),
+  ((s) => ({
+    format: 'api_key URL query parameter',
+    secret: s,
+    prose: `GET https://api.example.com/v1/chat?alt=sse&api_key=${s} returned 401`,
+    header: ['Referer', `https://api.example.com/v1/chat?api_key=${s}`],
+  }))(fake(49, 24)),
+  ((s) => ({
+    format: 'DeepSeek key (sk- and 32 hex)',
+    secret: s,
+    prose: `Authentication Fails, Your api key: ${s} is invalid`,
+    header: ['Authorization', `Bearer ${s}`],
+  }))(`sk-${fake(50, 32, hex)}`),
+  ((s) => ({
+    format: 'Anthropic admin key',
+    secret: s,
+    prose: `admin API refused ${s}`,
+    header: ['x-api-key', s],
+  }))(`sk-ant-admin01-${fake(51, 60)}`),
+  ((s) => ({
+    format: 'Google OAuth client secret',
+    secret: s,
+    prose: `OAuth client GOCSPX-${s} is disabled`,
+    header: ['x-client-secret', `GOCSPX-${s}`],
+  }))(fake(52, 28)),
+  ((s) => ({
+    format: 'Slack incoming webhook URL',
+    secret: s,
+    prose: `notify: POST https://hooks.slack.com/services/${s} failed`,
+    header: ['x-webhook', `https://hooks.slack.com/services/${s}`],
+  }))(
+    `T${fake(53, 8, 'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789')}/B${fake(54, 10, 'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789')}/${fake(55, 24)}`,
+  ),
+  ((s) => ({
+    format: 'quoted password with a blank',
+    secret: s,
+    prose: `login failed: {"user":"svc","password":"${s}"}`,
+    header: ['x-db-password', s],
+  }))(`${fake(56, 9)} ${fake(57, 9)}`),
+  ((s) => ({
+    format: 'Azure storage account key in a connection string',
+    secret: s,
+    prose: `DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=${s};EndpointSuffix=core.windows.net`,
+    header: ['x-ms-connection', `AccountKey=${s}`],
+  }))(`${fake(58, 40, b64)}/${fake(59, 45, b64)}==`),
 ];
 
 /** Each format planted in each place evidence carries text: stderr, JSON and plain HTTP bodies, headers. */

@@ -37,7 +37,10 @@ export function safeExcerpt(raw: string, anchor: ExcerptAnchor = { at: 'head' })
   }
   if (start > 0) start = snapForward(raw, start);
   if (end - start > windowChars) end = snapForward(raw, start + windowChars);
-  const clean = sanitizeWindow(raw, start, end).replace(/ {2,}/g, ' ').trim();
+  // Line breaks are kept through redaction (a key wrapped across two lines is one key), then become blanks.
+  const clean = sanitizeWindow(raw, start, end)
+    .replace(/[ \n]{2,}|\n/g, ' ')
+    .trim();
   if (anchor.at === 'tail') return cutUtf8Tail(clean, excerptMaxBytes).trimStart();
   return cutUtf8(clean, excerptMaxBytes).trimEnd();
 }
@@ -61,10 +64,23 @@ const mayNeedCleaning =
   // eslint-disable-next-line no-control-regex -- finding control characters is the point
   /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060-\u2069\ufeff\ud800-\udfff]|\\[nrtfbvu]/;
 
+/**
+ * Line breaks, raw or escaped (`\\n`). Of a doubly escaped one (`\\\\n`) the first backslash stays, as it did
+ * before breaks were kept: excerpts read the same as they did.
+ */
+const lineBreaks = /(?:\r\n?|\n|\\(?:[rn]|u000[aAdD]))+/;
+
+/**
+ * Controls and invisible characters removed, escaped controls made blanks, and line breaks kept as one `\n` each
+ * so the redactor can follow a key wrapped across lines (`safeExcerpt` makes them blanks afterwards).
+ */
 function clean(text: string): string {
   // ESC (\u001b) is in the set, so text with a terminal sequence is always cleaned.
   if (!mayNeedCleaning.test(text)) return text;
-  return stripControlCharacters(stripDisplayCodes(text)).replace(escapedControl, ' ');
+  return stripDisplayCodes(text)
+    .split(lineBreaks)
+    .map((line) => stripControlCharacters(line).replace(escapedControl, ' '))
+    .join('\n');
 }
 
 /** Characters a credential can contain; any other character is a safe place to cut. */

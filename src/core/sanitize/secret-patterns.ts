@@ -14,6 +14,11 @@ interface SecretFormat {
    * characters, or its one character). The high-entropy run has none: the scan tries it at the start of a long run.
    */
   readonly starts: readonly string[];
+  /**
+   * For a start that is one punctuation character (`:`, `@`): what the native scan looks for instead, as a
+   * regular-expression source, so that it does not stop at every colon of a JSON body.
+   */
+  readonly trigger?: string;
   readonly source: string;
   /** What the secret becomes: `[REDACTED]` unless said otherwise. */
   readonly replacement?: string;
@@ -30,6 +35,7 @@ interface SecretFormat {
 }
 
 const redacted = '[REDACTED]';
+const email = '[EMAIL]';
 
 /**
  * A case-insensitive source for a key word (`ci('key')` is `[kK][eE][yY]`). The scan is case-sensitive because
@@ -63,8 +69,8 @@ const weakNames = ci(String.raw`(?:token|key|signature|sig|session(?:id|_id|-id)
 /** Between a name and its value: quotes (JSON escaped up to twice), a colon or equals sign, blanks. */
 const assignment = String.raw`\\{0,3}["'\`]?\s{0,4}[:=]\s{0,4}\\{0,3}["'\`]?`;
 
-/** Between a key word and a key in prose: `subscription key 0a1b...`, `token is "..."`, `key: (...)`. */
-const nearby = String.raw`s?\\{0,3}["'\`]?\s{0,3}(?:[:=]|${ci('is')}(?=\s)|${ci('was')}(?=\s))?\s{0,3}\\{0,3}["'\`(\[<]?`;
+/** Between a key word and a key in prose: `subscription key 0a1b...`, `token is "..."`, `key: (...)`, `<Key>...`. */
+const nearby = String.raw`s?\\{0,3}["'\`>]?\s{0,3}(?:[:=]|${ci('is')}(?=\s)|${ci('was')}(?=\s))?\s{0,3}\\{0,3}["'\`(\[<]?`;
 
 /** Where an assigned value ends. */
 const valueEnd = String.raw`[\s"'\`,;&}\])\\]`;
@@ -120,6 +126,45 @@ function isRequestId(text: string, start: number, end: number): boolean {
     requestIdBefore.test(text.slice(Math.max(0, start - 24), start))
   );
 }
+
+/** Upper case, lower case, digit or other: the class of a character code, for `readsAsRandom`. */
+const characterClass = (c: number) =>
+  c >= 65 && c <= 90 ? 1 : c >= 97 && c <= 122 ? 2 : c >= 48 && c <= 57 ? 3 : 0;
+
+/**
+ * Whether a base64 run reads as random rather than as words: upper and lower case, a digit or `+`, a change of
+ * class (upper, lower, digit) at least once every four letters and digits, and not only words and numbers. Random
+ * base64 changes class about every other character; CamelCase words about every six. A part between slashes that
+ * is a plain word (`folders`, `Users`) makes it a path.
+ */
+function readsAsRandom(run: string): boolean {
+  return (
+    changesClassOften(run) &&
+    /[A-Z]/.test(run) &&
+    /[a-z]/.test(run) &&
+    (hasDigit.test(run) || run.includes('+')) &&
+    !run.split(/[-_/.+=]/).every((part) => part === '' || identifierPart.test(part)) &&
+    !run.split('/').some((part) => plainWord.test(part))
+  );
+}
+
+/** Whether the letters and digits of `run` change class (upper, lower, digit) at least once every `every`. */
+function changesClassOften(run: string, every = 4): boolean {
+  let changes = 0;
+  let letters = 0;
+  let previous = 0;
+  for (let i = 0; i < run.length; i++) {
+    const k = characterClass(run.charCodeAt(i));
+    if (k === 0) continue;
+    letters++;
+    if (previous !== 0 && k !== previous) changes++;
+    previous = k;
+  }
+  return letters > 0 && changes * every >= letters;
+}
+
+/** A word of four letters or more between slashes: a path (`/var/folders/...`), not a key. */
+const plainWord = /^(?:[a-z]{4,}|[A-Z][a-z]{3,})$/;
 
 const keyLike = (text: string, start: number, end: number): number =>
   looksLikeKey(text.slice(start, end)) && !isRequestId(text, start, end) ? start : -1;
@@ -193,15 +238,24 @@ export const secretFormats: readonly SecretFormat[] = [
       'fw_',
       'csk-',
       'tgp_',
+      'whsec_',
+      'gocspx-',
     ],
     source:
       wordStart +
-      String.raw`(sk-[A-Za-z0-9_*.-]{6,}|(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{8,}|AIza[0-9A-Za-z_-]{16,}|ya29\.[0-9A-Za-z_-]{10,}|1\/\/[0-9A-Za-z_-]{16,}|gsk_[A-Za-z0-9]{12,}|xai-[A-Za-z0-9]{12,}|hf_[A-Za-z0-9]{12,}|pplx-[A-Za-z0-9]{12,}|r8_[A-Za-z0-9]{12,}|npm_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{12,}|xox[abposr]-[A-Za-z0-9-]{8,}|xapp-[A-Za-z0-9-]{8,}|(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}(?:[:=,;\s"']{1,3}[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+]))?|sess-[A-Za-z0-9]{16,}|key-[A-Za-z0-9]{20,}|nvapi-[A-Za-z0-9_-]{16,}|fw_[A-Za-z0-9]{16,}|csk-[A-Za-z0-9]{16,}|tgp_v1_[A-Za-z0-9_-]{16,})`,
+      String.raw`(sk-[A-Za-z0-9_*.-]{6,}|(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{8,}|AIza[0-9A-Za-z_-]{16,}|ya29\.[0-9A-Za-z_-]{10,}|1\/\/[0-9A-Za-z_-]{16,}|gsk_[A-Za-z0-9]{12,}|xai-[A-Za-z0-9]{12,}|hf_[A-Za-z0-9]{12,}|pplx-[A-Za-z0-9]{12,}|r8_[A-Za-z0-9]{12,}|npm_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{12,}|xox[abposr]-[A-Za-z0-9-]{8,}|xapp-[A-Za-z0-9-]{8,}|(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}(?:[:=,;\s"']{1,3}[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+]))?|sess-[A-Za-z0-9]{16,}|key-[A-Za-z0-9]{20,}|nvapi-[A-Za-z0-9_-]{16,}|fw_[A-Za-z0-9]{16,}|csk-[A-Za-z0-9]{16,}|tgp_v1_[A-Za-z0-9_-]{16,}|whsec_[A-Za-z0-9+/=]{16,}|GOCSPX-[A-Za-z0-9_-]{16,})`,
+  },
+  {
+    // A Slack incoming-webhook URL is its own credential: the path after the host goes.
+    name: 'slack_webhook',
+    starts: ['hooks.slack.com/'],
+    source: String.raw`hooks\.slack\.com\/(?:services|workflows|triggers)\/([A-Za-z0-9/_-]{16,})`,
   },
   {
     // The user and password of `scheme://user:password@host`; the `@` stays.
     name: 'url_credentials',
     starts: [':'],
+    trigger: ':\\/\\/',
     source: String.raw`(?<=[A-Za-z][A-Za-z0-9+.-]{0,20}):\/\/([^\s/?#@'"<>]{1,256}@)`,
     replacement: `${redacted}@`,
   },
@@ -228,7 +282,26 @@ export const secretFormats: readonly SecretFormat[] = [
     // The value is not redacted when it is itself the next name (`key= "api-key": "..."`): that pair is redacted.
     name: 'password_assignment',
     starts: ['password', 'passwd', 'pwd', 'passphrase', 'secret', 'credential'],
-    source: wordStart + passwordNames + assignment + notAName + `(${valueEnd.replace('[', '[^')}{3,})`,
+    // A quoted value is taken whole, blanks and all, up to its closing quote (`password: "two words"`).
+    source:
+      wordStart +
+      passwordNames +
+      assignment +
+      notAName +
+      String.raw`((?<=")[^"\\\r\n]{3,128}(?=\\{0,3}")|(?<=')[^'\\\r\n]{3,128}(?=')|` +
+      `${valueEnd.replace('[', '[^')}{3,})`,
+  },
+  {
+    // `the password is s3cr3t!`: any value but a plain word or a short number (`password is incorrect`).
+    name: 'password_prose',
+    starts: ['password', 'passwd', 'passphrase'],
+    source:
+      wordStart +
+      ci('(?:password|passwd|passphrase)') +
+      String.raw`\s{1,3}${ci('(?:is|was)')}\s{1,3}["'\`]?` +
+      notAName +
+      notPlain +
+      String.raw`([^\s"'\`,;]{3,128})`,
   },
   {
     name: 'credential_assignment',
@@ -271,7 +344,13 @@ export const secretFormats: readonly SecretFormat[] = [
       'signature',
       'sig',
     ],
-    source: wordStart + `(?:${strongNames}|${weakNames})` + nearby + `([A-Za-z0-9]${keyRun}{15,127}={0,2})`,
+    // A base64 key may begin with `+` or `/` (an AWS secret access key does one time in sixteen).
+    source:
+      wordStart +
+      `(?:${strongNames}|${weakNames})` +
+      nearby +
+      // `+` or `/` only after a blank, quote or sign: `session/ses_...` is a URL path, not a key.
+      String.raw`((?:[A-Za-z0-9]|(?<=[\s"'\`>:=])[+/])${keyRun}{15,127}={0,2})`,
     accept: (text, start, end) => keyLike(text, start, end),
     extend: runCharacter,
   },
@@ -279,8 +358,9 @@ export const secretFormats: readonly SecretFormat[] = [
     // The local part is read backwards from the `@` by `accept`, so the scan starts only at an `@`.
     name: 'email',
     starts: ['@'],
+    trigger: '(?<=[A-Za-z0-9._%+-])@',
     source: String.raw`(?<=[A-Za-z0-9._%+-])(@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24})(?![A-Za-z0-9-])`,
-    replacement: '[EMAIL]',
+    replacement: email,
     accept: (text, start) => {
       let from = start;
       while (from > 0 && start - from < 64 && emailLocal.test(text[from - 1]!)) from--;
@@ -291,6 +371,7 @@ export const secretFormats: readonly SecretFormat[] = [
     name: 'aws_account',
     // Also from the colon: another secret's value may have swallowed the `arn` (`..5e4farn:aws:...`).
     starts: ['arn:', ':'],
+    trigger: ':aws',
     source: String.raw`(?:(?<![A-Za-z0-9])arn)?:aws[a-z-]{0,20}:[a-z0-9-]{0,40}:[a-z0-9-]{0,40}:(\d{12})`,
   },
   {
@@ -333,6 +414,15 @@ export const secretFormats: readonly SecretFormat[] = [
       String.raw`(?=[A-Za-z0-9_.:-]{4,}[)'"\`\s.,;:]|[A-Za-z0-9_.:-]{4,}$)(?=[^\s)'"\`]*[0-9_-])([A-Za-z0-9_.:-]{4,128})`,
   },
   {
+    // A run of 40 or more base64 characters with `/` or `+` that reads as random (a bare AWS secret access key, an
+    // Azure storage key): tried where a long run begins, before the run without `/` below, so the key goes whole.
+    // A path (`packages/core/src/providers/OpenAIProvider`) is words and changes case too seldom to be one.
+    name: 'base64_secret',
+    starts: [],
+    source: String.raw`(?<![A-Za-z0-9+/=_.-])((?=[A-Za-z0-9+/]*[+/])[A-Za-z0-9+/]{40,1024}={0,2})(?![A-Za-z0-9_-])`,
+    accept: (text, start, end) => (readsAsRandom(text.slice(start, end)) ? start : -1),
+  },
+  {
     // A run of 32 or more key characters mixing upper case, lower case and digits: an unprefixed key (Mistral,
     // Cohere, an AWS secret). Matched only at the start of a run (the look-behind), so each run is read once; an
     // equals sign ends a run (`NAME=value` is a name and a value, base64 padding ends the value).
@@ -346,7 +436,8 @@ export const secretFormats: readonly SecretFormat[] = [
 
 /** Each format as an expression that matches only where it is tried (sticky). */
 const sticky = secretFormats.map((f) => new RegExp(f.source, 'y'));
-const highEntropy = secretFormats.findIndex((f) => f.starts.length === 0);
+/** The formats tried where a long run begins, in this order. */
+const longRunFormats = secretFormats.flatMap((f, index) => (f.starts.length === 0 ? [index] : []));
 
 /**
  * Format indexes by the one or two lower-cased ASCII characters their matches begin with, in format order:
@@ -368,8 +459,103 @@ secretFormats.forEach((format, index) => {
   }
 });
 
-/** The start of the next run of 32 or more high-entropy run characters. */
-const longRun = /(?<![A-Za-z0-9_+-])[A-Za-z0-9_+-]{32}/g;
+const isAlnum = (c: number) => (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 122);
+/** A character of a high-entropy run (`[A-Za-z0-9_+-]`). */
+const isRun = (c: number) => isAlnum(c) || c === 95 || c === 43 || c === 45;
+const lower = (c: number) => (c >= 65 && c <= 90 ? c | 32 : c);
+
+/**
+ * The start of a run of 32 or more high-entropy run characters or base64 characters (`/` too): where the formats
+ * without a start (`longRunFormats`) are tried.
+ */
+const longRunSource = String.raw`(?<![A-Za-z0-9_+-])[A-Za-z0-9_+/-]{32}`;
+const longRunAt = new RegExp(longRunSource, 'y');
+
+/**
+ * Every place a format can begin, as one expression the regular-expression engine scans for natively: a word start
+ * whose first two letters begin some format's start (`(?<![A-Za-z0-9])(?:a[cipz]|b[ae]|...)`), the other starts
+ * (`-----BEGIN`, `://`, `:aws`, an `@` after an address character) and the start of a long run. A hit is then
+ * looked up in `startTable` and tested against `longRunAt`.
+ */
+const candidates = ((): RegExp => {
+  const seconds = new Map<string, Set<string>>();
+  const others = new Set<string>();
+  for (const format of secretFormats) {
+    for (const start of format.starts) {
+      if (!isAlnum(start.charCodeAt(0))) others.add(format.trigger ?? escapeSource(start));
+      else seconds.set(start[0]!, (seconds.get(start[0]!) ?? new Set()).add(start.slice(1, 2)));
+    }
+  }
+  // A one-letter start (none today) is its letter alone, which stops the scan at every word with that letter.
+  const words = [...seconds].map(([first, second]) =>
+    second.has('') ? first : `${first}[${[...second].map(escapeSource).join('')}]`,
+  );
+  return new RegExp(`(?<![A-Za-z0-9])(?:${words.join('|')})|${[...others].join('|')}|${longRunSource}`, 'gi');
+})();
+
+function escapeSource(literal: string): string {
+  return literal.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+}
+
+/**
+ * A line break (raw, or escaped once to three times as in JSON; the excerpt leaves a doubly escaped one as a
+ * backslash and a raw break) and the run of key characters that opens the next
+ * line: where a terminal or a logger wrapped a long key.
+ */
+const lineWrap =
+  /[ \t]{0,4}(?:\\{0,2}(?:\r\n?|\n)|(?:\\{1,3}(?:[rn]|u000[aAdD])){1,2})[ \t]{0,8}([A-Za-z0-9+/=_-]{2,256})/y;
+
+/**
+ * Where a secret ending at `end` really ends: a key cut by a line break goes on with the next line's first run
+ * when that run reads as the rest of a key (letters and digits mixed, or `+`, `/`, `=`; not a word, a number, a
+ * model id or a request id), for up to eight lines. `Please check your key` or `HTTP/1.1 401` on the next line
+ * stays.
+ */
+function wrappedEnd(text: string, end: number): number {
+  for (let line = 0; line < 8; line++) {
+    lineWrap.lastIndex = end;
+    const m = lineWrap.exec(text);
+    if (m === null || !continuesAKey(m[1]!)) break;
+    end = m.index + m[0].length;
+  }
+  return end;
+}
+
+/**
+ * The rest of a key is eight characters or more that change class often (`QrStUv0123...`, hex): a word, a CamelCase
+ * name (`AuthenticationError`), a path (`python3/lib/python3`), a model id or a request id is not. A tail shorter
+ * than eight characters stays: too short to be used as a credential.
+ */
+function continuesAKey(run: string): boolean {
+  const bare = run.replace(/=+$/, '');
+  return (
+    bare.length >= 8 &&
+    !requestIdRun.test(bare) &&
+    !camelCaseWords.test(bare) &&
+    changesClassOften(bare, 5) &&
+    !bare.split(/[-_/.+]/).every((part) => part === '' || identifierPart.test(part))
+  );
+}
+
+/** Words run together (`RateLimitError`, `OpenAI`), a number after them: a name, not the rest of a key. */
+const camelCaseWords = /^[a-z]*(?:[A-Z]{1,2}[a-z]+)*[A-Z]{0,3}[0-9]{0,4}$/;
+
+/** Formats whose span a line break may cut: credentials, not account ids, addresses or URL credentials. */
+const wrappable = new Set(
+  secretFormats.flatMap((f, index) =>
+    [
+      'email',
+      'url_credentials',
+      'cookie',
+      'aws_account',
+      'prefixed_account_id',
+      'path_account_id',
+      'named_account_id',
+    ].includes(f.name)
+      ? []
+      : [index],
+  ),
+);
 
 /** One secret found: text[start, end) is shown as `replacement`. */
 export interface SecretSpan {
@@ -378,57 +564,57 @@ export interface SecretSpan {
   readonly replacement: string;
 }
 
-const isAlnum = (c: number) => (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 122);
-/** A character of a high-entropy run (`[A-Za-z0-9_+-]`). */
-const isRun = (c: number) => isAlnum(c) || c === 95 || c === 43 || c === 45;
-const lower = (c: number) => (c >= 65 && c <= 90 ? c | 32 : c);
-
 /**
- * The secrets of `text`, in order and disjoint, found in one pass over it. The pass stops at the start of each
- * word, at `-`, `:` and `@`, and at the start of each run of 32 or more key characters; there it tries the formats
- * that can begin so, in `secretFormats` order, the first that matches (and whose `accept` takes it) winning.
+ * The secrets of `text`, in order and disjoint, found in one pass over it. One native scan (`candidates`) finds
+ * the only places a format can begin: a word start whose first two letters begin a prefix or key word, the
+ * other starts, the start of a long run. There the pass tries the formats that can begin so, in `secretFormats`
+ * order, the first that matches (and whose `accept` takes it) winning; a key cut by a line break goes on with the
+ * next line (`wrappedEnd`). Text with none of those places costs the scan and nothing else.
  */
 export function findSecrets(text: string): SecretSpan[] {
   const spans: SecretSpan[] = [];
   const n = text.length;
-  let nextLongRun = -1;
-  let previous = 0;
   let i = 0;
   while (i < n) {
-    const c = text.charCodeAt(i);
+    // The scan runs natively to the next place a format can begin; what lies between is never looked at again.
+    candidates.lastIndex = i;
+    i = candidates.exec(text)?.index ?? n;
+    if (i >= n) break;
     let span: SecretSpan | null = null;
     let skipTo = i + 1;
-    if (isAlnum(c) ? !isAlnum(previous) : c === 45 || c === 58 || c === 64) {
-      const c1 = c === 58 || c === 64 ? 0 : lower(text.charCodeAt(i + 1));
-      const list = c1 < 128 ? startTable[lower(c) * 128 + c1]! : 0;
-      if (list !== 0) {
-        for (const { index, starts } of startLists[list]!) {
-          if (!startsWithAny(text, i, starts)) continue;
-          span = attempt(text, i, index);
-          if (span !== null) break;
-        }
+    // A hit is a word start, `-----BEGIN`, `://`, `:aws` or `@` (whose table entry holds only its own formats).
+    const c = text.charCodeAt(i);
+    const c1 = c === 58 || c === 64 ? 0 : lower(text.charCodeAt(i + 1));
+    const list = c1 < 128 ? startTable[lower(c) * 128 + c1]! : 0;
+    for (const { index, starts } of startLists[list]!) {
+      if (!startsWithAny(text, i, starts)) continue;
+      span = attempt(text, i, index);
+      if (span !== null) break;
+    }
+    longRunAt.lastIndex = i;
+    if (span === null && longRunAt.test(text)) {
+      for (const index of longRunFormats) {
+        span = attempt(text, i, index);
+        if (span !== null) break;
       }
-    }
-    if (span === null && nextLongRun < i) {
-      longRun.lastIndex = i;
-      nextLongRun = longRun.exec(text)?.index ?? n;
-    }
-    if (span === null && nextLongRun === i) {
-      span = attempt(text, i, highEntropy);
+      // A refused run of 32 or more (a request id) is skipped whole, as a run is read once. A shorter one (the
+      // hit was a base64 run with `/`: `python-projects/...`) is not: a word in it may begin a format.
       if (span === null) {
-        // A refused run (a request id) is skipped whole, as a run is read once.
-        while (skipTo < n && isRun(text.charCodeAt(skipTo))) skipTo++;
+        let end = i;
+        while (end < n && isRun(text.charCodeAt(end))) end++;
+        if (end - i >= 32) skipTo = end;
       }
     }
     if (span !== null) {
       // Spans may overlap: a key word's value can swallow the first letters of another secret (`...5e4farn:aws:...`),
       // so the scan goes on inside a span, and what an overlapping one adds after it is replaced too. An e-mail's
-      // local part, read backwards, may reach into the secret before it the same way.
+      // local part, read backwards, may reach into the secret before it the same way; but an `@` inside the span
+      // before is the end of `user:password@` and what follows it is the host, not an address.
       const last = spans[spans.length - 1];
       if (last === undefined || span.start >= last.end) spans.push(span);
-      else if (span.end > last.end) spans.push({ ...span, start: last.end });
+      else if (span.end > last.end && !(span.replacement === email && i < last.end))
+        spans.push({ ...span, start: last.end });
     }
-    previous = text.charCodeAt(skipTo - 1);
     i = skipTo;
   }
   return spans;
@@ -458,5 +644,6 @@ function attempt(text: string, at: number, index: number): SecretSpan | null {
   if (format.extend !== undefined) {
     while (end < text.length && format.extend.test(text[end]!)) end++;
   }
+  if (wrappable.has(index)) end = wrappedEnd(text, end);
   return { start, end, replacement: format.replacement ?? redacted };
 }
