@@ -13,7 +13,7 @@ export interface AfterCommit {
   waitsEnded: boolean;
 }
 
-/** One unit of work: reads and writes inside the transaction it is given, at the batch's instant. */
+/** One unit of work: reads and writes inside the transaction it is given, at the instant it is given. */
 export type Work<R> = (tx: StoreTransaction, nowMs: number, after: AfterCommit) => Promise<R>;
 
 interface Pending {
@@ -84,11 +84,12 @@ export class BatchQueue {
     let failedAt = -1;
     try {
       values = await this.store.transact(async (tx) => {
-        const nowMs = this.clock.now();
         const out: unknown[] = [];
         for (const [i, p] of batch.entries()) {
           failedAt = i;
-          out.push(await p.work(tx, nowMs, after));
+          // Each piece at its own instant: a batch can take seconds under load, and its last piece reads rows
+          // (another node's circuit) written long after the batch began.
+          out.push(await p.work(tx, this.clock.now(), after));
         }
         failedAt = -1;
         return out;
