@@ -50,12 +50,18 @@ it('[DUR-01] [DUR-06] PostgreSQL restarted while three nodes fire timers: the no
   // Counted through the restart: a query the restart fails counts as not there yet.
   const settled = async (check: () => Promise<boolean>) => until(() => check().catch(() => false));
   try {
-    const env = { PG_NODE_LEASE_MS: '10000', PG_NODE_POLL_MS: '500', PG_NODE_DISPATCH_LOG: sentFile };
+    // Retries due 15 to 19 s after each first failure: most fire after the seed has left, however slow it was.
+    const env = {
+      PG_NODE_LEASE_MS: '10000',
+      PG_NODE_POLL_MS: '500',
+      PG_NODE_DISPATCH_LOG: sentFile,
+      PG_NODE_FIRST_DELAY_S: '15',
+    };
     const nodes = await processes.startAll(url, ['node-a', 'node-b', 'node-c'], env);
     const seed = processes.start(url, 'seed', ['seed', String(routes)], env);
     expect(await exited(seed.child)).toBe(0);
 
-    // Restart the server while the retries fire (due 2 to 6 s after each first failure).
+    // Restart the server while the retries fire.
     await until(() => sent().filter((s) => s.kind === 'retry').length >= routes / 10);
     const restartAt = Date.now();
     const firedBefore = sent().filter((s) => s.kind === 'retry').length;
