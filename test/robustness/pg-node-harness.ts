@@ -79,6 +79,7 @@ export function schemaClient(schema: string): {
   const db = new pg.Pool({ connectionString: testDatabaseUrl, max: 2 });
   // A connection the restarting server drops fails its query, never the test process.
   db.on('error', () => undefined);
+  db.on('connect', (client) => client.on('error', () => undefined));
   return {
     db,
     count: async (query) =>
