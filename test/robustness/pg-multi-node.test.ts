@@ -46,9 +46,11 @@ it('[DUR-01] [DUR-06] three nodes share one schema; one killed with SIGKILL mid-
     ).rows[0]!.m;
 
     // The survivors finish: nothing waits, every dispatch is answered or stopped (A's after its lease ends), and
-    // every route ended except those whose retry A sent: their agent was A's and reports nothing any more.
+    // every route ended except those whose retry A sent: their agent was A's and reports nothing any more. The
+    // seed is a node too and fires retries that come due while it seeds: one it sent as it closed has lost its
+    // agent the same way.
     const unfinished = `routes r WHERE r.state NOT IN ('active', 'action_required') AND NOT EXISTS (
-      SELECT 1 FROM ${schema}.dispatch_log l WHERE l.route_id = r.id AND l.kind = 'retry' AND l.node = 'node-a')`;
+      SELECT 1 FROM ${schema}.dispatch_log l WHERE l.route_id = r.id AND l.kind = 'retry' AND l.node IN ('node-a', 'seed'))`;
     await until(
       async () =>
         (await count('routes WHERE deadline_ms IS NOT NULL')) === 0 &&
