@@ -1,6 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
 const crash = 'test/robustness/**/*.test.ts';
+// Several engine nodes on one PostgreSQL schema, one killed with SIGKILL or held behind a circuit (test/robustness).
+const pgNodes = ['test/robustness/pg-multi-node.test.ts', 'test/robustness/pg-circuit.test.ts'];
+// Restarts the PostgreSQL server itself: every other PostgreSQL test would fail beside it.
+const pgRestart = 'test/robustness/pg-restart.test.ts';
 const packed = 'test/package/embed-example.test.ts';
 const ui = 'test/ui/**/*.test.ts';
 const agents = 'test/agents-e2e/**/*.test.ts';
@@ -20,10 +24,11 @@ export default defineConfig({
         },
       },
       {
-        // The crash test spawns and kills engine processes: alone, after the other files.
+        // The crash test spawns and kills engine processes (on SQLite files): after the unit files.
         test: {
           name: 'crash',
           include: [crash],
+          exclude: [...pgNodes, pgRestart],
           testTimeout: 900_000,
           // One file: the worker count only has to match the others of its group (vitest requires it).
           maxWorkers: 2,
@@ -67,6 +72,32 @@ export default defineConfig({
           hookTimeout: 120_000,
           maxWorkers: 2,
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        // Groups run in order, each after the one before has finished: the unit files (group 0: the store contract,
+        // serve and openRecourse on PostgreSQL among them), then crash, package, ui and agents (group 1, none on
+        // PostgreSQL), then these node tests (group 2), one file at a time, beside no other test: each runs three
+        // or four engine processes on the database and one kills a node with SIGKILL.
+        test: {
+          name: 'pg-nodes',
+          include: pgNodes,
+          testTimeout: 900_000,
+          fileParallelism: false,
+          maxWorkers: 1,
+          sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        // Restarts the PostgreSQL server under load (pg_ctlcluster): last and alone (group 3), since any test on
+        // the database beside it would see its connections dropped. It starts the server again even when it fails.
+        test: {
+          name: 'pg-restart',
+          include: [pgRestart],
+          testTimeout: 900_000,
+          hookTimeout: 120_000,
+          maxWorkers: 1,
+          sequence: { groupOrder: 3 },
         },
       },
     ],

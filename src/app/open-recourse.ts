@@ -61,7 +61,10 @@ export interface RecourseOptions {
   readonly run?: RunAttemptFunction;
   /** Sends the attempts the engine decides on and reports their outcomes yourself (`docs/engine.md`). */
   readonly dispatcher?: Dispatcher;
-  /** Where a report that could not be made after a run ends goes (the engine closed meanwhile, say). */
+  /**
+   * Where a report that could not be made after a run ends goes (the engine closed meanwhile, say), and, on
+   * PostgreSQL, a schema lock lost in a database restart that another Recourse took meanwhile (code `in_use`).
+   */
   readonly onError?: (error: unknown) => void;
   /** Route and intent ids (UUIDv7 by default). */
   readonly newId?: () => string;
@@ -335,7 +338,17 @@ async function openPostgres(
   }
   let lock: DatabaseLock | null;
   try {
-    lock = await lockPostgresSchema(location, options.nodes ?? 'single');
+    lock = await lockPostgresSchema(location, {
+      mode: options.nodes ?? 'single',
+      // Lost with its connection and taken by another Recourse during the outage: nothing else can tell the host.
+      onLost: (message) => {
+        try {
+          options.onError?.(new RecourseError('in_use', message));
+        } catch {
+          // The host's error sink failed: nowhere left to report to.
+        }
+      },
+    });
   } catch (error) {
     await database.store.close().catch(() => undefined);
     throw error;

@@ -14,8 +14,8 @@ export interface AfterCommit {
 }
 
 /**
- * One unit of work: reads and writes inside the transaction it is given, at the batch's instant. `routeId` names
- * the route it is about, when one: the batch tells the store, which may read them all in one go.
+ * One unit of work: reads and writes inside the transaction it is given, at the instant it is given. `routeId`
+ * names the route it is about, when one: the batch tells the store, which may read them all in one go.
  */
 export type Work<R> = ((tx: StoreTransaction, nowMs: number, after: AfterCommit) => Promise<R>) & {
   readonly routeId?: string;
@@ -30,8 +30,8 @@ interface Pending {
 /**
  * Serializes all route work of one engine and commits it in batches (group commit): with synchronous=FULL a
  * commit costs a disk flush, so N decisions in one transaction cost one flush instead of N. Work is applied in
- * submission order; two pieces of work on one route see each other's writes. If a batch fails, each of its
- * pieces is retried alone, so one failing piece never takes the others down. The after-commit actions of a
+ * submission order; two pieces of work on one route see each other's writes. If a batch fails, it is tried again
+ * without the failing piece, which is tried alone in its place, so one failing piece never takes the others down. The after-commit actions of a
  * transaction run only once it has committed: nothing is armed or dispatched for a write that did not land.
  */
 export class BatchQueue {
@@ -78,18 +78,29 @@ export class BatchQueue {
     }
   }
 
-  private async runBatch(batch: readonly Pending[]): Promise<void> {
+  /**
+   * Commits a batch. When it fails, the piece that threw is set apart: the pieces before it are tried again together,
+   * then it alone, then the pieces after it together (another node's circuit write refuses the first piece of a
+   * batch, and the rest must not pay a commit each). Pieces before it that fail again are each tried alone.
+   */
+  private async runBatch(batch: readonly Pending[], isolate = true): Promise<void> {
     const after = emptyAfter();
     let values: unknown[];
     const routeIds = [
       ...new Set(batch.flatMap((p) => (p.work.routeId === undefined ? [] : [p.work.routeId]))),
     ];
+    let failedAt = -1;
     try {
       values = await this.store.transact(
         async (tx) => {
-          const nowMs = this.clock.now();
           const out: unknown[] = [];
-          for (const p of batch) out.push(await p.work(tx, nowMs, after));
+          for (const [i, p] of batch.entries()) {
+            failedAt = i;
+            // Each piece at its own instant: a batch can take seconds under load, and its last piece reads rows
+            // (another node's circuit) written long after the batch began.
+            out.push(await p.work(tx, this.clock.now(), after));
+          }
+          failedAt = -1;
           return out;
         },
         { routeIds },
@@ -97,6 +108,13 @@ export class BatchQueue {
     } catch (error) {
       if (batch.length === 1) {
         batch[0]!.reject(error);
+        return;
+      }
+      if (isolate && failedAt >= 0) {
+        // In submission order: the pieces before it (they did not fail), the piece alone, then the pieces after it.
+        if (failedAt > 0) await this.runBatch(batch.slice(0, failedAt), false);
+        await this.runBatch([batch[failedAt]!]);
+        if (failedAt < batch.length - 1) await this.runBatch(batch.slice(failedAt + 1));
         return;
       }
       for (const p of batch) await this.runBatch([p]);

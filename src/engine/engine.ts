@@ -28,7 +28,7 @@ import {
 } from './engine-input.js';
 import { reconcile } from './reconcile.js';
 import type { ReconciliationReport } from './reconciliation-report.js';
-import { routeWork, startWork, type RouteOutcome, type WorkResult } from './route-work.js';
+import { routeWork, startWork, type RouteOutcome } from './route-work.js';
 import {
   ConfigurationError,
   describeValue,
@@ -665,27 +665,38 @@ export class Engine {
     } catch (error) {
       sent = Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
-    // Recorded while closing too (close waits for it): an attempt sent is then accepted, never ambiguous.
-    const settle = (result: 'acknowledged' | 'ambiguous'): Promise<WorkResult> | undefined =>
-      this.shut
-        ? undefined
-        : this.queue.submit(
-            routeWork(intent.routeId, { type: 'dispatch_result', intentId: intent.id, result }, this.newId),
-          );
     const answered = sent
       .then(
-        () => settle('acknowledged'),
-        () => settle('ambiguous'),
+        () => this.recordAnswer(intent, 'acknowledged'),
+        () => this.recordAnswer(intent, 'ambiguous'),
       )
-      .catch((error: unknown) => {
+      .finally(() => this.answering.delete(answered));
+    this.answering.add(answered);
+  }
+
+  /**
+   * Records a dispatch's answer. Recorded while closing too (close waits for it): an attempt sent is then accepted,
+   * never ambiguous. A transaction that fails (the database restarting) is tried again a second later until the
+   * engine shuts: an answer lost here would leave a live node's intent unanswered for good, and its route waiting.
+   */
+  private async recordAnswer(intent: DispatchIntent, result: 'acknowledged' | 'ambiguous'): Promise<void> {
+    while (!this.shut) {
+      try {
+        await this.queue.submit(
+          routeWork(intent.routeId, { type: 'dispatch_result', intentId: intent.id, result }, this.newId),
+        );
+        return;
+      } catch (error) {
         this.emit({
           type: 'error',
           atMs: this.options.clock.now(),
-          message: `recording the dispatch answer failed: ${(error as Error).message}`,
+          message: `recording the dispatch answer failed (trying again): ${(error as Error).message}`,
         });
-      })
-      .finally(() => this.answering.delete(answered));
-    this.answering.add(answered);
+        await new Promise<void>((resolve) => {
+          this.options.clock.schedule(this.options.clock.now() + timerRetryMs, resolve);
+        });
+      }
+    }
   }
 
   private emit(event: EngineEvent): void {

@@ -168,7 +168,7 @@ async function applyEffects(
         break;
       case 'write_circuit':
         if (!(await tx.writeCircuit(effect.circuit, effect.expectedVersion))) {
-          // Another node moved the circuit: abort, so the work is retried alone and reads the winner's circuit.
+          // Another node moved the circuit: abort, so the work is tried again alone and reads the winner's circuit.
           throw new Error(
             `circuit ${effect.circuit.key} changed concurrently (expected version ${effect.expectedVersion})`,
           );

@@ -1,52 +1,24 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
-import { dropSchemas, freshSchemaName, schemaUrl, testDatabaseUrl } from '../helpers/postgres.js';
+import { dropSchemas, freshSchemaName, schemaUrl } from '../helpers/postgres.js';
+import { exited, NodeProcesses, schemaClient, stopAll, until } from './pg-node-harness.js';
 
 // Real parts only: the real PostgreSQL at 127.0.0.1:5432 (database `test`, a fresh schema), three real node
 // processes of the built engine (`nodes: 'shared'`), SIGKILL. Each node's dispatcher commits every dispatch into
 // `dispatch_log` before acknowledging it, so the table is what the outside world received.
-const worker = fileURLToPath(new URL('./fixtures/pg-node.mjs', import.meta.url));
 const routes = 2_000;
 const schemas: string[] = [];
-const children: ChildProcess[] = [];
+const processes = new NodeProcesses();
 
 afterAll(async () => {
-  for (const child of children)
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  processes.killAll();
   await dropSchemas(schemas);
 });
-
-function startNode(url: string, nodeId: string, ...mode: string[]): { child: ChildProcess; lines: string[] } {
-  const child = spawn(process.execPath, [worker, url, nodeId, ...mode], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  const lines: string[] = [];
-  createInterface({ input: child.stdout }).on('line', (line) => lines.push(line));
-  child.stderr.on('data', (chunk: Buffer) => process.stderr.write(`[${nodeId}] ${chunk.toString()}`));
-  return { child, lines };
-}
-
-async function until(check: () => Promise<boolean> | boolean): Promise<void> {
-  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 50));
-}
-
-function exited(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
-  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-}
 
 it('[DUR-01] [DUR-06] three nodes share one schema; one killed with SIGKILL mid-run: every timer fires exactly once, no dispatch repeats, the survivors finish', async () => {
   const schema = freshSchemaName();
   schemas.push(schema);
   const url = schemaUrl(schema);
-  const db = new pg.Client({ connectionString: testDatabaseUrl });
-  await db.connect();
-  const count = async (query: string): Promise<number> =>
-    (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${schema}.${query}`)).rows[0]!.n;
+  const { db, count } = schemaClient(schema);
   try {
     await db.query(`CREATE SCHEMA ${schema}`);
     await db.query(`CREATE TABLE ${schema}.dispatch_log (
@@ -54,12 +26,9 @@ it('[DUR-01] [DUR-06] three nodes share one schema; one killed with SIGKILL mid-
       kind TEXT NOT NULL, node TEXT NOT NULL)`);
 
     // The first node migrates the schema; the others join it; the seed is a fourth node that leaves when done.
-    const nodes = [startNode(url, 'node-a', 'run')];
-    await until(() => nodes[0]!.lines.length > 0);
-    nodes.push(startNode(url, 'node-b', 'run'), startNode(url, 'node-c', 'run'));
-    await until(() => nodes.every((n) => n.lines.includes('{"ready":true}')));
+    const nodes = await processes.startAll(url, ['node-a', 'node-b', 'node-c']);
     const started = Date.now();
-    const seed = startNode(url, 'seed', 'seed', String(routes));
+    const seed = processes.start(url, 'seed', ['seed', String(routes)]);
     expect(await exited(seed.child)).toBe(0);
     const seeded = Date.now();
 
@@ -77,9 +46,11 @@ it('[DUR-01] [DUR-06] three nodes share one schema; one killed with SIGKILL mid-
     ).rows[0]!.m;
 
     // The survivors finish: nothing waits, every dispatch is answered or stopped (A's after its lease ends), and
-    // every route ended except those whose retry A sent: their agent was A's and reports nothing any more.
+    // every route ended except those whose retry A sent: their agent was A's and reports nothing any more. The
+    // seed is a node too and fires retries that come due while it seeds: one it sent as it closed has lost its
+    // agent the same way.
     const unfinished = `routes r WHERE r.state NOT IN ('active', 'action_required') AND NOT EXISTS (
-      SELECT 1 FROM ${schema}.dispatch_log l WHERE l.route_id = r.id AND l.kind = 'retry' AND l.node = 'node-a')`;
+      SELECT 1 FROM ${schema}.dispatch_log l WHERE l.route_id = r.id AND l.kind = 'retry' AND l.node IN ('node-a', 'seed'))`;
     await until(
       async () =>
         (await count('routes WHERE deadline_ms IS NOT NULL')) === 0 &&
@@ -93,8 +64,7 @@ it('[DUR-01] [DUR-06] three nodes share one schema; one killed with SIGKILL mid-
       `pg-multi-node: seeded ${routes} routes in ${seeded - started} ms; all fired ${finished - seeded} ms after; ` +
         `${stopped} retries stopped as ambiguous by the kill\n`,
     );
-    for (const n of nodes.slice(1)) n.child.kill('SIGTERM');
-    expect(await Promise.all(nodes.slice(1).map((n) => exited(n.child)))).toEqual([0, 0]);
+    expect(await stopAll(nodes.slice(1))).toEqual([0, 0]);
 
     // Every timer fired exactly once: one retry intent per route, never two.
     const retries = await db.query<{ route_id: string; n: number }>(

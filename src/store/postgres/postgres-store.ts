@@ -82,6 +82,10 @@ export async function openPostgresDatabase(options: PostgresStoreOptions): Promi
   // An idle client whose connection dropped (a database restart) is discarded by the pool; the next query opens a
   // new one. Without a listener the error would end the process.
   pool.on('error', () => undefined);
+  // A client checked out between two queries (a transaction waiting on the engine) has no pool listener: when the
+  // server ends its connection then, the error would end the process. Its next query fails instead, the transaction
+  // with it, and the pool discards the client.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   try {
     await pool.query('SELECT 1');
   } catch (error) {

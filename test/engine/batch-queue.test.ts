@@ -1,0 +1,75 @@
+import { expect, it } from 'vitest';
+import { BatchQueue, type Work } from '../../src/engine/batch-queue.js';
+import { ManualClock } from '../../src/engine/index.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { t0 } from '../core/route/route-fixtures.js';
+
+// The group commit on a real SQLite store: which transactions run when one piece of a batch throws.
+it('a batch whose first piece throws commits the rest together, in submission order, and the piece alone', async () => {
+  const store = openSqliteStore({ file: ':memory:' });
+  await store.migrate();
+  let transactions = 0;
+  const counting = {
+    ...store,
+    transact: <T>(work: Parameters<typeof store.transact<T>>[0]) => {
+      transactions += 1;
+      return store.transact(work);
+    },
+  };
+  const queue = new BatchQueue(counting, new ManualClock(t0), 256, () => undefined);
+
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const first = queue.submit(() => gate);
+  const ran: number[] = [];
+  let thrown = false;
+  const piece =
+    (i: number): Work<number> =>
+    () => {
+      if (i === 0 && !thrown) {
+        thrown = true;
+        return Promise.reject(new Error('another node moved the circuit'));
+      }
+      ran.push(i);
+      return Promise.resolve(i);
+    };
+  // Queued while the first piece runs: they make up the next batch, together.
+  const rest = Array.from({ length: 10 }, (_, i) => queue.submit(piece(i)));
+  open();
+  await first;
+  expect(await Promise.all(rest)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  // The first batch, the failed one, the piece alone, the other nine together: not one commit per piece.
+  expect(transactions).toBe(4);
+  expect(ran.slice(-10)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  await store.close();
+});
+
+it('a piece that throws again is rejected alone; the pieces around it commit, those before it first', async () => {
+  const store = openSqliteStore({ file: ':memory:' });
+  await store.migrate();
+  const queue = new BatchQueue(store, new ManualClock(t0), 256, () => undefined);
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const first = queue.submit(() => gate);
+  const committed: number[] = [];
+  const rest = Array.from({ length: 5 }, (_, i) =>
+    queue.submit(async (tx) => {
+      if (i === 2) throw new Error('always fails');
+      await tx.readRoute(`route-${i}`);
+      committed.push(i);
+      return i;
+    }),
+  );
+  open();
+  await first;
+  const settled = await Promise.allSettled(rest);
+  expect(settled.map((s) => s.status)).toEqual([
+    'fulfilled',
+    'fulfilled',
+    'rejected',
+    'fulfilled',
+    'fulfilled',
+  ]);
+  expect(committed.slice(-4)).toEqual([0, 1, 3, 4]);
+  await store.close();
+});
