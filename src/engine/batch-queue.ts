@@ -21,10 +21,26 @@ export type Work<R> = ((tx: StoreTransaction, nowMs: number, after: AfterCommit)
   readonly routeId?: string;
 };
 
+/**
+ * Thrown by work whose fenced write met another node's newer row (a circuit another node moved since this work
+ * read it). Nothing of the work landed; done again, it reads the winner's row and decides on that.
+ */
+export class WriteRaceError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WriteRaceError';
+  }
+}
+
+/** How many times a piece alone is done again after losing a write race before its caller gets the error. */
+const writeRaceRetries = 8;
+
 interface Pending {
   readonly work: Work<unknown>;
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: unknown) => void;
+  /** Write races this piece has lost, alone. */
+  races?: number;
 }
 
 /**
@@ -107,7 +123,15 @@ export class BatchQueue {
       );
     } catch (error) {
       if (batch.length === 1) {
-        batch[0]!.reject(error);
+        const piece = batch[0]!;
+        // Another node won a fenced write this piece needed: do it again, so it reads the winner's row. Without
+        // this, two nodes failing routes of one provider at once made one caller's report fail (an HTTP 500).
+        if (error instanceof WriteRaceError && (piece.races ?? 0) < writeRaceRetries) {
+          piece.races = (piece.races ?? 0) + 1;
+          await this.runBatch(batch);
+          return;
+        }
+        piece.reject(error);
         return;
       }
       if (isolate && failedAt >= 0) {

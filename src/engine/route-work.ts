@@ -1,4 +1,4 @@
-import type { AfterCommit, Work } from './batch-queue.js';
+import { WriteRaceError, type AfterCommit, type Work } from './batch-queue.js';
 import { loadWorld } from './load-world.js';
 import {
   deadlineOf,

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { BatchQueue, type Work } from '../../src/engine/batch-queue.js';
+import { BatchQueue, WriteRaceError, type Work } from '../../src/engine/batch-queue.js';
 import { ManualClock } from '../../src/engine/index.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { t0 } from '../core/route/route-fixtures.js';
@@ -71,5 +71,43 @@ it('a piece that throws again is rejected alone; the pieces around it commit, th
     'fulfilled',
   ]);
   expect(committed.slice(-4)).toEqual([0, 1, 3, 4]);
+  await store.close();
+});
+
+it('a piece alone that loses a write race (another node moved the circuit) is done again until it wins', async () => {
+  const store = openSqliteStore({ file: ':memory:' });
+  await store.migrate();
+  const queue = new BatchQueue(store, new ManualClock(t0), 256, () => undefined);
+  let tries = 0;
+  const answer = await queue.submit(() => {
+    tries += 1;
+    if (tries <= 3) return Promise.reject(new WriteRaceError('circuit provider:x changed concurrently'));
+    return Promise.resolve('decided on the winner');
+  });
+  expect(answer).toBe('decided on the winner');
+  expect(tries).toBe(4);
+  await store.close();
+});
+
+it('a write race lost every time reaches the caller after a bounded number of tries; any other error at once', async () => {
+  const store = openSqliteStore({ file: ':memory:' });
+  await store.migrate();
+  const queue = new BatchQueue(store, new ManualClock(t0), 256, () => undefined);
+  let raced = 0;
+  await expect(
+    queue.submit(() => {
+      raced += 1;
+      return Promise.reject(new WriteRaceError('always moved'));
+    }),
+  ).rejects.toThrow(WriteRaceError);
+  expect(raced).toBe(9);
+  let failed = 0;
+  await expect(
+    queue.submit(() => {
+      failed += 1;
+      return Promise.reject(new Error('a bug, not a race'));
+    }),
+  ).rejects.toThrow('a bug, not a race');
+  expect(failed).toBe(1);
   await store.close();
 });
