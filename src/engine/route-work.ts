@@ -168,8 +168,8 @@ async function applyEffects(
         break;
       case 'write_circuit':
         if (!(await tx.writeCircuit(effect.circuit, effect.expectedVersion))) {
-          // Another node moved the circuit: abort, so the work is tried again alone and reads the winner's circuit.
-          throw new Error(
+          // Another node moved the circuit: abort, so the work is done again alone and reads the winner's circuit.
+          throw new WriteRaceError(
             `circuit ${effect.circuit.key} changed concurrently (expected version ${effect.expectedVersion})`,
           );
         }
