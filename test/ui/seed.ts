@@ -14,7 +14,7 @@ export interface Fleet {
   readonly stoppedRouteIds: readonly string[];
   readonly session: { readonly sessionId: string; readonly taskId: string };
   readonly planId: string;
-  /** Every planted secret, whole (40). */
+  /** Every planted secret, whole (at least 40). */
   readonly secrets: readonly string[];
 }
 
@@ -37,10 +37,13 @@ function candidate(id: string, retries: number, interval: number, hardOutcome: '
   };
 }
 
-/** The evidence's distinct secrets (two formats share one key), and enough more for the plan errors to make 40. */
+/**
+ * The evidence's distinct secrets (formats may share one key), and more for the plan errors: enough to make at least
+ * 40, and never fewer than four, so the plan pages carry secrets too however many formats the evidence plants.
+ */
 const evidenceSecrets = [...new Set(planted.map((p) => p.secret))];
 const planSecrets = Array.from(
-  { length: 40 - evidenceSecrets.length },
+  { length: Math.max(4, 40 - evidenceSecrets.length) },
   (_, i) => `sk-proj-${fake(100 + i, 40)}`,
 );
 
@@ -132,7 +135,7 @@ export async function seedFleet(service: UiService, prefix = 'ui'): Promise<Flee
   );
   expect(sessionFailed.status, JSON.stringify(sessionFailed.body)).toBe(200);
 
-  // Plan errors carry the rest of the 40 secrets; a plan that stops taking errors gives way to a new one.
+  // Plan errors carry the rest of the secrets; a plan that stops taking errors gives way to a new one.
   const planId = `${prefix}-plan`;
   let current = planId;
   for (const [i, secret] of planSecrets.entries()) {

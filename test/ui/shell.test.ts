@@ -157,8 +157,9 @@ const sweeps: ReadonlyArray<readonly [ViewportName, 'light' | 'dark']> = [
 ];
 
 describe('every page, every size, both themes', () => {
-  it('plants 40 distinct credentials in the failures the pages show', () => {
-    expect(new Set(fleet.secrets).size).toBe(40);
+  it('plants at least 40 distinct credentials in the failures the pages show', () => {
+    expect(new Set(fleet.secrets).size).toBeGreaterThanOrEqual(40);
+    expect(fleet.secrets.length).toBe(new Set(fleet.secrets).size);
   });
 
   for (const [size, theme] of sweeps) {
