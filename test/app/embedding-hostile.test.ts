@@ -12,6 +12,7 @@ import { evidenceOfError, type DynamicProfileInput, type EvidenceEnvelope } from
 import { ManualClock } from '../../src/engine/index.js';
 import { tempDatabase } from '../engine/harness.js';
 import { t0 } from '../core/route/route-fixtures.js';
+import { claudeFleet, transientRetryPolicy } from '../helpers/retry-policy.js';
 
 /**
  * The embedding surface as a careless or hostile caller uses it (a review found each of these): a `run` that
@@ -19,24 +20,9 @@ import { t0 } from '../core/route/route-fixtures.js';
  * file, a shutdown in the middle of a dispatch, and arguments plain JavaScript may pass. Each case fails without
  * its fix: a route left `running` forever, a hang, a crash of the host process, or a raw TypeError.
  */
-const retries = {
-  version: 1 as const,
-  transient: {
-    retry: { enabled: true, max_retries: 3, initial_interval_seconds: 5 },
-    wait_for_reset: { enabled: false, max_wait_seconds: 0 },
-    on_exhausted: 'skip' as const,
-  },
-  hard: {
-    retry: { enabled: false, max_retries: 0, initial_interval_seconds: 0 },
-    wait_for_reset: { enabled: false, max_wait_seconds: 0 },
-    on_exhausted: 'stop' as const,
-  },
-};
-const profile: DynamicProfileInput = {
-  id: 'fleet',
-  name: 'Fleet',
-  candidates: [{ profile_id: 'claude', provider: 'anthropic', policy: retries }],
-};
+const profile: DynamicProfileInput = claudeFleet(
+  transientRetryPolicy({ maxRetries: 3, intervalSeconds: 5, onExhausted: 'skip' }),
+);
 const overloaded: EvidenceEnvelope = {
   kind: 'http',
   status: 529,

@@ -4,6 +4,7 @@ import type { DynamicProfileInput, EvidenceEnvelope } from '../../src/core/index
 import { advanceManualClock, ManualClock } from '../../src/engine/index.js';
 import { t0 } from '../core/route/route-fixtures.js';
 import { dropSchemas, freshSchemaName, schemaUrl } from '../helpers/postgres.js';
+import { claudeFleet, transientRetryPolicy } from '../helpers/retry-policy.js';
 
 /** The composition root on the real PostgreSQL (127.0.0.1:5432, database `test`), each case in a fresh schema. */
 const schemas: string[] = [];
@@ -15,24 +16,9 @@ function freshUrl(): string {
   return schemaUrl(schema);
 }
 
-const retries = {
-  version: 1 as const,
-  transient: {
-    retry: { enabled: true, max_retries: 3, initial_interval_seconds: 5 },
-    wait_for_reset: { enabled: false, max_wait_seconds: 0 },
-    on_exhausted: 'skip' as const,
-  },
-  hard: {
-    retry: { enabled: false, max_retries: 0, initial_interval_seconds: 0 },
-    wait_for_reset: { enabled: false, max_wait_seconds: 0 },
-    on_exhausted: 'stop' as const,
-  },
-};
-const profile: DynamicProfileInput = {
-  id: 'fleet',
-  name: 'Fleet',
-  candidates: [{ profile_id: 'claude', provider: 'anthropic', policy: retries }],
-};
+const profile: DynamicProfileInput = claudeFleet(
+  transientRetryPolicy({ maxRetries: 3, intervalSeconds: 5, onExhausted: 'skip' }),
+);
 const overloaded: EvidenceEnvelope = {
   kind: 'http',
   status: 529,

@@ -5,6 +5,7 @@ import type { DynamicProfileInput, SessionRef, TranscriptEvent } from '../../src
 import { ManualClock, type SessionEvent } from '../../src/engine/index.js';
 import { RecordingDispatcher, envelopes, replayOf } from '../engine/harness.js';
 import { dropSchemas, freshSchemaName, schemaUrl, testDatabaseUrl } from '../helpers/postgres.js';
+import { claudeFleet, transientRetryPolicy } from '../helpers/retry-policy.js';
 
 /**
  * Two shared nodes (separate pools, separate engines) on one schema of the real PostgreSQL serve the same task
@@ -16,24 +17,9 @@ afterAll(() => dropSchemas(schemas));
 
 const s1: SessionRef = { taskId: 't1', sessionId: 's1' };
 const routeId = 'session:s1';
-const retries = {
-  version: 1 as const,
-  transient: {
-    retry: { enabled: true, max_retries: 5, initial_interval_seconds: 1 },
-    wait_for_reset: { enabled: false, max_wait_seconds: 0 },
-    on_exhausted: 'stop' as const,
-  },
-  hard: {
-    retry: { enabled: false, max_retries: 0, initial_interval_seconds: 0 },
-    wait_for_reset: { enabled: false, max_wait_seconds: 0 },
-    on_exhausted: 'stop' as const,
-  },
-};
-const profile: DynamicProfileInput = {
-  id: 'fleet',
-  name: 'Fleet',
-  candidates: [{ profile_id: 'claude', provider: 'anthropic', policy: retries }],
-};
+const profile: DynamicProfileInput = claudeFleet(
+  transientRetryPolicy({ maxRetries: 5, intervalSeconds: 1, onExhausted: 'stop' }),
+);
 
 interface Node {
   readonly recourse: Recourse;
