@@ -1,5 +1,12 @@
-import type { CandidateUsage, FailureSummary, JsonValue, PendingDispatch, Route } from '../core/index.js';
-import type { RouteRow } from './schema.js';
+import type {
+  AttemptRecord,
+  CandidateUsage,
+  FailureSummary,
+  JsonValue,
+  PendingDispatch,
+  Route,
+} from '../core/index.js';
+import type { AttemptRow, RouteRow } from './schema.js';
 
 /** A route as one row: shared fields as columns, state-specific fields in their own nullable columns. */
 export function routeToRow(route: Route, createdAtMs: number): RouteRow {
@@ -124,4 +131,26 @@ export function rowToRoute(row: RouteRow): Route {
 function dispatchOfJson(text: string): PendingDispatch {
   const d = JSON.parse(text) as Partial<PendingDispatch> & Omit<PendingDispatch, 'finished' | 'orphaned'>;
   return { ...d, finished: d.finished ?? false, orphaned: d.orphaned ?? false };
+}
+
+/** An attempt as its row (without the sequence number the database assigns), the same on SQLite and PostgreSQL. */
+export function attemptToRow(a: AttemptRecord): Omit<AttemptRow, 'seq'> {
+  return {
+    route_id: a.routeId,
+    candidate: a.candidate,
+    generation: a.generation,
+    code: a.code,
+    failure_class: a.failureClass,
+    catalogue_version: a.catalogueVersion,
+    rule: a.rule,
+    policy_snapshot: a.policySnapshot === null ? null : JSON.stringify(a.policySnapshot),
+    decision: a.decision,
+    retry_ordinal: a.retryOrdinal,
+    deadline_ms: a.deadlineMs,
+    pending_outcome: a.pendingOutcome,
+    safe_excerpt: a.safeExcerpt,
+    note: a.note,
+    at_ms: a.atMs,
+    delay_source: a.delaySource,
+  };
 }

@@ -17,7 +17,7 @@ import {
 import { readProfile, readRoute } from '../kysely-store-reads.js';
 import { circuitOfRow, type ProfileDocuments } from '../row-codecs.js';
 import { planOfRow, planToRow } from '../plan-rows.js';
-import { rowToRoute, routeToRow } from '../route-rows.js';
+import { attemptToRow, rowToRoute, routeToRow } from '../route-rows.js';
 import type { CircuitRow, Database } from '../schema.js';
 import { DeferredWrites } from './deferred-writes.js';
 
@@ -150,24 +150,7 @@ export class PostgresTransaction implements StoreTransaction {
   }
 
   appendAttempt(a: AttemptRecord): Promise<void> {
-    this.held.appendAttempt({
-      route_id: a.routeId,
-      candidate: a.candidate,
-      generation: a.generation,
-      code: a.code,
-      failure_class: a.failureClass,
-      catalogue_version: a.catalogueVersion,
-      rule: a.rule,
-      policy_snapshot: a.policySnapshot === null ? null : JSON.stringify(a.policySnapshot),
-      decision: a.decision,
-      retry_ordinal: a.retryOrdinal,
-      deadline_ms: a.deadlineMs,
-      pending_outcome: a.pendingOutcome,
-      safe_excerpt: a.safeExcerpt,
-      note: a.note,
-      at_ms: a.atMs,
-      delay_source: a.delaySource,
-    });
+    this.held.appendAttempt(attemptToRow(a));
     return Promise.resolve();
   }
 

@@ -17,7 +17,7 @@ import {
 import type { ProfileDocuments } from '../row-codecs.js';
 import { circuitOfRow } from '../row-codecs.js';
 import { planColumns, planOfRow, planToRow } from '../plan-rows.js';
-import { rowToRoute, routeToRow } from '../route-rows.js';
+import { attemptToRow, rowToRoute, routeToRow } from '../route-rows.js';
 import type { AttemptRow, CircuitRow, Database, IntentRow, PlanRow, RouteRow } from '../schema.js';
 
 const routeColumns = [
@@ -194,24 +194,7 @@ export class SqliteTransaction implements StoreTransaction {
   }
 
   appendAttempt(a: AttemptRecord): Promise<void> {
-    this.cache.prepare(statements.appendAttempt).run({
-      route_id: a.routeId,
-      candidate: a.candidate,
-      generation: a.generation,
-      code: a.code,
-      failure_class: a.failureClass,
-      catalogue_version: a.catalogueVersion,
-      rule: a.rule,
-      policy_snapshot: a.policySnapshot === null ? null : JSON.stringify(a.policySnapshot),
-      decision: a.decision,
-      retry_ordinal: a.retryOrdinal,
-      deadline_ms: a.deadlineMs,
-      pending_outcome: a.pendingOutcome,
-      safe_excerpt: a.safeExcerpt,
-      note: a.note,
-      at_ms: a.atMs,
-      delay_source: a.delaySource,
-    } satisfies Omit<AttemptRow, 'seq'>);
+    this.cache.prepare(statements.appendAttempt).run(attemptToRow(a));
     return Promise.resolve();
   }
 
