@@ -15,7 +15,7 @@ interface SecretFormat {
    */
   readonly starts: readonly string[];
   /**
-   * For a start that is one punctuation character (`:`, `@`): what the native scan looks for instead, as a
+   * For a start that is one punctuation character (`:`, `@`): what the scan looks for instead, as a
    * regular-expression source, so that it does not stop at every colon of a JSON body.
    */
   readonly trigger?: string;
@@ -472,26 +472,109 @@ const longRunSource = String.raw`(?<![A-Za-z0-9_+-])[A-Za-z0-9_+/-]{32}`;
 const longRunAt = new RegExp(longRunSource, 'y');
 
 /**
- * Every place a format can begin, as one expression the regular-expression engine scans for natively: a word start
- * whose first two letters begin some format's start (`(?<![A-Za-z0-9])(?:a[cipz]|b[ae]|...)`), the other starts
- * (`-----BEGIN`, `://`, `:aws`, an `@` after an address character) and the start of a long run. A hit is then
- * looked up in `startTable` and tested against `longRunAt`.
+ * Every place a format can begin, as one regular expression: a word start whose first two letters begin some
+ * format's start (`(?<![A-Za-z0-9])(?:a[cipz]|b[ae]|...)`), the other starts (`-----BEGIN`, `://`, `:aws`, an `@`
+ * after an address character) and the start of a long run. It is the specification `nextCandidate` is checked
+ * against (test/core/sanitize): the scan itself is written out, at a third of the regular expression's cost.
  */
-const candidates = ((): RegExp => {
+export function candidatePattern(): RegExp {
   const seconds = new Map<string, Set<string>>();
-  const others = new Set<string>();
   for (const format of secretFormats) {
     for (const start of format.starts) {
-      if (!isAlnum(start.charCodeAt(0))) others.add(format.trigger ?? escapeSource(start));
-      else seconds.set(start[0]!, (seconds.get(start[0]!) ?? new Set()).add(start.slice(1, 2)));
+      if (isAlnum(start.charCodeAt(0)))
+        seconds.set(start[0]!, (seconds.get(start[0]!) ?? new Set()).add(start.slice(1, 2)));
     }
   }
   // A one-letter start (none today) is its letter alone, which stops the scan at every word with that letter.
   const words = [...seconds].map(([first, second]) =>
     second.has('') ? first : `${first}[${[...second].map(escapeSource).join('')}]`,
   );
-  return new RegExp(`(?<![A-Za-z0-9])(?:${words.join('|')})|${[...others].join('|')}|${longRunSource}`, 'gi');
-})();
+  const others = [...new Set(otherStarts().map(({ trigger }) => trigger))];
+  return new RegExp(`(?<![A-Za-z0-9])(?:${words.join('|')})|${others.join('|')}|${longRunSource}`, 'gi');
+}
+
+/** The starts that are not a word (`-----begin`, `:`, `@`): each with what the scan looks for there. */
+function otherStarts(): Array<{ readonly first: number; readonly trigger: string }> {
+  return secretFormats.flatMap((format) =>
+    format.starts
+      .filter((start) => !isAlnum(start.charCodeAt(0)))
+      .map((start) => ({ first: start.charCodeAt(0), trigger: format.trigger ?? escapeSource(start) })),
+  );
+}
+
+/**
+ * Word starts worth stopping at, by their first two lower-cased characters (`wordStarts[c0 * 128 + c1]`), and the
+ * first characters that are a start alone (`wordStartsAlone[c0]`).
+ */
+const wordStarts = new Uint8Array(128 * 128);
+const wordStartsAlone = new Uint8Array(128);
+for (const format of secretFormats) {
+  for (const start of format.starts) {
+    if (!isAlnum(start.charCodeAt(0))) continue;
+    if (start.length === 1) wordStartsAlone[start.charCodeAt(0)] = 1;
+    else if (start.charCodeAt(1) < 128) wordStarts[start.charCodeAt(0) * 128 + start.charCodeAt(1)] = 1;
+  }
+}
+
+/** The other starts' triggers as sticky expressions, by the character they begin at (`:` holds `://` and `:aws`). */
+const otherTriggers = new Map<number, RegExp[]>();
+for (const { first, trigger } of otherStarts()) {
+  const list = otherTriggers.get(first) ?? [];
+  if (!list.some((expression) => expression.source === trigger)) list.push(new RegExp(trigger, 'iy'));
+  otherTriggers.set(first, list);
+}
+
+/** Character classes of the ASCII characters, as bits, so the scan reads one table per character. */
+const alnumBit = 1;
+const runBit = 2;
+const runBodyBit = 4;
+const triggerBit = 8;
+const asciiClass = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  asciiClass[c] =
+    (isAlnum(c) ? alnumBit : 0) |
+    (isRun(c) ? runBit : 0) |
+    (isRun(c) || c === 47 ? runBodyBit : 0) |
+    (otherTriggers.has(c) ? triggerBit : 0);
+}
+const classOf = (c: number): number => (c < 128 ? asciiClass[c]! : 0);
+
+/**
+ * The first place at or after `from` where a format can begin (what `candidatePattern` finds), or `text.length`.
+ * One pass over character codes: a word start is looked up in `wordStarts`, a punctuation start tests its
+ * triggers, and the end of the current run of `[A-Za-z0-9_+/-]` is found once per run, so a long-run start costs a
+ * comparison.
+ */
+export function nextCandidate(text: string, from: number): number {
+  const n = text.length;
+  let previous = from > 0 ? classOf(text.charCodeAt(from - 1)) : 0;
+  let runEnd = -1;
+  for (let i = from; i < n; i++) {
+    const c = text.charCodeAt(i);
+    const cls = classOf(c);
+    if ((cls & alnumBit) !== 0) {
+      if ((previous & alnumBit) === 0) {
+        const c0 = c | 32;
+        const c1 = i + 1 < n ? lower(text.charCodeAt(i + 1)) : 128;
+        if (wordStartsAlone[c0] === 1 || (c1 < 128 && wordStarts[c0 * 128 + c1] === 1)) return i;
+      }
+    } else if ((cls & triggerBit) !== 0) {
+      for (const trigger of otherTriggers.get(c)!) {
+        trigger.lastIndex = i;
+        if (trigger.test(text)) return i;
+      }
+    }
+    if ((cls & runBodyBit) !== 0 && (previous & runBit) === 0) {
+      if (runEnd < i) {
+        runEnd = i + 1;
+        while (runEnd < n && (classOf(text.charCodeAt(runEnd)) & runBodyBit) !== 0) runEnd++;
+      }
+      if (runEnd - i >= 32) return i;
+    }
+    previous = cls;
+  }
+  return n;
+}
 
 function escapeSource(literal: string): string {
   return literal.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
@@ -565,7 +648,7 @@ export interface SecretSpan {
 }
 
 /**
- * The secrets of `text`, in order and disjoint, found in one pass over it. One native scan (`candidates`) finds
+ * The secrets of `text`, in order and disjoint, found in one pass over it. One scan (`nextCandidate`) finds
  * the only places a format can begin: a word start whose first two letters begin a prefix or key word, the
  * other starts, the start of a long run. There the pass tries the formats that can begin so, in `secretFormats`
  * order, the first that matches (and whose `accept` takes it) winning; a key cut by a line break goes on with the
@@ -576,9 +659,8 @@ export function findSecrets(text: string): SecretSpan[] {
   const n = text.length;
   let i = 0;
   while (i < n) {
-    // The scan runs natively to the next place a format can begin; what lies between is never looked at again.
-    candidates.lastIndex = i;
-    i = candidates.exec(text)?.index ?? n;
+    // The scan runs to the next place a format can begin; what lies between is never looked at again.
+    i = nextCandidate(text, i);
     if (i >= n) break;
     let span: SecretSpan | null = null;
     let skipTo = i + 1;
