@@ -225,7 +225,7 @@ function findMatches(facts: Facts, catalogue: CompiledCatalogue, all: boolean): 
     const compiled = rules[index]!;
     // Only the strongest level decides (and can conflict); weaker rules need not run.
     if (!all && matches.length > 0 && compiled.level !== matches[0]!.compiled.level) break;
-    const offset = matchRule(compiled, facts);
+    const offset = matchRule(compiled, facts, catalogue.grams);
     if (offset !== null) matches.push({ compiled, offset });
   }
   return matches;

@@ -3,6 +3,7 @@ import { defaultTimingExtractors, ruleTiers, type Rule, type TimingExtractor } f
 import type { EvidenceKind } from '../evidence/envelope.js';
 import { RecourseError } from '../errors.js';
 import { isCjk, tokenFilter } from './facts.js';
+import { compileGate, GramTable, requiredGrams, type Gate } from './required-grams.js';
 
 /** A rule prepared for matching: its rank and the keys it is indexed under. */
 export interface CompiledRule {
@@ -17,6 +18,8 @@ export interface CompiledRule {
   readonly timing: readonly TimingExtractor[];
   /** `transient`, `hard` or `none`, used to detect conflicts. */
   readonly outcomeClass: 'transient' | 'hard' | 'none';
+  /** The trigrams the text must hold for `when.text` to match: when they are missing it is not run. */
+  readonly textGate: Gate;
   /** Global copies of a `near` condition's patterns, for scanning every occurrence. */
   readonly near: {
     readonly anchor: RegExp;
@@ -43,6 +46,8 @@ export interface CompiledCatalogue {
    * is synchronous, so one pass never interleaves with another.
    */
   readonly marks: Uint32Array;
+  /** Scratch of the classifier: the trigrams of the text being classified, for the rules' `textGate`s. */
+  readonly grams: GramTable;
 }
 
 const defaultKinds: ReadonlySet<EvidenceKind> = new Set([
@@ -74,6 +79,7 @@ export function compileCatalogue(version: string, rules: readonly Rule[]): Compi
       kinds: rule.when.kinds ? new Set(rule.when.kinds) : defaultKinds,
       timing: rule.timing ?? defaultTimingExtractors,
       outcomeClass: isProviderCode(rule.code) ? (classOfCode(rule.code) ?? 'none') : 'none',
+      textGate: rule.when.text ? compileGate(requiredGrams(rule.when.text)) : null,
       near: rule.when.near
         ? {
             anchor: new RegExp(rule.when.near.anchor.source, 'g'),
@@ -104,6 +110,7 @@ export function compileCatalogue(version: string, rules: readonly Rule[]): Compi
     always,
     ranks: Float64Array.from(compiled, (rule) => rule.rank),
     marks: new Uint32Array(compiled.length + 1),
+    grams: new GramTable(),
   };
 }
 

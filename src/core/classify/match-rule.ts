@@ -1,5 +1,6 @@
 import type { Facts } from './facts.js';
 import type { CompiledRule } from './compiled-catalogue.js';
+import type { GramTable } from './required-grams.js';
 import { matchCursorRetriableDiagnostic } from '../projection/cursor-diagnostic.js';
 import type { SharedPredicate } from '../catalogue/rule.js';
 
@@ -10,7 +11,7 @@ export type MatchOffset = number;
  * Checks every condition of a rule against the facts; returns the text offset of the match, or null.
  * Keywords are not re-checked: a rule with keywords is only ever a candidate through one of its keyword tokens.
  */
-export function matchRule(compiled: CompiledRule, facts: Facts): MatchOffset | null {
+export function matchRule(compiled: CompiledRule, facts: Facts, grams: GramTable): MatchOffset | null {
   const w = compiled.rule.when;
   if (compiled.kinds !== null && !compiled.kinds.has(facts.kind)) return null;
   if (w.sources && !w.sources.some((s) => facts.sourceIds.includes(s))) return null;
@@ -31,6 +32,8 @@ export function matchRule(compiled: CompiledRule, facts: Facts): MatchOffset | n
   // The rule's own pattern before its veto: of the candidates the index selects, most fail their pattern (about
   // 5 in 6 over the corpus) and few are vetoed (1 in 50), so the veto runs only where it can matter. Every
   // condition is a pure test (no global or sticky flag), so the order changes the cost, never the answer.
+  // A text that lacks the pattern's required trigrams cannot match it: most candidates end here, unrun.
+  if (w.text && !grams.allows(compiled.textGate, facts.text)) return null;
   const m = w.text ? w.text.exec(facts.text) : undefined;
   if (m === null) return null;
   if (w.unless && w.unless.test(facts.text)) return null;

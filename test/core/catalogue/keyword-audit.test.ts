@@ -28,7 +28,10 @@ describe('[CLS-04] keyword audit', () => {
         // A rule of keywords alone has nothing to audit: its keywords are its whole condition.
         if (keywords === undefined || (text === undefined && near === undefined)) continue;
         // matchRule checks every condition except keywords (the index guarantees those in production).
-        if (matchRule(compiled, facts) !== null && !keywords.some((k) => tokens.has(k))) {
+        if (
+          matchRule(compiled, facts, defaultCatalogue.grams) !== null &&
+          !keywords.some((k) => tokens.has(k))
+        ) {
           gaps.push(`${compiled.rule.id}: ${facts.text.slice(0, 120)}`);
         }
       }

@@ -1,0 +1,308 @@
+/**
+ * What text a regular expression cannot match without: the three-character sequences (trigrams) of its literal
+ * runs, combined as its alternations and groups combine them (`invalid (?:base url|endpoint)` needs `inv`, `nva`,
+ * ... and then `bas`... or `end`...). A rule whose required trigrams are not all in the evidence's text cannot
+ * match, so its expression need not run: a prefilter that never refuses a text the expression would match (it may
+ * let through one it does not). Optional parts (`?`, `*`, `{0,n}`), classes, lookarounds and back references
+ * require nothing; an expression this reader does not follow requires nothing at all.
+ */
+
+/** A requirement: nothing, one trigram (by its slot), all of some, or any of some. */
+export type Requirement =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'gram'; readonly slot: number }
+  | { readonly kind: 'all'; readonly parts: readonly Requirement[] }
+  | { readonly kind: 'any'; readonly parts: readonly Requirement[] };
+
+const none: Requirement = { kind: 'none' };
+
+/** Slots of the trigram table: 65,536 (collisions only let more through). */
+export const gramSlots = 65_536;
+
+/** The slot of the trigram a, b, c (UTF-16 code units). */
+export const gramSlot = (a: number, b: number, c: number): number => (a * 961 + b * 31 + c) & (gramSlots - 1);
+
+/**
+ * The requirement of `expression` over the texts it is run on. Expressions with the `i`, `u` or `v` flag are
+ * not read (case folding and Unicode escapes change what a literal is): they require nothing.
+ */
+export function requiredGrams(expression: RegExp): Requirement {
+  if (/[iuv]/.test(expression.flags)) return none;
+  try {
+    const reader = new Reader(expression.source);
+    const requirement = reader.alternation();
+    return reader.done() ? requirement : none;
+  } catch {
+    return none;
+  }
+}
+
+function all(parts: Requirement[]): Requirement {
+  const kept = parts.filter((p) => p.kind !== 'none');
+  if (kept.length === 0) return none;
+  return kept.length === 1 ? kept[0]! : { kind: 'all', parts: kept };
+}
+
+function any(parts: Requirement[]): Requirement {
+  if (parts.length === 0 || parts.some((p) => p.kind === 'none')) return none;
+  return parts.length === 1 ? parts[0]! : { kind: 'any', parts };
+}
+
+/** The trigrams of a literal run, all required; a run shorter than three requires nothing. */
+function runRequirement(run: number[]): Requirement {
+  const grams: Requirement[] = [];
+  for (let i = 0; i + 2 < run.length; i++)
+    grams.push({ kind: 'gram', slot: gramSlot(run[i]!, run[i + 1]!, run[i + 2]!) });
+  return all(grams);
+}
+
+/** Escapes that stand for one literal character. */
+const controlEscapes: Record<string, number> = { n: 10, r: 13, t: 9, f: 12, v: 11 };
+
+/** A recursive-descent reader of the (non-Unicode) regular-expression grammar, enough to find literal runs. */
+class Reader {
+  private at = 0;
+
+  constructor(private readonly source: string) {}
+
+  done(): boolean {
+    return this.at === this.source.length;
+  }
+
+  /** Branches separated by `|`, up to a `)` or the end. */
+  alternation(): Requirement {
+    const branches = [this.sequence()];
+    while (this.source[this.at] === '|') {
+      this.at++;
+      branches.push(this.sequence());
+    }
+    return any(branches);
+  }
+
+  /** Atoms one after another: literal characters join the current run; anything else ends it. */
+  private sequence(): Requirement {
+    const parts: Requirement[] = [];
+    let run: number[] = [];
+    const endRun = () => {
+      parts.push(runRequirement(run));
+      run = [];
+    };
+    while (this.at < this.source.length) {
+      const c = this.source[this.at]!;
+      if (c === '|' || c === ')') break;
+      const atom = this.atom();
+      const { min } = this.quantifier();
+      if (atom.kind === 'char') {
+        if (min === 0) endRun();
+        else {
+          run.push(atom.code);
+          // A repeated character still follows the run once; what comes after it may not be adjacent.
+          if (min !== 1) endRun();
+        }
+        continue;
+      }
+      endRun();
+      if (atom.kind === 'group' && min > 0) parts.push(atom.requirement);
+    }
+    endRun();
+    return all(parts);
+  }
+
+  /** One atom: a literal character, a group, or something that requires nothing (a class, an assertion). */
+  private atom():
+    { kind: 'char'; code: number } | { kind: 'group'; requirement: Requirement } | { kind: 'other' } {
+    const s = this.source;
+    const c = s[this.at]!;
+    if (c === '(') return this.group();
+    if (c === '[') {
+      this.skipClass();
+      return { kind: 'other' };
+    }
+    if (c === '.' || c === '^' || c === '$') {
+      this.at++;
+      return { kind: 'other' };
+    }
+    if (c === '*' || c === '+' || c === '?') throw new Error('a quantifier with nothing to repeat');
+    if (c === '\\') return this.escape();
+    if (c === '{' && this.quantifierAt(this.at) !== null)
+      throw new Error('a quantifier with nothing to repeat');
+    this.at++;
+    return { kind: 'char', code: c.charCodeAt(0) };
+  }
+
+  private escape(): { kind: 'char'; code: number } | { kind: 'other' } {
+    const s = this.source;
+    const e = s[this.at + 1];
+    if (e === undefined) throw new Error('a trailing backslash');
+    this.at += 2;
+    if (e in controlEscapes) return { kind: 'char', code: controlEscapes[e]! };
+    if (e === 'x' && /^[0-9a-fA-F]{2}$/.test(s.slice(this.at, this.at + 2))) {
+      this.at += 2;
+      return { kind: 'char', code: parseInt(s.slice(this.at - 2, this.at), 16) };
+    }
+    if (e === 'u' && /^[0-9a-fA-F]{4}$/.test(s.slice(this.at, this.at + 4))) {
+      this.at += 4;
+      return { kind: 'char', code: parseInt(s.slice(this.at - 4, this.at), 16) };
+    }
+    // Classes (\d \s \w ...), assertions (\b \B), back references, \c, \k, \0 and what this reader does not
+    // know stand for no one character: they end the run.
+    if (/[0-9a-zA-Z]/.test(e)) {
+      if (e === 'c' || e === 'k') throw new Error('an escape this reader does not follow');
+      while (e >= '1' && e <= '9' && /[0-9]/.test(s[this.at] ?? '')) this.at++;
+      return { kind: 'other' };
+    }
+    // An escaped punctuation character is itself.
+    return { kind: 'char', code: e.charCodeAt(0) };
+  }
+
+  private group(): { kind: 'group'; requirement: Requirement } | { kind: 'other' } {
+    const s = this.source;
+    this.at++;
+    let lookaround = false;
+    if (s[this.at] === '?') {
+      const rest = s.slice(this.at, this.at + 3);
+      if (rest.startsWith('?:')) this.at += 2;
+      else if (rest.startsWith('?=') || rest.startsWith('?!')) {
+        this.at += 2;
+        lookaround = true;
+      } else if (rest === '?<=' || rest === '?<!') {
+        this.at += 3;
+        lookaround = true;
+      } else if (rest.startsWith('?<')) {
+        const close = s.indexOf('>', this.at);
+        if (close < 0) throw new Error('an unterminated group name');
+        this.at = close + 1;
+      } else throw new Error('a group this reader does not follow');
+    }
+    const requirement = this.alternation();
+    if (s[this.at] !== ')') throw new Error('an unclosed group');
+    this.at++;
+    return lookaround ? { kind: 'other' } : { kind: 'group', requirement };
+  }
+
+  private skipClass(): void {
+    const s = this.source;
+    this.at++;
+    if (s[this.at] === '^') this.at++;
+    while (this.at < s.length && s[this.at] !== ']') this.at += s[this.at] === '\\' ? 2 : 1;
+    if (this.at >= s.length) throw new Error('an unclosed class');
+    this.at++;
+  }
+
+  /** The quantifier after an atom (consumed): 0 optional, 1 exactly once (also when there is none), 2 repeated. */
+  private quantifier(): { min: number } {
+    const s = this.source;
+    const c = s[this.at];
+    let min = 1;
+    if (c === '?' || c === '*') {
+      min = 0;
+      this.at++;
+    } else if (c === '+') {
+      min = 2;
+      this.at++;
+    } else if (c === '{') {
+      const braced = this.quantifierAt(this.at);
+      if (braced === null) return { min: 1 };
+      this.at = braced.end;
+      // {1} is the atom once; {0,...} is optional; anything else repeats it (a run cannot go on across it).
+      min = braced.min === 0 ? 0 : braced.min === 1 && braced.max === 1 ? 1 : 2;
+    } else return { min };
+    if (s[this.at] === '?') this.at++;
+    return { min };
+  }
+
+  /** A `{n}`, `{n,}` or `{n,m}` quantifier at `at`, or null when the brace is a literal `{`. */
+  private quantifierAt(at: number): { min: number; max: number; end: number } | null {
+    const m = /^\{(\d+)(,(\d*))?\}/.exec(this.source.slice(at, at + 24));
+    if (m === null) return null;
+    const min = Number(m[1]);
+    const max = m[2] === undefined ? min : m[3] === '' ? Infinity : Number(m[3]);
+    return { min, max, end: at + m[0].length };
+  }
+}
+
+/** At most this many conjunctions in a gate: a larger product drops the widest choices (a weaker, safe gate). */
+const maxBranches = 256;
+
+/**
+ * A requirement as a gate the classifier checks in one flat loop: a list of conjunctions (any one whose trigrams
+ * are all present lets the text through), each written as its length and then its slots. Null requires nothing.
+ */
+export type Gate = Int32Array | null;
+
+export function compileGate(requirement: Requirement): Gate {
+  const branches = disjunction(requirement);
+  if (branches.some((branch) => branch.length === 0)) return null;
+  const out: number[] = [];
+  for (const branch of branches) out.push(branch.length, ...branch);
+  return Int32Array.from(out);
+}
+
+/** The requirement as conjunctions of slots (an empty one holds always). */
+function disjunction(requirement: Requirement): number[][] {
+  switch (requirement.kind) {
+    case 'none':
+      return [[]];
+    case 'gram':
+      return [[requirement.slot]];
+    case 'any': {
+      const branches = requirement.parts.flatMap(disjunction);
+      return branches.some((b) => b.length === 0) ? [[]] : branches;
+    }
+    case 'all': {
+      // Narrow parts first: a part with many branches multiplies the product; past the bound it is left out.
+      const parts = requirement.parts.map(disjunction).sort((x, y) => x.length - y.length);
+      let product: number[][] = [[]];
+      for (const part of parts) {
+        if (product.length * part.length > maxBranches) continue;
+        product = product.flatMap((left) => part.map((right) => [...new Set([...left, ...right])]));
+      }
+      return product;
+    }
+  }
+}
+
+/**
+ * Which trigrams a text holds, filled once per text and read by every rule's gate: a slot holds the pass in which
+ * it was last seen, so a new text costs no clearing.
+ */
+export class GramTable {
+  private readonly marks = new Uint32Array(gramSlots);
+  private pass = 0;
+  private text: string | null = null;
+
+  /** Whether `gate` lets `text` through (the table is filled from `text` when it was filled from another). */
+  allows(gate: Gate, text: string): boolean {
+    if (gate === null) return true;
+    if (this.text !== text) this.fill(text);
+    const marks = this.marks;
+    const pass = this.pass;
+    for (let i = 0; i < gate.length;) {
+      const end = i + 1 + gate[i]!;
+      let j = i + 1;
+      while (j < end && marks[gate[j]!] === pass) j++;
+      if (j === end) return true;
+      i = end;
+    }
+    return false;
+  }
+
+  private fill(text: string): void {
+    this.pass++;
+    if (this.pass > 0xffff_fff0) {
+      this.marks.fill(0);
+      this.pass = 1;
+    }
+    const marks = this.marks;
+    const pass = this.pass;
+    let a = text.charCodeAt(0);
+    let b = text.charCodeAt(1);
+    for (let i = 2; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      marks[gramSlot(a, b, c)] = pass;
+      a = b;
+      b = c;
+    }
+    this.text = text;
+  }
+}

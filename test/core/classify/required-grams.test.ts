@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { compileGate, GramTable, requiredGrams } from '../../../src/core/classify/required-grams.js';
+import { defaultCatalogue, parseEnvelope } from '../../../src/core/index.js';
+import { factsOf } from '../../../src/core/classify/facts.js';
+import { corpusFiles, readCorpus, toEnvelope } from '../../helpers/corpus.mjs';
+import { loadFixtures } from '../../helpers/fixtures.js';
+
+const allows = (expression: RegExp, text: string) =>
+  new GramTable().allows(compileGate(requiredGrams(expression)), text);
+
+describe('[CLS-04] a rule pattern runs only on texts holding its required trigrams (issue 10)', () => {
+  it('refuses texts that lack a literal every match needs, and only those', () => {
+    expect(allows(/invalid (?:base url|endpoint)/, 'error: invalid endpoint')).toBe(true);
+    expect(allows(/invalid (?:base url|endpoint)/, 'error: invalid token')).toBe(false);
+    expect(allows(/invalid (?:base url|endpoint)/, 'endpoint base url')).toBe(false);
+    expect(allows(/rate limit|quota/, 'over quota')).toBe(true);
+    expect(allows(/rate limit|quota/, 'too many requests')).toBe(false);
+    // Optional parts, classes, repeats and lookarounds require nothing beyond what is certain.
+    expect(allows(/colou?r/, 'color')).toBe(true);
+    expect(allows(/ab+c/, 'abbbc')).toBe(true);
+    expect(allows(/ab{1,3}c/, 'abbc')).toBe(true);
+    expect(allows(/x(?:yz)?w/, 'xw')).toBe(true);
+    expect(allows(/(?<=model )not found/, 'not found')).toBe(true);
+    expect(allows(/\d{3} error/, '429 error')).toBe(true);
+    expect(allows(/\.json\b/, 'a.json')).toBe(true);
+    expect(allows(/\.json\b/, 'ajson')).toBe(false);
+  });
+
+  it('an expression it does not read, or with case folding, requires nothing', () => {
+    expect(requiredGrams(/abc/i)).toEqual({ kind: 'none' });
+    expect(requiredGrams(/abc/u)).toEqual({ kind: 'none' });
+    expect(requiredGrams(/a\cJbc/)).toEqual({ kind: 'none' });
+  });
+
+  it('never refuses a corpus or fixture text that a catalogue pattern matches', () => {
+    const texts = [
+      ...loadFixtures().map((f) => f.evidence),
+      ...corpusFiles.flatMap((file) => readCorpus(file).map(toEnvelope)),
+    ].flatMap((envelope) => {
+      const parsed = parseEnvelope(envelope);
+      return parsed.ok ? [factsOf(parsed.evidence).text] : [];
+    });
+    const missed: string[] = [];
+    let refused = 0;
+    for (const compiled of defaultCatalogue.rules) {
+      const pattern = compiled.rule.when.text;
+      if (pattern === undefined) continue;
+      const table = new GramTable();
+      for (const text of texts) {
+        const allowed = table.allows(compiled.textGate, text);
+        if (!allowed) refused++;
+        if (!allowed && pattern.test(text)) missed.push(`${compiled.rule.id}: ${text.slice(0, 80)}`);
+      }
+    }
+    expect(missed).toEqual([]);
+    // The gate does work: most rule and text pairs are refused unrun.
+    expect(refused).toBeGreaterThan(texts.length * 10);
+  });
+
+  it('never refuses a text that a generated pattern matches', () => {
+    const pieces = [
+      'ab',
+      'abc',
+      'c?',
+      'd+',
+      'e{1,3}',
+      'f{2}',
+      'g{0,2}',
+      '(?:xy|yz)',
+      '(?:ab|)',
+      '(ca)+',
+      '[a-c]',
+      '\\.',
+      '\\b',
+      '(?=ab)',
+      '(?<!x)',
+      '.',
+      '^',
+      '$',
+      '\\d',
+      '{',
+      ']',
+      '\\x41',
+      'a|b',
+    ];
+    let matched = 0;
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 6 }),
+        // Texts made of the pieces' own material, repeated and cut short, so that many patterns match.
+        fc.array(
+          fc.constantFrom(
+            'a',
+            'ab',
+            'abc',
+            'abbc',
+            'c',
+            'dd',
+            'e',
+            'ee',
+            'eee',
+            'ff',
+            'g',
+            'xy',
+            'yz',
+            'caca',
+            '.',
+            '1',
+            ' ',
+            'A',
+            '{',
+            ']',
+          ),
+          { maxLength: 12 },
+        ),
+        (parts, chars) => {
+          let pattern: RegExp;
+          try {
+            pattern = new RegExp(parts.join(''));
+          } catch {
+            return;
+          }
+          const text = chars.join('');
+          if (!pattern.test(text)) return;
+          matched++;
+          expect(allows(pattern, text), `${pattern.source} on ${text}`).toBe(true);
+        },
+      ),
+      { numRuns: 20_000, seed: 4 },
+    );
+    expect(matched).toBeGreaterThan(2_000);
+  });
+});
