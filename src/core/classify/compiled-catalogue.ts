@@ -3,7 +3,7 @@ import { defaultTimingExtractors, ruleTiers, type Rule, type TimingExtractor } f
 import type { EvidenceKind } from '../evidence/envelope.js';
 import { RecourseError } from '../errors.js';
 import { isCjk, tokenFilter } from './facts.js';
-import { compileGate, GramTable, requiredGrams, type Gate } from './required-grams.js';
+import { GramTable, LazyGate } from './required-grams.js';
 
 /** A rule prepared for matching: its rank and the keys it is indexed under. */
 export interface CompiledRule {
@@ -19,7 +19,7 @@ export interface CompiledRule {
   /** `transient`, `hard` or `none`, used to detect conflicts. */
   readonly outcomeClass: 'transient' | 'hard' | 'none';
   /** The trigrams the text must hold for `when.text` to match: when they are missing it is not run. */
-  readonly textGate: Gate;
+  readonly textGate: LazyGate | null;
   /** Global copies of a `near` condition's patterns, for scanning every occurrence. */
   readonly near: {
     readonly anchor: RegExp;
@@ -79,7 +79,7 @@ export function compileCatalogue(version: string, rules: readonly Rule[]): Compi
       kinds: rule.when.kinds ? new Set(rule.when.kinds) : defaultKinds,
       timing: rule.timing ?? defaultTimingExtractors,
       outcomeClass: isProviderCode(rule.code) ? (classOfCode(rule.code) ?? 'none') : 'none',
-      textGate: rule.when.text ? compileGate(requiredGrams(rule.when.text)) : null,
+      textGate: rule.when.text ? new LazyGate(rule.when.text) : null,
       near: rule.when.near
         ? {
             anchor: new RegExp(rule.when.near.anchor.source, 'g'),

@@ -33,7 +33,7 @@ export function matchRule(compiled: CompiledRule, facts: Facts, grams: GramTable
   // 5 in 6 over the corpus) and few are vetoed (1 in 50), so the veto runs only where it can matter. Every
   // condition is a pure test (no global or sticky flag), so the order changes the cost, never the answer.
   // A text that lacks the pattern's required trigrams cannot match it: most candidates end here, unrun.
-  if (w.text && !grams.allows(compiled.textGate, facts.text)) return null;
+  if (compiled.textGate !== null && !grams.allows(compiled.textGate.get(), facts.text)) return null;
   const m = w.text ? w.text.exec(facts.text) : undefined;
   if (m === null) return null;
   if (w.unless && w.unless.test(facts.text)) return null;

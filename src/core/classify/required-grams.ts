@@ -230,7 +230,7 @@ const maxBranches = 256;
  */
 export type Gate = Int32Array | null;
 
-export function compileGate(requirement: Requirement): Gate {
+function compileGate(requirement: Requirement): Gate {
   const branches = disjunction(requirement);
   if (branches.some((branch) => branch.length === 0)) return null;
   const out: number[] = [];
@@ -255,10 +255,29 @@ function disjunction(requirement: Requirement): number[][] {
       let product: number[][] = [[]];
       for (const part of parts) {
         if (product.length * part.length > maxBranches) continue;
-        product = product.flatMap((left) => part.map((right) => [...new Set([...left, ...right])]));
+        product = product.flatMap((left) => part.map((right) => joined(left, right)));
       }
       return product;
     }
+  }
+}
+
+/** Two conjunctions as one, without repeats. */
+function joined(left: readonly number[], right: readonly number[]): number[] {
+  const out = left.slice();
+  for (const slot of right) if (!out.includes(slot)) out.push(slot);
+  return out;
+}
+
+/** A pattern's gate, built the first time its rule is a candidate: start-up pays only for the rules it uses. */
+export class LazyGate {
+  private gate: Gate | undefined;
+
+  constructor(private readonly pattern: RegExp) {}
+
+  get(): Gate {
+    if (this.gate === undefined) this.gate = compileGate(requiredGrams(this.pattern));
+    return this.gate;
   }
 }
 
