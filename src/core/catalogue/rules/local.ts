@@ -308,11 +308,13 @@ export const localRules: readonly Rule[] = [
         'language',
         'git',
         'gh',
+        'npm',
+        'gyp',
       ],
       near: {
         anchor:
-          /error sending request|\be(?:timedout|notfound|connreset|connrefused|proto|ai_again)\b|getaddrinfo|could not resolve host|unable to access|\bssl\b|\btls\b|certificate|fetch failed|socket hang up|network (?:error|request failed)|timed out|connection (?:closed|reset|refused)/,
-        word: /\b(?:sign[- ]?in|log[- ]?in|oauth|token exchange|device[- ]code|auth(?:orization)? callback|install(?:ing|ation|er)?|download(?:ing)?|plugins? (?:marketplace|install|update|download)|marketplace|extension host terminated|language server|lsp|git (?:push|pull|clone|fetch)|gh:)/,
+          /error sending request|\be(?:timedout|notfound|connreset|connrefused|proto|ai_again)\b|getaddrinfo|could not resolve host|unable to access|\bssl\b|\btls\b|certificate|fetch failed|socket hang up|network (?:error|request failed)|timed out|connection (?:closed|reset|refused)|check your (?:internet|network) (?:connection|configuration|settings)/,
+        word: /\b(?:sign[- ]?in|log[- ]?in|oauth|token exchange|device[- ]code|auth(?:orization)? callback|install(?:ing|ation|er)?|download(?:ing)?|plugins? (?:marketplace|install|update|download)|marketplace|extension host terminated|language server|lsp|git (?:push|pull|clone|fetch)|gh:|(?:request|obtain|fetch|get|refresh)(?:ing)? (?:an? |the )?access token|\bnpm (?:error|err!)|\bgyp err!)/,
         before: 120,
         after: 60,
       },
@@ -344,11 +346,12 @@ export const localRules: readonly Rule[] = [
         'downloading',
         'marketplace',
         'refresh',
+        'oauth',
       ],
       near: {
         anchor:
           /\b(?:http(?: error)?:? ?)?(?:40[34]|429|50[0234])\b|bad gateway|service unavailable|gateway time-?out|rate limit exceeded|rate[- ]limited\b/,
-        word: /\b(?:git (?:push|pull|clone|fetch)|failed to push some refs|gh:|gh api|install(?:ing|ation|er)?|download(?:ing)?|marketplace|(?:oauth |access )?token refresh(?:es)?\b)/,
+        word: /\b(?:git (?:push|pull|clone|fetch)|failed to push some refs|gh:|gh api|install(?:ing|ation|er)?|download(?:ing)?|marketplace|(?:oauth |access )?token refresh(?:es)?\b|\boauth error\b)/,
         before: 120,
         after: 60,
       },

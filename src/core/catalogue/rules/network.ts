@@ -1,6 +1,13 @@
 import { causeOnly, malformedResponse, proseCue } from './prose.js';
 
 /** Prose about a failure, or only the cause of an unseen error: the broad patterns below never match it. */
+/** A request line naming a loopback address (`post "https://localhost:8080`, `get http://127.0.0.1:1234`), up to its path. */
+const loopbackRequest =
+  /(?:get|post|put|patch|delete) "?https?:\/\/(?:127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\]|0\.0\.0\.0)(?::\d{1,5})?(?![\d:])/;
+/** The path of a model API call (OpenAI-style, Anthropic, Gemini, Ollama). */
+const modelApiPath =
+  /\/(?:v\d[\w.]*\/)?(?:messages|chat\/completions|completions|responses|embeddings|models\/[^"\s]{1,80}:(?:stream)?generatecontent)\b|\/api\/(?:chat|generate|embed(?:dings)?)\b/;
+
 const notAFailureReport = new RegExp(`${proseCue.source}|${causeOnly.source}|${malformedResponse.source}`);
 
 /** CUR-08's vetoes (context cancellation, deadline, cancel escalation) and prose: no transport loss then. */
@@ -118,7 +125,11 @@ export const networkRules: readonly Rule[] = [
         'unable_to_get_issuer_cert_locally',
       ],
       text: /remote error: tls:|tls: bad record mac|self[- ]signed certificate|self_signed_cert_in_chain|depth_zero_self_signed_cert|unable to verify the first certificate|unable_to_verify_leaf_signature|unable to get (?:local )?issuer certificate|unable_to_get_issuer_cert_locally|certificate (?:has expired|verify failed|is not trusted|signed by unknown authority)|cert_has_expired|ssl(?:error)?[:\] ]|ssl_error_syscall|sslv3_alert|tls (?:handshake|connection)[^\n]{0,30}(?:failed|error|timeout)|\beproto\b|wrong version number|eof occurred in violation of protocol|handshake (?:failed|failure|timed out)|socket disconnected before secure tls connection/,
-      unless: notAFailureReport,
+      // A request to this machine (`Post "https://localhost:31516/messageservice/..."`) whose path is no model API
+      // is a local service's certificate, not the way to a provider.
+      unless: new RegExp(
+        `${notAFailureReport.source}|${loopbackRequest.source}(?!${modelApiPath.source})[^"\\s]{0,200}"?:\\s{0,3}(?:remote error: )?tls`,
+      ),
     },
   },
   {
@@ -152,7 +163,7 @@ export const networkRules: readonly Rule[] = [
         '407',
         'tunnel',
       ],
-      text: /fetch\s{1,12}failed|failed to fetch|networkerror when attempting|network request failed|network error(?! while reading)|connection error|unable to connect|could not connect|cannot connect|can.t connect|failed to connect|apiconnectionerror|\bconnecterror\b|error connecting to|you (?:are|appear to be) offline|no internet connection|check your (?:internet|network) connection|\beconnaborted\b|tunneling socket could not be established|proxy (?:error|connection failed|authentication required)|not supported by the http2 proxy|error sending request for url|err_connection_(?:refused|reset|closed)|err_internet_disconnected|check your firewall rules and network connection|status code 407\b|407 proxy authentication required|connect tunnel failed|connection failed: connect error/,
+      text: /fetch\s{1,12}failed|failed to fetch|networkerror when attempting|network request failed|network error(?! while reading)|connection error|unable to connect|could not connect|cannot connect|can.t connect|failed to connect|apiconnectionerror|\bconnecterror\b|error connecting to|you (?:are|appear to be) offline|no internet connection|check your (?:internet|network) (?:connection|configuration|settings)|\beconnaborted\b|tunneling socket could not be established|proxy (?:error|connection failed|authentication required)|not supported by the http2 proxy|error sending request for url|err_connection_(?:refused|reset|closed)|err_internet_disconnected|check your firewall rules and network connection|status code 407\b|407 proxy authentication required|connect tunnel failed|connection failed: connect error/,
       // "Failed to fetch ... { status: 500 }": a response came, so the status decides.
       unless: new RegExp(`\\bstatus(?:code)?\\s{0,2}[:=]\\s{0,3}[1-5]\\d\\d|${notAFailureReport.source}`),
     },
