@@ -516,12 +516,36 @@ for (const format of secretFormats) {
   }
 }
 
-/** The other starts' triggers as sticky expressions, by the character they begin at (`:` holds `://` and `:aws`). */
-const otherTriggers = new Map<number, RegExp[]>();
+/**
+ * The other starts' triggers, by the character they begin at (`:` holds `://` and `:aws`): a trigger that is plain
+ * text (letters, digits, escaped punctuation) is compared as lower-cased text, the rest run as sticky expressions.
+ * A JSON body has a colon in every pair, so a colon must cost a comparison, not a regular expression.
+ */
+type Trigger = { readonly literal: string } | { readonly expression: RegExp };
+const otherTriggers = new Map<number, Trigger[]>();
 for (const { first, trigger } of otherStarts()) {
   const list = otherTriggers.get(first) ?? [];
-  if (!list.some((expression) => expression.source === trigger)) list.push(new RegExp(trigger, 'iy'));
+  const plain = /^(?:\\[^A-Za-z0-9]|[A-Za-z0-9:@-])+$/.test(trigger);
+  const entry: Trigger = plain
+    ? { literal: trigger.replace(/\\(.)/g, '$1').toLowerCase() }
+    : { expression: new RegExp(trigger, 'iy') };
+  const same = (t: Trigger) => ('literal' in t && 'literal' in entry ? t.literal === entry.literal : false);
+  if (!list.some(same)) list.push(entry);
   otherTriggers.set(first, list);
+}
+
+/** Whether `trigger` matches `text` at `at`. */
+function triggerAt(trigger: Trigger, text: string, at: number): boolean {
+  if ('expression' in trigger) {
+    trigger.expression.lastIndex = at;
+    return trigger.expression.test(text);
+  }
+  const { literal } = trigger;
+  if (at + literal.length > text.length) return false;
+  for (let k = 1; k < literal.length; k++) {
+    if (lower(text.charCodeAt(at + k)) !== literal.charCodeAt(k)) return false;
+  }
+  return true;
 }
 
 /** Character classes of the ASCII characters, as bits, so the scan reads one table per character. */
@@ -565,10 +589,7 @@ export function nextCandidate(text: string, from: number): number {
         }
       }
     } else if ((cls & triggerBit) !== 0) {
-      for (const trigger of otherTriggers.get(c)!) {
-        trigger.lastIndex = i;
-        if (trigger.test(text)) return i;
-      }
+      for (const trigger of otherTriggers.get(c)!) if (triggerAt(trigger, text, i)) return i;
     }
     if ((cls & runBodyBit) !== 0 && (previous & runBit) === 0) {
       if (runEnd < i) {
@@ -576,6 +597,10 @@ export function nextCandidate(text: string, from: number): number {
         while (runEnd < n && (classOf(text.charCodeAt(runEnd)) & runBodyBit) !== 0) runEnd++;
       }
       if (runEnd - i >= 32) return i;
+    }
+    if ((cls & alnumBit) !== 0) {
+      // The rest of the word can begin nothing: each letter follows a letter (no word start, no run start).
+      while (i + 1 < n && (classOf(text.charCodeAt(i + 1)) & alnumBit) !== 0) i++;
     }
     previous = cls;
   }
