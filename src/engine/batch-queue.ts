@@ -11,6 +11,8 @@ export interface AfterCommit {
   readonly events: EngineEvent[];
   /** A wait ended before its deadline: the armed timer may stand for nothing now. */
   waitsEnded: boolean;
+  /** Intents whose answer this work recorded (acknowledged, ambiguous or superseded): no one waits for them now. */
+  readonly answered: string[];
 }
 
 /**
@@ -151,5 +153,5 @@ export class BatchQueue {
 }
 
 function emptyAfter(): AfterCommit {
-  return { arm: [], dispatch: [], events: [], waitsEnded: false };
+  return { arm: [], dispatch: [], events: [], waitsEnded: false, answered: [] };
 }
