@@ -127,6 +127,7 @@ export class Engine {
   private cancelTimer: CancelTimer | null = null;
   private firing: Promise<void> | null = null;
   private fireAgain = false;
+  /** Background work idle() waits for: re-arming the timer, waking the routes a closed circuit held. */
   private readonly refreshing = new Set<Promise<void>>();
   private closed = false;
   /** Set when `close` has finished: answers that arrive later are dropped (the store is about to close). */
@@ -680,11 +681,40 @@ export class Engine {
     for (const event of after.events) this.emit(event);
     for (const at of after.arm) this.arm(at);
     for (const { intent, payload } of after.dispatch) this.send(intent, payload);
+    for (const wake of after.wake) this.wakeHeld(wake);
     // A wait that ended early (Cancel, Stop, Skip now, Retry now) may have been the one the timer is armed for.
     if (after.waitsEnded && this.firing === null) {
       const refresh = this.refreshTimer().finally(() => this.refreshing.delete(refresh));
       this.refreshing.add(refresh);
     }
+  }
+
+  /**
+   * A circuit closed: every route still held behind it (waiting until one of the instants it held routes to) is
+   * told, and one whose candidate sits behind it has its deadline brought to now, so it goes at once rather than
+   * when the hold would have ended. On shared nodes the routes may be any node's: the new deadlines are announced
+   * like any other, and whichever node claims them fires them.
+   */
+  private wakeHeld(wake: AfterCommit['wake'][number]): void {
+    const woken = (async () => {
+      const held = await this.options.store.routesWaitingUntil(wake.heldUntilMs);
+      await Promise.all(
+        held.map((route) =>
+          this.submit(routeWork(route.id, { type: 'circuit_closed', ...wake }, this.newId)),
+        ),
+      );
+    })()
+      .catch((error: unknown) => {
+        // Not woken: the routes go when their hold ends, as they would have.
+        if (this.closed) return;
+        this.emit({
+          type: 'error',
+          atMs: this.options.clock.now(),
+          message: `waking the routes circuit ${wake.circuitKey} held failed: ${(error as Error).message}`,
+        });
+      })
+      .finally(() => this.refreshing.delete(woken));
+    this.refreshing.add(woken);
   }
 
   /** Arms the timer for the earliest stored deadline again, or disarms it when nothing waits. */

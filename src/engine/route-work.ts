@@ -211,6 +211,9 @@ async function applyEffects(
       case 'arm_timer':
         after.arm.push(effect.dueAtMs);
         break;
+      case 'wake_held':
+        after.wake.push({ circuitKey: effect.circuitKey, heldUntilMs: effect.heldUntilMs });
+        break;
       case 'wait_ended':
         after.waitsEnded = true;
         break;
