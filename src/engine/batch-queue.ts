@@ -11,6 +11,10 @@ export interface AfterCommit {
   readonly events: EngineEvent[];
   /** A wait ended before its deadline: the armed timer may stand for nothing now. */
   waitsEnded: boolean;
+  /** Intents whose answer this work recorded (acknowledged, ambiguous or superseded): no one waits for them now. */
+  readonly answered: string[];
+  /** Circuits this work closed, with the instants they held routes until: those routes are woken. */
+  readonly wake: { readonly circuitKey: string; readonly heldUntilMs: readonly number[] }[];
 }
 
 /**
@@ -151,5 +155,5 @@ export class BatchQueue {
 }
 
 function emptyAfter(): AfterCommit {
-  return { arm: [], dispatch: [], events: [], waitsEnded: false };
+  return { arm: [], dispatch: [], events: [], waitsEnded: false, answered: [], wake: [] };
 }

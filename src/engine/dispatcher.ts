@@ -12,8 +12,19 @@ import type { DispatchIntent, JsonValue } from '../core/index.js';
  *   `generation: intent.generation` and `invocationId: intent.id`; key its replay evidence by
  *   `replayKeyOf`'s (session = route id, execution = intent id, prompt generation = generation).
  *
+ * - `options.signal` aborts when the answer was recorded without the dispatcher: stop waiting for it.
+ *
  * `openRecourse({ run })` builds one from a plain function (`docs/embedding.md`).
  */
 export interface Dispatcher {
-  dispatch(intent: DispatchIntent, payload: JsonValue | null): Promise<void>;
+  dispatch(intent: DispatchIntent, payload: JsonValue | null, options?: DispatchOptions): Promise<void>;
+}
+
+export interface DispatchOptions {
+  /**
+   * Aborted when the attempt's answer was recorded without this dispatcher: its acknowledgement reached another
+   * node of a shared schema (or `Engine.acknowledgeDispatch`), a report proved its delivery, or another node stopped
+   * it. Stop waiting: whatever the promise does afterwards is ignored.
+   */
+  readonly signal: AbortSignal;
 }

@@ -62,6 +62,13 @@ export interface SuccessReport {
   readonly invocationId?: string;
 }
 
+/** The orchestrator accepted a dispatch (`Engine.acknowledgeDispatch`). */
+export interface AcknowledgementReport {
+  readonly routeId: string;
+  /** The dispatch intent's id, as the Dispatcher was given it. */
+  readonly intentId: string;
+}
+
 /** A new user prompt begins on the route: the caller sent it itself (`Engine.beginPrompt`). */
 export interface PromptRequest {
   readonly routeId: string;
@@ -228,6 +235,15 @@ export function checkSuccess(report: SuccessReport): SuccessReport {
   checkId(report.routeId, '/route_id', issues);
   checkGeneration(report.generation, '/generation', issues);
   if (report.invocationId !== undefined) checkId(report.invocationId, '/invocation_id', issues);
+  if (issues.length > 0) throw new EngineInputError(issues);
+  return report;
+}
+
+export function checkAcknowledgement(report: AcknowledgementReport): AcknowledgementReport {
+  requireObject(report, 'the acknowledgement');
+  const issues: FieldIssue[] = [];
+  checkId(report.routeId, '/route_id', issues);
+  checkId(report.intentId, '/intent_id', issues);
   if (issues.length > 0) throw new EngineInputError(issues);
   return report;
 }

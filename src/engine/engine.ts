@@ -13,6 +13,7 @@ import type { EngineEvent, EngineListener } from './engine-events.js';
 import { uuidv7 } from '../support/ids.js';
 import { Listeners } from '../support/listeners.js';
 import {
+  checkAcknowledgement,
   checkFailure,
   checkAction,
   checkListQuery,
@@ -20,6 +21,7 @@ import {
   checkSuccess,
   checkStart,
   requireObject,
+  type AcknowledgementReport,
   type FailureReport,
   type ManualActionRequest,
   type PromptRequest,
@@ -28,7 +30,7 @@ import {
 } from './engine-input.js';
 import { reconcile } from './reconcile.js';
 import type { ReconciliationReport } from './reconciliation-report.js';
-import { routeWork, startWork, type RouteOutcome } from './route-work.js';
+import { acknowledgementWork, routeWork, startWork, type RouteOutcome } from './route-work.js';
 import {
   ConfigurationError,
   describeValue,
@@ -125,12 +127,18 @@ export class Engine {
   private cancelTimer: CancelTimer | null = null;
   private firing: Promise<void> | null = null;
   private fireAgain = false;
+  /** Background work idle() waits for: re-arming the timer, waking the routes a closed circuit held. */
   private readonly refreshing = new Set<Promise<void>>();
   private closed = false;
   /** Set when `close` has finished: answers that arrive later are dropped (the store is about to close). */
   private shut = false;
   /** The answers of sent dispatches still to be recorded. */
   private readonly answering = new Set<Promise<unknown>>();
+  /**
+   * Sent intents still waiting for the dispatcher's answer, each with how to end that wait when the answer is
+   * recorded without it (an acknowledgement another node received, a report that proved delivery).
+   */
+  private readonly awaited = new Map<string, () => void>();
   /** Pending `waitFor` calls: closing the engine or purging their route ends them. */
   private readonly waiters = new Set<RouteWaiter>();
   /** Shared mode: the fallback poll, and how to stop listening for written deadlines. */
@@ -253,6 +261,20 @@ export class Engine {
       generation: input.generation,
       invocationId: input.invocationId ?? null,
     });
+  }
+
+  /**
+   * The orchestrator accepted the route's dispatch `intentId` (its delivery is proven). Any engine of a shared
+   * schema records it, whichever sent the dispatch: once, fenced like every route write, and the engine that sent
+   * it stops waiting (told through the database). `changed` when recorded now; `refused` (`stale_dispatch`) when
+   * the intent is not the route's unacknowledged attempt: acknowledged already, answered as ambiguous (its wait
+   * ended first), replaced by a later transition, or never sent.
+   */
+  async acknowledgeDispatch(report: AcknowledgementReport): Promise<RouteOutcome> {
+    const { routeId, intentId } = checkAcknowledgement(report);
+    const result = await this.submit(acknowledgementWork(routeId, intentId, this.newId));
+    if (result.outcome === 'not_found') throw new RouteNotFoundError(result.routeId);
+    return result;
   }
 
   /**
@@ -524,9 +546,18 @@ export class Engine {
   private startSharing(shared: SharedNodes): void {
     const clock = this.options.clock;
     // The database's clock is the authority: a deadline is armed after the delay it has by that clock.
-    this.stopListening = shared.cluster.listen((dueAtMs, databaseNowMs) =>
+    const stopTimers = shared.cluster.listen((dueAtMs, databaseNowMs) =>
       this.arm(clock.now() + Math.max(0, dueAtMs - databaseNowMs)),
     );
+    // Another node recorded the answer of a dispatch this node sent: stop waiting for it here.
+    const stopAnswers = shared.cluster.listenAnswers((intentId) => {
+      if (intentId !== null) this.awaited.get(intentId)?.();
+      else void this.endAnsweredWaits(shared);
+    });
+    this.stopListening = async () => {
+      await stopTimers();
+      await stopAnswers();
+    };
     const schedulePoll = (): void => {
       if (this.closed) return;
       this.cancelPoll = clock.schedule(clock.now() + shared.pollMs, () => {
@@ -557,6 +588,7 @@ export class Engine {
   }
 
   private async poll(shared: SharedNodes): Promise<void> {
+    await this.endAnsweredWaits(shared);
     try {
       const stranded = await shared.cluster.strandedIntents();
       await Promise.all(
@@ -579,6 +611,22 @@ export class Engine {
       });
     }
     if (!this.closed) await this.fireDue();
+  }
+
+  /** Shared mode: ends the waits whose answer another node recorded (the fallback for a lost notification). */
+  private async endAnsweredWaits(shared: SharedNodes): Promise<void> {
+    if (this.awaited.size === 0) return;
+    try {
+      for (const id of await shared.cluster.answeredIntents([...this.awaited.keys()]))
+        this.awaited.get(id)?.();
+    } catch (error) {
+      if (this.closed) return;
+      this.emit({
+        type: 'error',
+        atMs: this.options.clock.now(),
+        message: `looking for answers recorded elsewhere failed: ${(error as Error).message}`,
+      });
+    }
   }
 
   /**
@@ -627,14 +675,46 @@ export class Engine {
   }
 
   private onCommitted(after: AfterCommit): void {
+    // An answer recorded by this commit (an acknowledgement told to this engine, a report proving delivery) ends
+    // the dispatcher's wait for it: nothing is left to record.
+    for (const id of after.answered) this.awaited.get(id)?.();
     for (const event of after.events) this.emit(event);
     for (const at of after.arm) this.arm(at);
     for (const { intent, payload } of after.dispatch) this.send(intent, payload);
+    for (const wake of after.wake) this.wakeHeld(wake);
     // A wait that ended early (Cancel, Stop, Skip now, Retry now) may have been the one the timer is armed for.
     if (after.waitsEnded && this.firing === null) {
       const refresh = this.refreshTimer().finally(() => this.refreshing.delete(refresh));
       this.refreshing.add(refresh);
     }
+  }
+
+  /**
+   * A circuit closed: every route still held behind it (waiting until one of the instants it held routes to) is
+   * told, and one whose candidate sits behind it has its deadline brought to now, so it goes at once rather than
+   * when the hold would have ended. On shared nodes the routes may be any node's: the new deadlines are announced
+   * like any other, and whichever node claims them fires them.
+   */
+  private wakeHeld(wake: AfterCommit['wake'][number]): void {
+    const woken = (async () => {
+      const held = await this.options.store.routesWaitingUntil(wake.heldUntilMs);
+      await Promise.all(
+        held.map((route) =>
+          this.submit(routeWork(route.id, { type: 'circuit_closed', ...wake }, this.newId)),
+        ),
+      );
+    })()
+      .catch((error: unknown) => {
+        // Not woken: the routes go when their hold ends, as they would have.
+        if (this.closed) return;
+        this.emit({
+          type: 'error',
+          atMs: this.options.clock.now(),
+          message: `waking the routes circuit ${wake.circuitKey} held failed: ${(error as Error).message}`,
+        });
+      })
+      .finally(() => this.refreshing.delete(woken));
+    this.refreshing.add(woken);
   }
 
   /** Arms the timer for the earliest stored deadline again, or disarms it when nothing waits. */
@@ -657,20 +737,42 @@ export class Engine {
     }
   }
 
-  /** Sends a committed intent (its `dispatch` event was told with the commit) and records the answer. */
+  /**
+   * Sends a committed intent (its `dispatch` event was told with the commit) and records the dispatcher's answer,
+   * unless the answer is recorded without it first (then the dispatcher's wait is aborted and its answer ignored).
+   */
   private send(intent: DispatchIntent, payload: JsonValue | null): void {
+    const abort = new AbortController();
+    let waiting = true;
+    let ended!: () => void;
+    const recordedElsewhere = new Promise<void>((resolve) => (ended = resolve));
+    this.awaited.set(intent.id, () => {
+      if (!waiting) return;
+      waiting = false;
+      this.awaited.delete(intent.id);
+      ended();
+      abort.abort();
+    });
+    const answer = (result: 'acknowledged' | 'ambiguous'): Promise<void> | undefined => {
+      // The answer was recorded without the dispatcher: what it says now is ignored.
+      if (!waiting) return undefined;
+      waiting = false;
+      this.awaited.delete(intent.id);
+      return this.recordAnswer(intent, result);
+    };
     let sent: Promise<void>;
     try {
-      sent = this.options.dispatcher.dispatch(intent, payload);
+      sent = this.options.dispatcher.dispatch(intent, payload, { signal: abort.signal });
     } catch (error) {
       sent = Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
-    const answered = sent
-      .then(
-        () => this.recordAnswer(intent, 'acknowledged'),
-        () => this.recordAnswer(intent, 'ambiguous'),
-      )
-      .finally(() => this.answering.delete(answered));
+    const answered = Promise.race([
+      sent.then(
+        () => answer('acknowledged'),
+        () => answer('ambiguous'),
+      ),
+      recordedElsewhere,
+    ]).finally(() => this.answering.delete(answered));
     this.answering.add(answered);
   }
 

@@ -1,6 +1,6 @@
 export { systemClock, type CancelTimer, type Clock, type SystemClockOptions } from './clock.js';
 export { advanceManualClock, ManualClock } from './manual-clock.js';
-export type { Dispatcher } from './dispatcher.js';
+export type { Dispatcher, DispatchOptions } from './dispatcher.js';
 export { Engine, type EngineOptions, type ListRoutesQuery, type SaveProfileOptions } from './engine.js';
 export {
   EngineClosedError,
@@ -12,6 +12,7 @@ export {
 } from './engine-errors.js';
 export type { EngineEvent, EngineListener } from './engine-events.js';
 export type {
+  AcknowledgementReport,
   FailureReport,
   ManualActionRequest,
   PromptRequest,

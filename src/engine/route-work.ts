@@ -51,6 +51,39 @@ export function routeWork(routeId: string, event: RouteEvent, newId: () => strin
   });
 }
 
+/**
+ * An acknowledgement told to this engine, whichever engine sent the dispatch. The intent's own row fences it: it
+ * is recorded only when it names the route's dispatch and that intent is still unanswered. One answered already
+ * (ambiguous when its wait ended, superseded, acknowledged before) or another route's is refused `stale_dispatch`
+ * without a write; otherwise it is decided as the dispatcher's answer would be.
+ */
+export function acknowledgementWork(
+  routeId: string,
+  intentId: string,
+  newId: () => string,
+): Work<WorkResult> {
+  const answer = routeWork(routeId, { type: 'dispatch_result', intentId, result: 'acknowledged' }, newId);
+  return aboutRoute(routeId, async (tx, nowMs, after) => {
+    const route = await tx.readRoute(routeId);
+    if (route === null) return { outcome: 'not_found', routeId };
+    const waiting = route.dispatch?.intentId === intentId && !route.dispatch.acknowledged;
+    if (!waiting || !(await tx.resolveIntent(intentId, 'acknowledged', nowMs))) {
+      const detail = 'the dispatch is not waiting for an acknowledgement on this route';
+      after.events.push({
+        type: 'refused',
+        atMs: nowMs,
+        routeId,
+        trigger: 'dispatch_acknowledged',
+        reason: 'stale_dispatch',
+        detail,
+      });
+      return { outcome: 'refused', route, reason: 'stale_dispatch', detail, classification: null };
+    }
+    after.answered.push(intentId);
+    return answer(tx, nowMs, after);
+  });
+}
+
 export type StartResult =
   | { readonly outcome: 'started'; readonly route: Route }
   | { readonly outcome: 'exists'; readonly route: Route }
@@ -178,6 +211,9 @@ async function applyEffects(
       case 'arm_timer':
         after.arm.push(effect.dueAtMs);
         break;
+      case 'wake_held':
+        after.wake.push({ circuitKey: effect.circuitKey, heldUntilMs: effect.heldUntilMs });
+        break;
       case 'wait_ended':
         after.waitsEnded = true;
         break;
@@ -192,6 +228,7 @@ async function applyEffects(
         break;
       case 'resolve_intent':
         await tx.resolveIntent(effect.intentId, effect.outcome, nowMs);
+        after.answered.push(effect.intentId);
         break;
       case 'keep_replay':
         await tx.saveReplaySnapshot(effect.routeId, effect.generation, effect.snapshot, nowMs);

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { Dispatcher } from '../engine/index.js';
+import type { Dispatcher, DispatchOptions } from '../engine/index.js';
 import type { DispatchIntent, JsonValue } from '../core/index.js';
 
 /** A dispatch intent as the orchestrator receives it (webhook body, `route.dispatch` event). */
@@ -30,16 +30,15 @@ export interface AckDispatcherOptions {
 }
 
 interface Waiting {
-  readonly routeId: string;
-  readonly resolve: () => void;
   readonly reject: (error: Error) => void;
   readonly timer: NodeJS.Timeout;
 }
 
 /**
- * The server's Dispatcher: delivers each intent to the orchestrator and resolves when the orchestrator
- * acknowledges it through `POST /v1/routes/{id}/dispatches/{dispatch_id}/ack`. No acknowledgement within the
- * timeout rejects, and the engine's ambiguity rule applies: the route stops for a person, the intent is never
+ * The server's Dispatcher: delivers each intent to the orchestrator and waits for its acknowledgement, which the
+ * orchestrator sends to `POST /v1/routes/{id}/dispatches/{dispatch_id}/ack` on any node: that node records it
+ * (`Engine.acknowledgeDispatch`) and the engine that sent the intent aborts this wait. No acknowledgement within
+ * the timeout rejects, and the engine's ambiguity rule applies: the route stops for a person, the intent is never
  * sent again.
  */
 export class AckDispatcher implements Dispatcher {
@@ -47,29 +46,33 @@ export class AckDispatcher implements Dispatcher {
 
   constructor(private readonly options: AckDispatcherOptions) {}
 
-  async dispatch(intent: DispatchIntent, payload: JsonValue | null): Promise<void> {
-    const acknowledged = new Promise<void>((resolve, reject) => {
+  async dispatch(
+    intent: DispatchIntent,
+    payload: JsonValue | null,
+    options?: DispatchOptions,
+  ): Promise<void> {
+    const signal = options?.signal;
+    const acknowledged = new Promise<void>((_, reject) => {
       const timer = setTimeout(() => {
         this.waiting.delete(intent.id);
         reject(new Error(`dispatch ${intent.id} was not acknowledged in time`));
       }, this.options.ackTimeoutMs ?? 30_000);
       timer.unref();
-      this.waiting.set(intent.id, { routeId: intent.routeId, resolve, reject, timer });
+      this.waiting.set(intent.id, { reject, timer });
     });
+    // The acknowledgement was recorded (here or on another node): the wait is over, its outcome is not read.
+    signal?.addEventListener('abort', () => this.settle(intent.id)?.reject(new Error('answered')), {
+      once: true,
+    });
+    if (signal?.aborted === true) this.settle(intent.id)?.reject(new Error('answered'));
+    // It may end while the delivery is under way: the caller reads it once delivered, so it is not unhandled.
+    acknowledged.catch(() => undefined);
     try {
       await this.options.deliver(intent, payload);
     } catch (error) {
       this.settle(intent.id)?.reject(error instanceof Error ? error : new Error(String(error)));
     }
     return acknowledged;
-  }
-
-  /** True when the intent of this route was waiting for its acknowledgement (and now has it). */
-  acknowledge(routeId: string, intentId: string): boolean {
-    const entry = this.waiting.get(intentId);
-    if (entry === undefined || entry.routeId !== routeId) return false;
-    this.settle(intentId)?.resolve();
-    return true;
   }
 
   /** Ends every wait as uncertain (shutdown): the next start stops those routes rather than repeat them. */

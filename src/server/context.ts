@@ -1,6 +1,5 @@
 import type { Recourse } from '../app/index.js';
 import type { RouteSnapshot } from '../core/index.js';
-import type { AckDispatcher } from './ack-dispatcher.js';
 import type { Continuations } from './continuations.js';
 import type { EventHub } from './event-hub.js';
 import type { ProfileCache } from './profile-cache.js';
@@ -12,8 +11,6 @@ export interface ServerContext {
   readonly recourse: Recourse;
   readonly hub: EventHub;
   readonly profiles: ProfileCache;
-  /** The dispatcher waiting for acknowledgements, when the server dispatches to an orchestrator. */
-  readonly dispatcher: AckDispatcher | null;
   /** Resume / Start fresh choices, read when their dispatch goes out. */
   readonly continuations: Continuations;
   /** Counts a manual action's result (metrics); a no-op without them. */

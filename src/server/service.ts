@@ -163,7 +163,6 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     recourse: opened,
     hub,
     profiles,
-    dispatcher: ackDispatcher,
     continuations,
     observeAction: (action, result) => metrics.observeAction(action, result),
   };

@@ -75,6 +75,17 @@ export abstract class KyselyStoreReads implements Store {
     return rows.map((r) => ({ id: r.id, generation: r.generation, deadlineMs: r.deadline_ms! }));
   }
 
+  async routesWaitingUntil(instantsMs: readonly number[]): Promise<readonly ScheduledRoute[]> {
+    if (instantsMs.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('routes')
+      .select(['id', 'generation', 'deadline_ms'])
+      .where('deadline_ms', 'in', [...instantsMs])
+      .orderBy('id')
+      .execute();
+    return rows.map((r) => ({ id: r.id, generation: r.generation, deadlineMs: r.deadline_ms! }));
+  }
+
   async scheduledRoutes(): Promise<readonly ScheduledRoute[]> {
     const rows = await this.db
       .selectFrom('routes')

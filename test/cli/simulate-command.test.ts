@@ -552,11 +552,18 @@ describe('recourse simulate: the hardening examples (issue 8)', () => {
     expect(dispatches(of(records, 'r2')).map((d) => `${d.at}:${d.kind}`)).toEqual(['0:initial', '600:retry']);
   });
 
-  it('[CIR-04][CIR-05] many routes behind one expired circuit: exactly one probe; its success releases the rest, each once', () => {
+  it('[CIR-04][CIR-05] many routes behind one expired circuit: exactly one probe; its success releases the rest at once, each once', () => {
     const { records } = simulate('one-probe-for-many');
     const retries = dispatches(records).filter((d) => d.kind === 'retry');
     const at61 = records.filter((r) => r.at === 61 && 'dispatch' in r).map((r) => r.route);
-    expect(at61).toEqual(['r2']);
+    // The probe first; it succeeds at 61 s, and the routes held behind its lease (until 91 s) go at once.
+    expect(at61).toEqual(['r2', 'r3', 'r4', 'r5']);
+    const woken = records.filter((r) => r.reason === 'circuit_closed').map((r) => [r.at, r.route]);
+    expect(woken).toEqual([
+      [61, 'r3'],
+      [61, 'r4'],
+      [61, 'r5'],
+    ]);
     expect(
       new Set(
         records

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { envelopes, harness, profileDocument } from './harness.js';
+import { advanceManualClock } from '../../src/engine/index.js';
 import { doc, off, retries, t0, waitsUpTo } from '../core/route/route-fixtures.js';
 
 const onAnthropic = {
@@ -58,6 +59,71 @@ describe('shared resource circuits in the engine', () => {
       await h.close();
     }
   }, 120_000);
+
+  it('[CIR-03][CIR-05] a probe that succeeds releases the routes held behind its lease at once, not when the lease ends', async () => {
+    const h = await harness();
+    try {
+      await h.engine.saveProfile(
+        profileDocument(doc(waitsUpTo(600, retries(3, 5, 'stop')), off), onAnthropic),
+      );
+      const ids = ['r1', 'r2', 'r3', 'r4'];
+      for (const id of ids) await h.engine.startRoute({ routeId: id, profileId: 'p' });
+      await h.engine.idle();
+      for (const id of ids) await h.fail(id, envelopes.overloaded);
+      await h.engine.act({ routeId: 'r1', action: 'stop', expectedGeneration: 1 }); // the opener leaves
+      // At 60 s the circuit expires: one route probes, the two others are held until its 30 s lease ends.
+      await h.advance(60);
+      const sentRetries = () => h.dispatcher.sent.filter((i) => i.kind === 'retry').map((i) => i.routeId);
+      expect(sentRetries()).toHaveLength(1);
+      const probe = sentRetries()[0]!;
+      const held = ids.slice(1).filter((id) => id !== probe);
+      const leaseEndMs = t0 + 90_000;
+      expect(await h.store.readCircuit('provider:anthropic')).toMatchObject({
+        state: 'half_open',
+        probeOwner: probe,
+        probeLeaseUntilMs: leaseEndMs,
+      });
+      for (const id of held)
+        expect(await h.route(id)).toMatchObject({ state: 'retry_wait', deadlineMs: leaseEndMs });
+
+      // The probe succeeds at 61 s: the circuit closes and the held routes go now, 29 s before the lease ends.
+      h.clock.set(t0 + 61_000);
+      await h.engine.reportSuccess({ routeId: probe, generation: 1 });
+      await h.engine.idle();
+      await advanceManualClock(h.clock, h.engine, h.clock.now());
+      expect(h.clock.now()).toBe(t0 + 61_000);
+      expect(sentRetries().sort()).toEqual([probe, ...held].sort());
+      for (const id of held) expect(await h.route(id)).toMatchObject({ state: 'retrying' });
+      const woken = h.events.filter((e) => e.type === 'transition' && e.decision === 'circuit_closed');
+      expect(woken).toHaveLength(held.length);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('[CIR-02][CIR-05] the opener’s own retry succeeding releases the routes held behind it at once', async () => {
+    const h = await harness();
+    try {
+      await h.engine.saveProfile(
+        profileDocument(doc(waitsUpTo(600, retries(3, 5, 'stop')), off), onAnthropic),
+      );
+      for (const id of ['r1', 'r2']) await h.engine.startRoute({ routeId: id, profileId: 'p' });
+      await h.engine.idle();
+      await h.fail('r1', envelopes.overloaded);
+      await h.fail('r2', envelopes.overloaded);
+      // At 5 s the opener retries on its own cadence and takes the probe lease: r2 is held until it ends (35 s).
+      await h.advance(5);
+      expect(await h.route('r2')).toMatchObject({ state: 'retry_wait', deadlineMs: t0 + 35_000 });
+      h.clock.set(t0 + 6_000);
+      await h.engine.reportSuccess({ routeId: 'r1', generation: 1 });
+      await h.engine.idle();
+      await advanceManualClock(h.clock, h.engine, h.clock.now());
+      expect(h.clock.now()).toBe(t0 + 6_000);
+      expect(await h.route('r2')).toMatchObject({ state: 'retrying' });
+    } finally {
+      await h.close();
+    }
+  });
 
   it('[CIR-03] a probe that fails reopens the circuit with the prober as its opener', async () => {
     const h = await harness();

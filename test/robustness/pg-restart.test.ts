@@ -102,8 +102,9 @@ it('[DUR-01] [DUR-06] PostgreSQL restarted while three nodes fire timers: the no
       `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND ${lockKey} AND mode = 'ShareLock' AND granted`,
     );
     expect(locks.rows[0]!.n).toBe(3);
+    // A listener's last statement is the LISTEN of its last channel (timers, answers: one connection per node).
     const listeners = await db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN recourse_timers'`,
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN recourse\\_%'`,
     );
     expect(listeners.rows[0]!.n).toBeGreaterThanOrEqual(3);
     await expect(

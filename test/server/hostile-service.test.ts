@@ -216,11 +216,14 @@ describe('the event stream', () => {
   });
 
   it('a client connecting during heavy writes sees ids strictly increasing by one', async () => {
+    let stream: ReturnType<typeof followEvents> | null = null;
+    // Writes go on until the client has seen some of them: it connects while they run, however fast they are.
+    const seen = () => stream?.events.some((e) => e.id !== null) ?? false;
     const writes = (async () => {
-      for (let i = 0; i < 15; i++) await startRoute(`sse-heavy-${i}`);
+      for (let i = 0; i < 15 || !seen(); i++) await startRoute(`sse-heavy-${i}`);
     })();
     await new Promise((r) => setTimeout(r, 100));
-    const stream = followEvents(`${suite.url}/v1/events`, auth);
+    stream = followEvents(`${suite.url}/v1/events`, auth);
     await writes;
     await new Promise((r) => setTimeout(r, 300));
     stream.close();

@@ -56,6 +56,7 @@ describe('PostgreSQL adapter', () => {
         '0003-nodes',
         '0004-session-lifecycles',
         '0005-event-order',
+        '0006-intent-answers',
       ]);
     } finally {
       await db.store.close();

@@ -251,6 +251,11 @@ export function storeContract(
         ]);
         expect(await store.dueRoutes(t0 + 5000, 1)).toHaveLength(1);
         expect((await store.scheduledRoutes()).map((r) => r.id).sort()).toEqual(['a', 'b']);
+        // A closed circuit's instants find exactly the routes waiting until one of them.
+        expect(await store.routesWaitingUntil([t0 + 2000, t0 + 3000])).toEqual([
+          { id: 'b', generation: 1, deadlineMs: t0 + 2000 },
+        ]);
+        expect(await store.routesWaitingUntil([])).toEqual([]);
       });
     });
 

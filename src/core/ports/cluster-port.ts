@@ -29,6 +29,14 @@ export interface ClusterTimers {
    * connection of its own that is opened again when it drops. Returns how to stop listening.
    */
   listen(onDeadline: (dueAtMs: number, databaseNowMs: number) => void): () => Promise<void>;
+  /**
+   * Calls `onAnswer(intentId)` when any node records the answer of an intent this node wrote (its acknowledgement,
+   * a report that proves delivery, a stop), and `onAnswer(null)` when answers may have been missed (the listener
+   * connected again). Returns how to stop listening.
+   */
+  listenAnswers(onAnswer: (intentId: string | null) => void): () => Promise<void>;
+  /** Those of `intentIds` whose answer is recorded: what a lost notification would have said. */
+  answeredIntents(intentIds: readonly string[]): Promise<readonly string[]>;
   /** This node leaves: it is no longer alive (its unanswered intents become stranded at once). */
   leave(): Promise<void>;
 }

@@ -30,6 +30,8 @@ export interface Store {
   earliestDeadline(): Promise<number | null>;
   /** Waiting routes whose deadline is at or before `nowMs`, earliest first (then by route id). */
   dueRoutes(nowMs: number, limit: number): Promise<readonly ScheduledRoute[]>;
+  /** Waiting routes whose deadline is exactly one of `instantsMs` (those a closed circuit held), by route id. */
+  routesWaitingUntil(instantsMs: readonly number[]): Promise<readonly ScheduledRoute[]>;
   /**
    * Claims due waiting routes for `owner` until `nowMs + leaseMs`: those whose deadline is at or before `nowMs` and
    * whose lease is free or expired, earliest first (then by route id), at most `limit`. Two claimers never get the

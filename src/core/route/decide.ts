@@ -1,4 +1,5 @@
 import { decideAction } from './decide-action.js';
+import { decideCircuitClosed } from './decide-circuit-closed.js';
 import { decideDeadline } from './decide-deadline.js';
 import { decideDispatchResult } from './decide-dispatch-result.js';
 import { decideFailure } from './decide-failure.js';
@@ -32,5 +33,7 @@ export function decide(route: Route, event: RouteEvent, world: RouteWorld): Deci
       return decidePrompt(route, event, world);
     case 'restart':
       return decideRestart(route, world);
+    case 'circuit_closed':
+      return decideCircuitClosed(route, event, world);
   }
 }

@@ -18,6 +18,7 @@ export const routeDecisions = [
   'invalid_configuration',
   'deadline',
   'circuit_hold',
+  'circuit_closed',
   'circuit_skip',
   'retry_now',
   'skip_now',

@@ -69,6 +69,11 @@ export type RouteEffect =
   | { readonly kind: 'record_attempt'; readonly attempt: AttemptRecord }
   /** A circuit write fenced by the version the decision read (0: a new circuit). */
   | { readonly kind: 'write_circuit'; readonly circuit: Circuit; readonly expectedVersion: number }
+  /**
+   * A circuit closed: the routes it held (waiting until its probe lease's end or its `open_until`, the instants
+   * given) need not wait for that any more. After the commit the engine tells each (`circuit_closed`).
+   */
+  | { readonly kind: 'wake_held'; readonly circuitKey: string; readonly heldUntilMs: readonly number[] }
   | {
       readonly kind: 'arm_timer';
       readonly routeId: string;

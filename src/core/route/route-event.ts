@@ -46,7 +46,9 @@ export type RouteEvent =
   /** A new user prompt begins on the route (the caller sent it); it becomes the route's current attempt. */
   | { readonly type: 'prompt'; readonly expectedGeneration?: number }
   /** Restart reconciliation looks at a route whose attempt was accepted and never answered. */
-  | { readonly type: 'restart' };
+  | { readonly type: 'restart' }
+  /** A circuit closed that held routes until one of `heldUntilMs` (its probe lease's end, its `open_until`). */
+  | { readonly type: 'circuit_closed'; readonly circuitKey: string; readonly heldUntilMs: readonly number[] };
 
 export const refusalReasons = [
   'stale_generation',

@@ -250,11 +250,21 @@ export function switchToNext(
 export function circuitEffects(world: RouteWorld, writes: readonly Circuit[]): RouteEffect[] {
   const byKey = new Map<string, Circuit>();
   for (const c of writes) byKey.set(c.key, c);
-  return [...byKey.values()].map((circuit) => ({
+  const effects: RouteEffect[] = [...byKey.values()].map((circuit) => ({
     kind: 'write_circuit',
     circuit,
     expectedVersion: world.circuits.get(circuit.key)?.version ?? 0,
   }));
+  // A circuit this write closes held routes until its probe lease's end or its open_until: wake them now.
+  for (const circuit of byKey.values()) {
+    const before = world.circuits.get(circuit.key);
+    if (circuit.state !== 'closed' || before === undefined || before.state === 'closed') continue;
+    const heldUntilMs = [...new Set([before.probeLeaseUntilMs, before.openUntilMs])].filter(
+      (t) => t > world.nowMs,
+    );
+    if (heldUntilMs.length > 0) effects.push({ kind: 'wake_held', circuitKey: circuit.key, heldUntilMs });
+  }
+  return effects;
 }
 
 /** The circuits as the decision leaves them (for eligibility within the same decision). */

@@ -1,4 +1,4 @@
-import { classify } from '../../core/index.js';
+import { classify, hasIdShape, snapshotOf, type RouteSnapshot } from '../../core/index.js';
 import { documentOf, type ServerContext } from '../context.js';
 import { endpoint, type Endpoint } from '../endpoint.js';
 import { HttpError, invalid } from '../http-errors.js';
@@ -96,7 +96,7 @@ export function adapterEndpoints(context: ServerContext): Endpoint[] {
       access: 'adapter',
       tag: 'adapters',
       summary:
-        'The orchestrator accepted a dispatched attempt (its delivery is proven); an intent not acknowledged in time stops its route as ambiguous',
+        'The orchestrator accepted a dispatched attempt (its delivery is proven), on any node: recorded once; an intent not acknowledged in time stops its route as ambiguous',
       responses: {
         200: '`{result: acknowledged|unchanged, route}`',
         404: 'no such route',
@@ -105,22 +105,23 @@ export function adapterEndpoints(context: ServerContext): Endpoint[] {
       async handler({ params }) {
         const routeId = params.id!;
         const dispatchId = params.dispatch_id!;
-        const acknowledged = context.dispatcher?.acknowledge(routeId, dispatchId) ?? false;
-        // Wait for this acknowledgement to be recorded (or the route to have moved on), not for the whole queue.
-        if (acknowledged) {
-          await engine
-            .waitFor(routeId, (r) => r.dispatch?.intentId !== dispatchId || r.dispatch.acknowledged, {
-              timeoutMs: 5_000,
-            })
-            .catch(() => undefined);
+        const before = await engine.route(routeId);
+        if (before === null) throw new HttpError(404, 'not_found', `no route ${JSON.stringify(routeId)}`);
+        const repeated = (route: RouteSnapshot) =>
+          route.dispatch?.intentId === dispatchId && route.dispatch.acknowledged;
+        // A repeat (sent twice, or to two nodes) is answered without a write: acknowledged is for good.
+        if (repeated(before)) {
+          return { status: 200, body: { result: 'unchanged', route: documentOf(context, before) } };
         }
-        const route = await engine.route(routeId);
-        if (route === null) throw new HttpError(404, 'not_found', `no route ${JSON.stringify(routeId)}`);
+        const outcome = hasIdShape(dispatchId)
+          ? await onPathRoute(routeId, () => engine.acknowledgeDispatch({ routeId, intentId: dispatchId }))
+          : null;
+        const route = outcome === null ? before : snapshotOf(outcome.route);
         const document = documentOf(context, route);
-        if (acknowledged) return { status: 200, body: { result: 'acknowledged', route: document } };
-        if (route.dispatch?.intentId === dispatchId && route.dispatch.acknowledged) {
-          return { status: 200, body: { result: 'unchanged', route: document } };
-        }
+        if (outcome?.outcome === 'changed')
+          return { status: 200, body: { result: 'acknowledged', route: document } };
+        // Refused after another node recorded the same acknowledgement first: the same answer as a repeat.
+        if (repeated(route)) return { status: 200, body: { result: 'unchanged', route: document } };
         throw new HttpError(
           409,
           'stale_dispatch',

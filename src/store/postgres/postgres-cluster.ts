@@ -6,6 +6,8 @@ import type { PostgresNotifications } from './postgres-notifications.js';
 
 /** The channel the 0003 trigger announces written deadlines on (payload: "schema deadline_ms now_ms"). */
 const channel = 'recourse_timers';
+/** The channel the 0006 trigger announces recorded dispatch answers on (payload: "schema node_id intent_id"). */
+const answersChannel = 'recourse_answers';
 
 /** The database's clock in epoch ms: the one authority for due times across nodes. */
 const databaseNow = sql<number>`(extract(epoch FROM clock_timestamp()) * 1000)::bigint`;
@@ -79,5 +81,25 @@ export class PostgresCluster implements ClusterTimers {
       const nowMs = Number(now);
       if (payload !== null && Number.isFinite(dueAtMs) && Number.isFinite(nowMs)) onDeadline(dueAtMs, nowMs);
     });
+  }
+
+  listenAnswers(onAnswer: (intentId: string | null) => void): () => Promise<void> {
+    return this.notifications.subscribe(answersChannel, (payload) => {
+      if (payload === null) return onAnswer(null);
+      const space = payload.indexOf(' ');
+      // Only this node's intents: another node's answers are its own business.
+      if (space > 0 && payload.slice(0, space) === this.nodeId) onAnswer(payload.slice(space + 1));
+    });
+  }
+
+  async answeredIntents(intentIds: readonly string[]): Promise<readonly string[]> {
+    if (intentIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('dispatch_intents')
+      .select('id')
+      .where('id', 'in', [...intentIds])
+      .where('outcome', 'is not', null)
+      .execute();
+    return rows.map((r) => r.id);
   }
 }

@@ -80,6 +80,8 @@ type FixtureEvent =
     }
   | { readonly type: 'success'; readonly generation?: number; readonly invocation?: string }
   | { readonly type: 'deadline'; readonly generation?: number }
+  /** A circuit closed that held routes until these instants (seconds after t0). */
+  | { readonly type: 'circuit_closed'; readonly circuit: string; readonly heldUntil: readonly number[] }
   | {
       readonly type: 'dispatch_result';
       readonly result: 'acknowledged' | 'ambiguous';
@@ -333,6 +335,8 @@ export function eventOf(e: FixtureEvent, route: Route, at: number): RouteEvent {
       };
     case 'restart':
       return { type: 'restart' };
+    case 'circuit_closed':
+      return { type: 'circuit_closed', circuitKey: e.circuit, heldUntilMs: e.heldUntil.map(ms) };
   }
 }
 

@@ -4,6 +4,7 @@ import { routeLeasesMigration } from './0002-route-leases.js';
 import { nodesMigration } from './0003-nodes.js';
 import { sessionLifecyclesMigration } from './0004-session-lifecycles.js';
 import { eventOrderMigration } from './0005-event-order.js';
+import { intentAnswersMigration } from './0006-intent-answers.js';
 
 /** Numbered, append-only migrations of the PostgreSQL schema: a landed one is never edited, a change is a new number. */
 export const postgresMigrations: Readonly<Record<string, Migration>> = {
@@ -12,4 +13,5 @@ export const postgresMigrations: Readonly<Record<string, Migration>> = {
   '0003-nodes': nodesMigration,
   '0004-session-lifecycles': sessionLifecyclesMigration,
   '0005-event-order': eventOrderMigration,
+  '0006-intent-answers': intentAnswersMigration,
 };

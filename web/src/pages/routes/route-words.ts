@@ -200,6 +200,7 @@ export function decisionWords(decision: string): string {
     invalid_configuration: 'Profile invalid: stopped for you',
     deadline: 'Wait ended',
     circuit_hold: 'Held by a shared circuit',
+    circuit_closed: 'Shared circuit closed: goes now',
     circuit_skip: 'Skipped: shared circuit open',
     retry_now: 'Retried now by a person',
     skip_now: 'Skipped now by a person',
