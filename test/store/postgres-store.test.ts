@@ -121,6 +121,9 @@ describe('PostgreSQL adapter', () => {
     });
     expect(errorOf('postgres://u:pw@h/db?schema=a;drop')).toMatch(/^schema "a;drop" must be/);
     expect(errorOf('postgres:///db')).toMatch(/names no host/);
+    // An unquoted name is folded by PostgreSQL: the location names the schema as the server does (review finding:
+    // a node given `Tenant1` dropped every notification, whose payload says `tenant1`).
+    expect(parsePostgresUrl('postgres://u:pw@h/db?schema=Tenant1')).toMatchObject({ schema: 'tenant1' });
     expect(parsePostgresUrl('postgresql://u:pw@h:5433/db?sslmode=disable')).toEqual({
       connectionString: 'postgresql://u:pw@h:5433/db?sslmode=disable',
       schema: 'public',

@@ -56,6 +56,9 @@ function runRequirement(run: number[]): Requirement {
   return all(grams);
 }
 
+/** A braced quantifier, read in place (sticky): `{3}`, `{0,}`, `{1,12}`, with as many digits as it has. */
+const braced = /\{(\d+)(,(\d*))?\}/y;
+
 /** Escapes that stand for one literal character. */
 const controlEscapes: Record<string, number> = { n: 10, r: 13, t: 9, f: 12, v: 11 };
 
@@ -148,7 +151,9 @@ class Reader {
     // know stand for no one character: they end the run.
     if (/[0-9a-zA-Z]/.test(e)) {
       if (e === 'c' || e === 'k') throw new Error('an escape this reader does not follow');
-      while (e >= '1' && e <= '9' && /[0-9]/.test(s[this.at] ?? '')) this.at++;
+      // Digits after a digit escape belong to it (`\012` is one line feed, `\10` a back reference or octal): taking
+      // them all may take a literal digit too, which only asks for less.
+      if (e >= '0' && e <= '9') while (/[0-9]/.test(s[this.at] ?? '')) this.at++;
       return { kind: 'other' };
     }
     // An escaped punctuation character is itself.
@@ -211,9 +216,10 @@ class Reader {
     return { min };
   }
 
-  /** A `{n}`, `{n,}` or `{n,m}` quantifier at `at`, or null when the brace is a literal `{`. */
+  /** A `{n}`, `{n,}` or `{n,m}` quantifier at `at` (digits of any length), or null when the brace is a literal `{`. */
   private quantifierAt(at: number): { min: number; max: number; end: number } | null {
-    const m = /^\{(\d+)(,(\d*))?\}/.exec(this.source.slice(at, at + 24));
+    braced.lastIndex = at;
+    const m = braced.exec(this.source);
     if (m === null) return null;
     const min = Number(m[1]);
     const max = m[2] === undefined ? min : m[3] === '' ? Infinity : Number(m[3]);

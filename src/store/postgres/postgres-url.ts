@@ -26,10 +26,13 @@ export function parsePostgresUrl(url: string): PostgresLocation | { readonly err
     return { error: `must start with postgres:// or postgresql://, not ${parsed.protocol}//` };
   }
   if (parsed.hostname === '') return { error: 'names no host (postgres://user@host:port/database)' };
-  const schema = parsed.searchParams.get('schema') ?? 'public';
-  if (!schemaPattern.test(schema)) {
+  const given = parsed.searchParams.get('schema') ?? 'public';
+  // PostgreSQL folds an unquoted name to lower case: `Tenant1` is the schema `tenant1`. Every node must name it as
+  // the server does (notifications carry the folded name; session locks are keyed by it).
+  const schema = given.toLowerCase();
+  if (!schemaPattern.test(given)) {
     return {
-      error: `schema ${JSON.stringify(schema)} must be 1 to 63 letters, digits or underscores, not starting with a digit`,
+      error: `schema ${JSON.stringify(given)} must be 1 to 63 letters, digits or underscores, not starting with a digit`,
     };
   }
   parsed.searchParams.delete('schema');

@@ -27,6 +27,18 @@ describe('[CLS-04] a rule pattern runs only on texts holding its required trigra
     expect(allows(/\.json\b/, 'ajson')).toBe(false);
   });
 
+  it('reads legacy octal escapes and long braced quantifiers as the engine does (found by review)', () => {
+    expect(allows(/\012ab/, '\nab')).toBe(true);
+    expect(allows(/x\012ab/, 'x\nab')).toBe(true);
+    expect(allows(/ab\01cd/, 'ab\x01cd')).toBe(true);
+    expect(allows(/\00abc/, '\0abc')).toBe(true);
+    expect(allows(/\0101abc/, '\b1abc')).toBe(true);
+    expect(allows(/xya{0000000000000000000000001}/, 'xya')).toBe(true);
+    expect(allows(/abc{0,00000000000000000000000001}def/, 'abdef')).toBe(true);
+    expect(allows(/(abc){0000000000000000000000000}def/, 'def')).toBe(true);
+    expect(allows(/(?:abc){000000000000000000000000}/, 'zz')).toBe(true);
+  });
+
   it('an expression it does not read, or with case folding, requires nothing', () => {
     expect(requiredGrams(/abc/i)).toEqual({ kind: 'none' });
     expect(requiredGrams(/abc/u)).toEqual({ kind: 'none' });
@@ -82,6 +94,9 @@ describe('[CLS-04] a rule pattern runs only on texts holding its required trigra
       '{',
       ']',
       '\\x41',
+      '\\012',
+      '\\0',
+      'b{0000000000000000000000001}',
       'a|b',
     ];
     let matched = 0;
@@ -107,6 +122,8 @@ describe('[CLS-04] a rule pattern runs only on texts holding its required trigra
             'caca',
             '.',
             '1',
+            '\n',
+            '\0',
             ' ',
             'A',
             '{',
