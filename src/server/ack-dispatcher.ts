@@ -68,7 +68,9 @@ export class AckDispatcher implements Dispatcher {
     // It may end while the delivery is under way: the caller reads it once delivered, so it is not unhandled.
     acknowledged.catch(() => undefined);
     try {
-      await this.options.deliver(intent, payload);
+      // Answered before it was handed over (the orchestrator read the `route.dispatch` event and acknowledged on
+      // some node): it is not delivered a second time.
+      if (signal?.aborted !== true) await this.options.deliver(intent, payload);
     } catch (error) {
       this.settle(intent.id)?.reject(error instanceof Error ? error : new Error(String(error)));
     }
