@@ -16,7 +16,7 @@ describe('[DUR-06] the server dispatcher hands each intent over once', () => {
   it('an intent answered before it was handed over (the event stream was faster) is not delivered', async () => {
     const delivered: string[] = [];
     const dispatcher = new AckDispatcher({
-      deliver: async (i) => void delivered.push(i.id),
+      deliver: (i) => Promise.resolve(void delivered.push(i.id)),
       ackTimeoutMs: 1_000,
     });
     const controller = new AbortController();
@@ -30,7 +30,7 @@ describe('[DUR-06] the server dispatcher hands each intent over once', () => {
   it('an intent still waiting is delivered once, and an answer recorded elsewhere ends its wait', async () => {
     const delivered: string[] = [];
     const dispatcher = new AckDispatcher({
-      deliver: async (i) => void delivered.push(i.id),
+      deliver: (i) => Promise.resolve(void delivered.push(i.id)),
       ackTimeoutMs: 60_000,
     });
     const controller = new AbortController();
