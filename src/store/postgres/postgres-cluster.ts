@@ -94,10 +94,12 @@ export class PostgresCluster implements ClusterTimers {
 
   async answeredIntents(intentIds: readonly string[]): Promise<readonly string[]> {
     if (intentIds.length === 0) return [];
+    // One array parameter, not one parameter per id: a node may wait on more dispatches than a statement takes
+    // parameters (65,535).
     const rows = await this.db
       .selectFrom('dispatch_intents')
       .select('id')
-      .where('id', 'in', [...intentIds])
+      .where('id', '=', sql<string>`any(${[...intentIds]}::text[])`)
       .where('outcome', 'is not', null)
       .execute();
     return rows.map((r) => r.id);
