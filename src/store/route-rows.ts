@@ -1,12 +1,15 @@
-import type {
-  AttemptRecord,
-  CandidateUsage,
-  FailureSummary,
-  JsonValue,
-  PendingDispatch,
-  Route,
+import {
+  redactSecrets,
+  safeExcerpt,
+  type AttemptRecord,
+  type CandidateUsage,
+  type FailureSummary,
+  type JsonValue,
+  type PendingDispatch,
+  type ReplayEvidence,
+  type Route,
 } from '../core/index.js';
-import type { AttemptRow, RouteRow } from './schema.js';
+import type { AttemptRow, ReplaySnapshotRow, RouteRow } from './schema.js';
 
 /** A route as one row: shared fields as columns, state-specific fields in their own nullable columns. */
 export function routeToRow(route: Route, createdAtMs: number): RouteRow {
@@ -152,5 +155,27 @@ export function attemptToRow(a: AttemptRecord): Omit<AttemptRow, 'seq'> {
     note: a.note,
     at_ms: a.atMs,
     delay_source: a.delaySource,
+  };
+}
+
+/**
+ * A replay snapshot as its row, the same on SQLite and PostgreSQL: the assistant's text is kept only as a redacted,
+ * bounded excerpt.
+ */
+export function replayToRow(
+  routeId: string,
+  generation: number,
+  s: ReplayEvidence,
+  atMs: number,
+): ReplaySnapshotRow {
+  return {
+    route_id: routeId,
+    generation,
+    session_id: s.key.sessionId,
+    execution_id: s.key.executionId,
+    prompt_generation: s.key.promptGeneration,
+    counts: JSON.stringify(s.counts),
+    assistant_excerpt: safeExcerpt(redactSecrets(s.assistantText)),
+    at_ms: atMs,
   };
 }

@@ -1,23 +1,21 @@
 import type { Kysely } from 'kysely';
-import {
-  redactSecrets,
-  safeExcerpt,
-  type AttemptRecord,
-  type Circuit,
-  type DispatchIntent,
-  type DynamicProfile,
-  type IntentOutcome,
-  type Plan,
-  type PlanErrorRecord,
-  type ReplayEvidence,
-  type Route,
-  type RouteFence,
-  type StoreTransaction,
+import type {
+  AttemptRecord,
+  Circuit,
+  DispatchIntent,
+  DynamicProfile,
+  IntentOutcome,
+  Plan,
+  PlanErrorRecord,
+  ReplayEvidence,
+  Route,
+  RouteFence,
+  StoreTransaction,
 } from '../../core/index.js';
 import { readProfile, readRoute } from '../kysely-store-reads.js';
 import { circuitOfRow, type ProfileDocuments } from '../row-codecs.js';
 import { planOfRow, planToRow } from '../plan-rows.js';
-import { attemptToRow, rowToRoute, routeToRow } from '../route-rows.js';
+import { attemptToRow, replayToRow, rowToRoute, routeToRow } from '../route-rows.js';
 import type { CircuitRow, Database } from '../schema.js';
 import { DeferredWrites } from './deferred-writes.js';
 
@@ -290,16 +288,7 @@ export class PostgresTransaction implements StoreTransaction {
   }
 
   saveReplaySnapshot(routeId: string, generation: number, s: ReplayEvidence, atMs: number): Promise<void> {
-    this.held.saveReplay({
-      route_id: routeId,
-      generation,
-      session_id: s.key.sessionId,
-      execution_id: s.key.executionId,
-      prompt_generation: s.key.promptGeneration,
-      counts: JSON.stringify(s.counts),
-      assistant_excerpt: safeExcerpt(redactSecrets(s.assistantText)),
-      at_ms: atMs,
-    });
+    this.held.saveReplay(replayToRow(routeId, generation, s, atMs));
     return Promise.resolve();
   }
 

@@ -1,23 +1,21 @@
 import type { StatementCache } from './statement-cache.js';
-import {
-  redactSecrets,
-  safeExcerpt,
-  type AttemptRecord,
-  type Circuit,
-  type DispatchIntent,
-  type DynamicProfile,
-  type IntentOutcome,
-  type Plan,
-  type PlanErrorRecord,
-  type ReplayEvidence,
-  type Route,
-  type RouteFence,
-  type StoreTransaction,
+import type {
+  AttemptRecord,
+  Circuit,
+  DispatchIntent,
+  DynamicProfile,
+  IntentOutcome,
+  Plan,
+  PlanErrorRecord,
+  ReplayEvidence,
+  Route,
+  RouteFence,
+  StoreTransaction,
 } from '../../core/index.js';
 import type { ProfileDocuments } from '../row-codecs.js';
 import { circuitOfRow } from '../row-codecs.js';
 import { planColumns, planOfRow, planToRow } from '../plan-rows.js';
-import { attemptToRow, rowToRoute, routeToRow } from '../route-rows.js';
+import { attemptToRow, replayToRow, rowToRoute, routeToRow } from '../route-rows.js';
 import type { AttemptRow, CircuitRow, Database, IntentRow, PlanRow, RouteRow } from '../schema.js';
 
 const routeColumns = [
@@ -272,16 +270,7 @@ export class SqliteTransaction implements StoreTransaction {
   }
 
   saveReplaySnapshot(routeId: string, generation: number, s: ReplayEvidence, atMs: number): Promise<void> {
-    this.cache.prepare(statements.saveReplaySnapshot).run({
-      route_id: routeId,
-      generation,
-      session_id: s.key.sessionId,
-      execution_id: s.key.executionId,
-      prompt_generation: s.key.promptGeneration,
-      counts: JSON.stringify(s.counts),
-      assistant_excerpt: safeExcerpt(redactSecrets(s.assistantText)),
-      at_ms: atMs,
-    });
+    this.cache.prepare(statements.saveReplaySnapshot).run(replayToRow(routeId, generation, s, atMs));
     return Promise.resolve();
   }
 
