@@ -12,13 +12,19 @@ const intent = (id: string): DispatchIntent =>
     createdAtMs: 0,
   }) as unknown as DispatchIntent;
 
+/** A dispatcher whose webhook only records which intents it was handed. */
+function recordingDispatcher(ackTimeoutMs: number) {
+  const delivered: string[] = [];
+  const dispatcher = new AckDispatcher({
+    deliver: (i) => Promise.resolve(void delivered.push(i.id)),
+    ackTimeoutMs,
+  });
+  return { dispatcher, delivered };
+}
+
 describe('[DUR-06] the server dispatcher hands each intent over once', () => {
   it('an intent answered before it was handed over (the event stream was faster) is not delivered', async () => {
-    const delivered: string[] = [];
-    const dispatcher = new AckDispatcher({
-      deliver: (i) => Promise.resolve(void delivered.push(i.id)),
-      ackTimeoutMs: 1_000,
-    });
+    const { dispatcher, delivered } = recordingDispatcher(1_000);
     const controller = new AbortController();
     controller.abort();
     await expect(dispatcher.dispatch(intent('d-1'), null, { signal: controller.signal })).rejects.toThrow(
@@ -28,11 +34,7 @@ describe('[DUR-06] the server dispatcher hands each intent over once', () => {
   });
 
   it('an intent still waiting is delivered once, and an answer recorded elsewhere ends its wait', async () => {
-    const delivered: string[] = [];
-    const dispatcher = new AckDispatcher({
-      deliver: (i) => Promise.resolve(void delivered.push(i.id)),
-      ackTimeoutMs: 60_000,
-    });
+    const { dispatcher, delivered } = recordingDispatcher(60_000);
     const controller = new AbortController();
     const waiting = dispatcher.dispatch(intent('d-2'), null, { signal: controller.signal });
     await new Promise((r) => setImmediate(r));
