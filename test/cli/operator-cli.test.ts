@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,17 +43,41 @@ const dir = mkdtempSync(join(tmpdir(), 'recourse-operator-cli-'));
 let service: RunningService;
 let env: Record<string, string>;
 
-async function api(target: RunningService, method: string, path: string, token: string, body?: unknown) {
-  const response = await fetch(`${target.url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+/**
+ * One request on a connection of its own (`agent: false`): a test restarts the service on the same port, and a
+ * pooled keep-alive connection to the stopped one would be reused and cut (UND_ERR_SOCKET, seen in CI).
+ */
+function api(target: RunningService, method: string, path: string, token: string, body?: unknown) {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise<{ status: number; body: unknown }>((resolve, reject) => {
+    const request = httpRequest(
+      `${target.url}${path}`,
+      {
+        method,
+        agent: false,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(payload === undefined
+            ? {}
+            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
+        },
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            body: (text === '' ? null : JSON.parse(text)) as unknown,
+          }),
+        );
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end(payload);
   });
-  const text = await response.text();
-  return { status: response.status, body: (text === '' ? null : JSON.parse(text)) as unknown };
 }
 
 /** Starts a route, acknowledges its dispatch as an orchestrator would, and reports an overload: retry_wait 1/3. */
