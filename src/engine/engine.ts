@@ -632,26 +632,36 @@ export class Engine {
   /**
    * Shared mode: claims due routes by the database's clock (a lease per route, owner this node) and fires them,
    * each fenced by its generation as alone; then arms for the next claimable instant, translated to this clock.
+   * While a claim's routes fire, the next claim runs beside them (passing over them): under load the database never
+   * idles between batches, and a route that comes due meanwhile waits for one batch, not for two.
    */
   private async processClaims(shared: SharedNodes): Promise<void> {
     const clock = this.options.clock;
-    for (;;) {
-      if (this.closed) return;
-      const claim = await shared.cluster.claimDue(shared.leaseMs, dueBatch);
-      const results = await Promise.allSettled(
+    let claim = await shared.cluster.claimDue(shared.leaseMs, dueBatch);
+    while (!this.closed) {
+      if (claim.due.length === 0) {
+        if (claim.nextMs !== null) this.arm(clock.now() + Math.max(0, claim.nextMs - claim.nowMs));
+        return;
+      }
+      const firing = Promise.allSettled(
         claim.due.map((d) =>
           this.queue.submit(routeWork(d.id, { type: 'deadline', generation: d.generation }, this.newId)),
         ),
       );
+      const inHand = claim.due.map((d) => d.id);
+      const ahead = settled(shared.cluster.claimDue(shared.leaseMs, dueBatch, inHand));
+      const results = await firing;
+      const next = await ahead;
       const failed = results.find((r) => r.status === 'rejected');
       if (failed !== undefined) throw failed.reason;
-      const moved = results.some((r) => r.status === 'fulfilled' && r.value.outcome === 'changed');
-      if (claim.due.length === dueBatch && moved) continue;
-      if (claim.nextMs === null) return;
-      // Claimed but nothing moved (this clock is behind the database's): wait a poll rather than spin.
-      const delay = claim.due.length > 0 && !moved ? shared.pollMs : claim.nextMs - claim.nowMs;
-      this.arm(clock.now() + Math.max(0, delay));
-      return;
+      if (next.status === 'rejected') throw next.reason;
+      if (!results.some((r) => r.status === 'fulfilled' && r.value.outcome === 'changed')) {
+        // Claimed but nothing moved (this clock is behind the database's): wait a poll rather than spin. Routes
+        // claimed ahead stay leased to this node, which claims them again then.
+        this.arm(clock.now() + shared.pollMs);
+        return;
+      }
+      claim = next.value;
     }
   }
 
@@ -829,6 +839,12 @@ async function readLatest(
     if (error instanceof ConfigurationError) return { version: error.version ?? 0 };
     throw error;
   }
+}
+
+/** A promise's outcome as `Promise.allSettled` gives it, so that a rejection waits its turn to be thrown. */
+async function settled<T>(promise: Promise<T>): Promise<PromiseSettledResult<T>> {
+  const [outcome] = await Promise.allSettled([promise]);
+  return outcome;
 }
 
 /** The route an event carries, when it carries one. */

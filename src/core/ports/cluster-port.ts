@@ -7,7 +7,10 @@ export interface ClusterClaim {
   readonly due: readonly ScheduledRoute[];
   /** The database's now when it claimed them: the authority for due times. */
   readonly nowMs: number;
-  /** When the next waiting route may be claimed by the database's clock (its deadline, or a foreign lease's end). */
+  /**
+   * When the next waiting route may be claimed by the database's clock (its deadline, or a foreign lease's end),
+   * leaving out the routes in hand; null when none waits, and not asked when the claim was full (claim again).
+   */
   readonly nextMs: number | null;
 }
 
@@ -18,8 +21,11 @@ export interface ClusterClaim {
  */
 export interface ClusterTimers {
   readonly nodeId: string;
-  /** Leases due routes (deadline at or before the database's now, lease free, expired or ours) for `leaseMs`. */
-  claimDue(leaseMs: number, limit: number): Promise<ClusterClaim>;
+  /**
+   * Leases due routes (deadline at or before the database's now, lease free, expired or ours) for `leaseMs`,
+   * passing over `passOver` (routes this node is still firing).
+   */
+  claimDue(leaseMs: number, limit: number, passOver?: readonly string[]): Promise<ClusterClaim>;
   /** Marks this node alive for `ttlMs` more of the database's clock. */
   heartbeat(ttlMs: number): Promise<void>;
   /** Unanswered intents whose node is not alive (or unknown): nobody will record their acceptance any more. */

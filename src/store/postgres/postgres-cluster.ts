@@ -24,7 +24,7 @@ export class PostgresCluster implements ClusterTimers {
     readonly nodeId: string,
   ) {}
 
-  async claimDue(leaseMs: number, limit: number): Promise<ClusterClaim> {
+  async claimDue(leaseMs: number, limit: number, passOver: readonly string[] = []): Promise<ClusterClaim> {
     const owner = this.nodeId;
     const claimed = await sql<{ id: string; generation: number; deadline_ms: number; now_ms: number }>`
       WITH clock AS (SELECT ${databaseNow} AS ms),
@@ -32,6 +32,7 @@ export class PostgresCluster implements ClusterTimers {
         SELECT r.id FROM routes r, clock
         WHERE r.deadline_ms IS NOT NULL AND r.deadline_ms <= clock.ms
           AND (r.lease_until_ms IS NULL OR r.lease_until_ms <= clock.ms OR r.lease_owner = ${owner})
+          AND NOT (r.id = any(${[...passOver]}::text[]))
         ORDER BY r.deadline_ms, r.id
         LIMIT ${limit}
         FOR UPDATE OF r SKIP LOCKED
@@ -39,17 +40,35 @@ export class PostgresCluster implements ClusterTimers {
       UPDATE routes SET lease_owner = ${owner}, lease_until_ms = clock.ms + ${leaseMs}
       FROM due, clock WHERE routes.id = due.id
       RETURNING routes.id, routes.generation, routes.deadline_ms, clock.ms AS now_ms`.execute(this.db);
-    // The next instant worth a claim: a free deadline, or the end of another node's lease on an overdue one.
-    const next = await sql<{ next_ms: number | null; now_ms: number }>`
-      SELECT min(GREATEST(deadline_ms, CASE WHEN lease_owner = ${owner} THEN 0
-                                           ELSE coalesce(lease_until_ms, 0) END)) AS next_ms,
-             ${databaseNow} AS now_ms
-      FROM routes WHERE deadline_ms IS NOT NULL`.execute(this.db);
     const due = claimed.rows
       .map((r) => ({ id: r.id, generation: r.generation, deadlineMs: r.deadline_ms }))
       .sort((a, b) => a.deadlineMs - b.deadlineMs || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    // A full claim leaves more due at once: the caller claims again without asking when.
+    if (due.length === limit) return { due, nowMs: Number(claimed.rows[0]!.now_ms), nextMs: null };
+    // The routes in hand (just claimed, or still firing) are not waiting: their work writes their next deadline.
+    return { due, ...(await this.nextClaimable(owner, [...passOver, ...due.map((d) => d.id)])) };
+  }
+
+  /**
+   * The next instant worth a claim: the earliest future deadline, or the end of another node's lease on an overdue
+   * route. Every write of a route frees its lease and only due routes are leased, so a future deadline is free:
+   * the index on deadlines gives its first entry, and only the overdue rows are read whole.
+   */
+  private async nextClaimable(
+    owner: string,
+    passOver: readonly string[],
+  ): Promise<{ nowMs: number; nextMs: number | null }> {
+    const next = await sql<{ next_ms: number | null; now_ms: number }>`
+      WITH clock AS (SELECT ${databaseNow} AS ms)
+      SELECT least(
+        (SELECT r.deadline_ms FROM routes r, clock WHERE r.deadline_ms > clock.ms ORDER BY r.deadline_ms LIMIT 1),
+        (SELECT min(GREATEST(r.deadline_ms, CASE WHEN r.lease_owner = ${owner} THEN 0
+                                                 ELSE coalesce(r.lease_until_ms, 0) END))
+           FROM routes r, clock WHERE r.deadline_ms <= clock.ms
+             AND NOT (r.id = any(${[...passOver]}::text[])))) AS next_ms,
+        (SELECT ms FROM clock) AS now_ms`.execute(this.db);
     const row = next.rows[0]!;
-    return { due, nowMs: Number(row.now_ms), nextMs: row.next_ms === null ? null : Number(row.next_ms) };
+    return { nowMs: Number(row.now_ms), nextMs: row.next_ms === null ? null : Number(row.next_ms) };
   }
 
   async heartbeat(ttlMs: number): Promise<void> {
@@ -70,6 +89,15 @@ export class PostgresCluster implements ClusterTimers {
   }
 
   async leave(): Promise<void> {
+    // Its claims go with it: routes it leased and did not fire (a claim made ahead as it closed) are free at once,
+    // and the other nodes hear of the earliest, as of any written deadline, rather than waiting out the lease.
+    await sql`
+      WITH freed AS (
+        UPDATE routes SET lease_owner = NULL, lease_until_ms = NULL
+        WHERE lease_owner = ${this.nodeId} AND deadline_ms IS NOT NULL
+        RETURNING deadline_ms)
+      SELECT pg_notify(${channel}, current_schema() || ' ' || min(deadline_ms) || ' ' || ${databaseNow})
+      FROM freed HAVING count(*) > 0`.execute(this.db);
     await sql`DELETE FROM nodes WHERE id = ${this.nodeId}`.execute(this.db);
   }
 
