@@ -66,7 +66,11 @@ export function acknowledgementWork(
   return aboutRoute(routeId, async (tx, nowMs, after) => {
     const route = await tx.readRoute(routeId);
     if (route === null) return { outcome: 'not_found', routeId };
-    const waiting = route.dispatch?.intentId === intentId && !route.dispatch.acknowledged;
+    // Already acknowledged (sent twice, or to two nodes at once, or delivery proven by a report): the same answer,
+    // for good. Nothing was refused, so nothing is told.
+    if (route.dispatch?.intentId === intentId && route.dispatch.acknowledged)
+      return { outcome: 'unchanged', route, classification: null };
+    const waiting = route.dispatch?.intentId === intentId;
     if (!waiting || !(await tx.resolveIntent(intentId, 'acknowledged', nowMs))) {
       const detail = 'the dispatch is not waiting for an acknowledgement on this route';
       after.events.push({

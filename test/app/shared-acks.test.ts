@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { openRecourse, type Recourse } from '../../src/app/index.js';
 import type { DispatchIntent } from '../../src/core/index.js';
-import type { Dispatcher, DispatchOptions } from '../../src/engine/index.js';
+import type { Dispatcher, DispatchOptions, EngineEvent } from '../../src/engine/index.js';
 import { dropSchemas, freshSchemaName, schemaUrl, testDatabaseUrl } from '../helpers/postgres.js';
 import { claudeFleet, transientRetryPolicy } from '../helpers/retry-policy.js';
 
@@ -34,6 +34,7 @@ class WaitingDispatcher implements Dispatcher {
 interface Node {
   readonly recourse: Recourse;
   readonly dispatcher: WaitingDispatcher;
+  readonly events: EngineEvent[];
 }
 
 async function twoNodes(pollMs: number) {
@@ -41,6 +42,7 @@ async function twoNodes(pollMs: number) {
   schemas.push(schema);
   const node = async (nodeId: string): Promise<Node> => {
     const dispatcher = new WaitingDispatcher();
+    const events: EngineEvent[] = [];
     const recourse = await openRecourse({
       databaseUrl: schemaUrl(schema),
       nodes: 'shared',
@@ -49,9 +51,10 @@ async function twoNodes(pollMs: number) {
       pollMs,
       poolSize: 4,
       dispatcher,
+      onEvent: (event) => events.push(event),
     });
     cleanups.push(() => recourse.close());
-    return { recourse, dispatcher };
+    return { recourse, dispatcher, events };
   };
   const a = await node('node-a');
   const b = await node('node-b');
@@ -116,16 +119,24 @@ describe('acknowledgements on any node (PostgreSQL, two shared nodes)', () => {
     expect(await a.recourse.store.readRoute('r-poll')).toEqual(outcome.route);
   });
 
-  it('[RTE-17] the same acknowledgement on A and B at once is recorded once; the other is refused', async () => {
+  it('[RTE-17] the same acknowledgement on A and B at once is recorded once; the other is the same answer, not a refusal', async () => {
     const { schema, a, b, sql } = await twoNodes(600_000);
     const { intent, signal } = await dispatchedByA(a, 'r-race');
     const before = (await a.recourse.store.readRoute('r-race'))!;
     const outcomes = await Promise.all(
       [a, b].map((n) => n.recourse.engine.acknowledgeDispatch({ routeId: 'r-race', intentId: intent.id })),
     );
-    expect(outcomes.map((o) => o.outcome).sort()).toEqual(['changed', 'refused']);
-    const refused = outcomes.find((o) => o.outcome === 'refused')!;
-    expect(refused).toMatchObject({ reason: 'stale_dispatch' });
+    expect(outcomes.map((o) => o.outcome).sort()).toEqual(['changed', 'unchanged']);
+    const repeat = outcomes.find((o) => o.outcome === 'unchanged')!;
+    expect(repeat.route.dispatch).toMatchObject({ intentId: intent.id, acknowledged: true });
+    // Sent once more, later, to either node: the same answer again.
+    for (const n of [a, b]) {
+      await expect(
+        n.recourse.engine.acknowledgeDispatch({ routeId: 'r-race', intentId: intent.id }),
+      ).resolves.toMatchObject({ outcome: 'unchanged' });
+    }
+    // Nothing was refused: no node tells its listeners (and the event stream) of a refusal.
+    expect([...a.events, ...b.events].filter((e) => e.type === 'refused')).toEqual([]);
     await aborted(signal);
     await a.recourse.engine.idle();
     await b.recourse.engine.idle();
