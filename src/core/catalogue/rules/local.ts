@@ -208,8 +208,9 @@ export const localRules: readonly Rule[] = [
         'load',
         'attempt',
         'runner',
+        'insufficient',
       ],
-      text: /\benoent\b|no such file or directory|uv_spawn|command not found|is not recognized as an internal or external command|cannot find module|err_module_not_found|javascript heap out of memory|out of memory|requires more system memory|more (?:system |gpu |v)?memory than (?:is )?available|segmentation fault|core dumped|\benospc\b|no space left on device|\bemfile\b|too many open files|serialize binary|serialization error|maxfilereadtokenexceedederror|file content \(\d{1,9} tokens\) exceeds maximum allowed tokens|npm err(?:or|!)?:? code|\betarget\b|no matching version found|agent loop died unexpectedly|session configured event was not the first|llama\.cpp error|failed to load (?:the )?model\b|attempt to (?:call|index) (?:field|a nil value|local|global|upvalue)|llama runner process has terminated|runner process (?:has )?terminated/,
+      text: /\benoent\b|no such file or directory|uv_spawn|command not found|is not recognized as an internal or external command|cannot find module|err_module_not_found|javascript heap out of memory|out of memory|requires more system memory|more (?:system |gpu |v)?memory than (?:is )?available|segmentation fault|core dumped|\benospc\b|no space left on device|\bemfile\b|too many open files|serialize binary|serialization error|maxfilereadtokenexceedederror|file content \(\d{1,9} tokens\) exceeds maximum allowed tokens|npm err(?:or|!)?:? code|\betarget\b|no matching version found|agent loop died unexpectedly|session configured event was not the first|llama\.cpp error|failed to load (?:the )?model\b|model loading (?:was )?stopped|insufficient system resources|attempt to (?:call|index) (?:field|a nil value|local|global|upvalue)|llama runner process has terminated|runner process (?:has )?terminated/,
     },
   },
   {
@@ -275,6 +276,63 @@ export const localRules: readonly Rule[] = [
     when: { fields: { subtype: ['error_during_execution', 'error_max_turns', 'error_max_budget_usd'] } },
   },
   {
+    id: 'local.gateway_queue.v1',
+    description:
+      'A local gateway\'s own request queue gave up ("the local rate-limit queue budget", "not an upstream timeout"): the gateway\'s setting, not the provider',
+    tier: 'signature',
+    // Above the provider rules: the gateway quotes the upstream's words (a rate limit, a 503) around its own queue.
+    priority: 40,
+    code: 'local_runtime',
+    confidence: 'high',
+    when: {
+      keywords: ['local', 'upstream'],
+      text: /\blocal (?:rate[- ]limit(?:ing)? )?(?:request )?queue (?:budget|timeout|wait|is full|full|limit)|\bnot an upstream (?:timeout|error|failure)\b/,
+    },
+  },
+  {
+    id: 'local.model_file_download.v1',
+    description:
+      'A status or failure answered to the download of a model file or archive (a URL ending in .zip, .bin, .safetensors, .gguf, .onnx ...): a hub or file host, not a provider answering a prompt',
+    tier: 'signature',
+    // Below the tooling rules, whose words (an installer, a download of an extension) name the subject more exactly.
+    priority: 33,
+    code: 'side_channel',
+    confidence: 'high',
+    when: {
+      keywords: [
+        'zip',
+        'gz',
+        'tgz',
+        'bin',
+        'safetensors',
+        'gguf',
+        'onnx',
+        'pt',
+        'pth',
+        'ckpt',
+        'h5',
+        'msgpack',
+      ],
+      text: /https?:\/\/[^\s"'<>]{1,200}\.(?:zip|tar\.gz|tgz|bin|safetensors|gguf|onnx|pth?|ckpt|h5|msgpack)(?=$|[\s"'?#),;])/m,
+    },
+  },
+  {
+    id: 'local.non_model_request.v1',
+    description:
+      'An error whose structured request record names a GET (`"method":"GET"`) of a path that is no model endpoint: model calls are POSTs, so this is another API (a listing, a dashboard, a non-AI service) answering',
+    tier: 'signature',
+    priority: 34,
+    code: 'side_channel',
+    confidence: 'medium',
+    when: {
+      keywords: ['method', 'get'],
+      text: /["']method["']\s{0,2}:\s{0,2}["']get["']/,
+      // A model endpoint in the same text (a streaming GET of a responses socket) makes it a model call again.
+      unless:
+        /\/v1\/(?:messages|chat\/completions|completions)\b|:(?:stream)?generatecontent\b|\/responses\b/,
+    },
+  },
+  {
     id: 'local.tooling_network.v1',
     description:
       'A network or TLS failure of the tools around the agent (sign-in, OAuth and device-code flows, installers and downloads, plugins, extensions, language servers, git): not a provider failing a prompt (issue 10 decision)',
@@ -313,7 +371,7 @@ export const localRules: readonly Rule[] = [
       ],
       near: {
         anchor:
-          /error sending request|\be(?:timedout|notfound|connreset|connrefused|proto|ai_again)\b|getaddrinfo|could not resolve host|unable to access|\bssl\b|\btls\b|certificate|fetch failed|socket hang up|network (?:error|request failed)|timed out|connection (?:closed|reset|refused)|check your (?:internet|network) (?:connection|configuration|settings)/,
+          /error sending request|\be(?:timedout|notfound|connreset|connrefused|proto|ai_again)\b|getaddrinfo|could not resolve host|unable to access|\bssl\b|\btls\b|certificate|fetch failed|socket hang up|network (?:error|request failed)|timed out|connection (?:closed|reset|refused)|check your (?:internet|network) (?:connection|configuration|settings)|\bfailed, reason:/,
         word: /\b(?:sign[- ]?in|log[- ]?in|oauth|token exchange|device[- ]code|auth(?:orization)? callback|install(?:ing|ation|er)?|download(?:ing)?|plugins? (?:marketplace|install|update|download)|marketplace|extension host terminated|language server|lsp|git (?:push|pull|clone|fetch)|gh:|(?:request|obtain|fetch|get|refresh)(?:ing)? (?:an? |the )?access token|\bnpm (?:error|err!)|\bgyp err!)/,
         before: 120,
         after: 60,
@@ -347,11 +405,12 @@ export const localRules: readonly Rule[] = [
         'marketplace',
         'refresh',
         'oauth',
+        'callback',
       ],
       near: {
         anchor:
           /\b(?:http(?: error)?:? ?)?(?:40[34]|429|50[0234])\b|bad gateway|service unavailable|gateway time-?out|rate limit exceeded|rate[- ]limited\b/,
-        word: /\b(?:git (?:push|pull|clone|fetch)|failed to push some refs|gh:|gh api|install(?:ing|ation|er)?|download(?:ing)?|marketplace|(?:oauth |access )?token refresh(?:es)?\b|\boauth error\b)/,
+        word: /\b(?:git (?:push|pull|clone|fetch)|failed to push some refs|gh:|gh api|install(?:ing|ation|er)?|download(?:ing)?|marketplace|(?:oauth |access )?token refresh(?:es)?\b|\boauth error\b|\/(?:auth|oauth2?)\/callback\b)/,
         before: 120,
         after: 60,
       },

@@ -17,3 +17,10 @@ export const malformedResponse =
 
 export const proseCue =
   /^\s*(?:fix|fixes|feat|chore|docs?|refactor|tests?|handle|document|make sure|ensure|add|implement|support|investigate|todo|note|consider|explain|describe|why does)\b|\bthe task (?:mentioned|says|said|asks)|\bmentioned\b/;
+
+/**
+ * A notice that lists a failure among possible reasons ("possible reasons for this are that you have received
+ * multiple consecutive capacity errors or you have reached your daily quota limit"): it says it does not know
+ * which one happened, so no rule for one of those reasons may read it as that failure.
+ */
+export const hedgedCause = /possible reasons? (?:for this )?(?:are|is|include|could be)\b/;
