@@ -50,6 +50,7 @@ export function routeToRow(route: Route, createdAtMs: number): RouteRow {
         deadline_ms: route.deadlineMs,
         failure_class: route.failureClass,
         pending_outcome: route.pendingOutcome,
+        reason: heldReason(route),
       };
     case 'retry_wait':
       return {
@@ -59,6 +60,7 @@ export function routeToRow(route: Route, createdAtMs: number): RouteRow {
         retry_ordinal: route.retryOrdinal,
         max_retries: route.maxRetries,
         pending_outcome: route.pendingOutcome,
+        reason: heldReason(route),
       };
     case 'switching':
       return { ...row, next_candidate: route.nextCandidate };
@@ -74,6 +76,20 @@ export function routeToRow(route: Route, createdAtMs: number): RouteRow {
     case 'active':
       return row;
   }
+}
+
+/**
+ * A waiting route's `reason` column says why it waits when that is not its own policy: `circuit_hold` for a
+ * deadline that is a circuit's hold (no migration: the column is the action-required reason's, null while waiting).
+ */
+const circuitHold = 'circuit_hold';
+
+function heldReason(route: { readonly heldByCircuit?: true }): string | null {
+  return route.heldByCircuit === true ? circuitHold : null;
+}
+
+function heldOfRow(row: RouteRow): { heldByCircuit?: true } {
+  return row.reason === circuitHold ? { heldByCircuit: true } : {};
 }
 
 export function rowToRoute(row: RouteRow): Route {
@@ -102,6 +118,7 @@ export function rowToRoute(row: RouteRow): Route {
         deadlineMs: row.deadline_ms!,
         failureClass: row.failure_class as 'transient' | 'hard',
         pendingOutcome: row.pending_outcome as 'skip' | 'stop' | null,
+        ...heldOfRow(row),
       };
     case 'retry_wait':
       return {
@@ -112,6 +129,7 @@ export function rowToRoute(row: RouteRow): Route {
         retryOrdinal: row.retry_ordinal!,
         maxRetries: row.max_retries!,
         pendingOutcome: row.pending_outcome as 'skip' | 'stop' | null,
+        ...heldOfRow(row),
       };
     case 'switching':
       return { ...common, state: 'switching', nextCandidate: row.next_candidate! };

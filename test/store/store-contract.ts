@@ -67,6 +67,26 @@ export function storeContract(
       });
     });
 
+    it('[CIR-05] a waiting route held by a circuit keeps that mark; one waiting for its own policy has none', async () => {
+      await withStore(async (store, reopen) => {
+        const { retry_wait, waiting_for_reset } = routesInEveryState();
+        const held = [
+          { ...retry_wait, id: 'held-retry', heldByCircuit: true },
+          { ...waiting_for_reset, id: 'held-reset', heldByCircuit: true },
+        ] as Route[];
+        const own = [
+          { ...retry_wait, id: 'own-retry' },
+          { ...waiting_for_reset, id: 'own-reset' },
+        ];
+        await store.transact(async (tx) => {
+          for (const r of [...held, ...own]) await tx.insertRoute(r);
+        });
+        const reopened = await reopen();
+        for (const r of [...held, ...own]) expect(await reopened.readRoute(r.id)).toEqual(r);
+        expect(own.map((r) => 'heldByCircuit' in r)).toEqual([false, false]);
+      });
+    });
+
     it('[RTE-16][RTE-17] a write is fenced by generation, state and revision: a stale writer changes nothing', async () => {
       await withStore(async (store) => {
         const { retry_wait: r } = routesInEveryState();

@@ -78,7 +78,11 @@ export function decideDeadline(
   const limitMs = Math.max(holdLimitSeconds(rules) * 1000, circuitDefaults.minimumOpenMs);
   if (gate.openUntilMs === null || gate.openUntilMs - world.nowMs <= limitMs) {
     // Another route probes the resource, or the circuit reopens soon enough for this policy: keep waiting.
-    const held: Route = touched({ ...route, deadlineMs: gate.untilMs }, route, world.nowMs);
+    const held: Route = touched(
+      { ...route, deadlineMs: gate.untilMs, heldByCircuit: true },
+      route,
+      world.nowMs,
+    );
     return changed(held, 'circuit_hold', [
       ...circuitEffects(world, gate.writes),
       { kind: 'arm_timer', routeId: route.id, generation: route.generation, dueAtMs: gate.untilMs },

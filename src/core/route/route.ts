@@ -116,6 +116,7 @@ export type Route =
       readonly deadlineMs: number;
       readonly failureClass: PolicyClass;
       readonly pendingOutcome: ExhaustedOutcome | null;
+      readonly heldByCircuit?: true;
     })
   | (RouteCommon & {
       readonly state: 'retry_wait';
@@ -124,6 +125,12 @@ export type Route =
       readonly retryOrdinal: number;
       readonly maxRetries: number;
       readonly pendingOutcome: ExhaustedOutcome | null;
+      /**
+       * The deadline is the end of a shared circuit's hold (`circuit_hold`: its probe lease's end or its
+       * `open_until`), not the policy's own wait: a circuit that closes wakes the route (`circuit_closed`). Absent
+       * when the route waits for its own policy, even should its deadline fall on the same instant.
+       */
+      readonly heldByCircuit?: true;
     })
   | (RouteCommon & {
       readonly state: 'retrying';
