@@ -39,6 +39,9 @@ export class WriteRaceError extends Error {
 /** How many times a piece alone is done again after losing a write race before its caller gets the error. */
 const writeRaceRetries = 8;
 
+/** How many times (a second apart) to ask whether a transaction whose COMMIT failed was applied. */
+const commitCheckTries = 30;
+
 interface Pending {
   readonly work: Work<unknown>;
   readonly resolve: (value: unknown) => void;
@@ -110,10 +113,11 @@ export class BatchQueue {
       ...new Set(batch.flatMap((p) => (p.work.routeId === undefined ? [] : [p.work.routeId]))),
     ];
     let failedAt = -1;
+    let out: unknown[] = [];
     try {
       values = await this.store.transact(
         async (tx) => {
-          const out: unknown[] = [];
+          out = [];
           for (const [i, p] of batch.entries()) {
             failedAt = i;
             // Each piece at its own instant: a batch can take seconds under load, and its last piece reads rows
@@ -126,6 +130,14 @@ export class BatchQueue {
         { routeIds },
       );
     } catch (error) {
+      // Every piece ran and the transaction still failed: at COMMIT. A connection lost then (a database restart)
+      // leaves it unknown whether the server applied it; the intents it wrote tell. Taken for undone, a committed
+      // firing was never sent, and its intent waited unanswered until its node left.
+      if (failedAt < 0 && (await this.committedAnyway(after))) {
+        this.onCommitted(after);
+        batch.forEach((p, i) => p.resolve(out[i]));
+        return;
+      }
       if (batch.length === 1) {
         const piece = batch[0]!;
         // Another node won a fenced write this piece needed: do it again, so it reads the winner's row. Without
@@ -151,6 +163,24 @@ export class BatchQueue {
     // Committed: from here on nothing may send the batch round again.
     this.onCommitted(after);
     batch.forEach((p, i) => p.resolve(values[i]));
+  }
+
+  /**
+   * Whether a transaction whose COMMIT failed was applied all the same: true only when it wrote dispatch intents
+   * and they are stored (all or none: one transaction). Asked again a second later while the database cannot
+   * answer (it is restarting), for at most `commitCheckTries` seconds; then the batch counts as undone, as before.
+   */
+  private async committedAnyway(after: AfterCommit): Promise<boolean> {
+    const ids = after.dispatch.map((d) => d.intent.id);
+    if (ids.length === 0) return false;
+    for (let tries = 1; ; tries++) {
+      try {
+        return (await this.store.storedIntents(ids)).length === ids.length;
+      } catch {
+        if (tries >= commitCheckTries) return false;
+        await new Promise<void>((resolve) => this.clock.schedule(this.clock.now() + 1_000, resolve));
+      }
+    }
   }
 }
 

@@ -149,6 +149,16 @@ export abstract class KyselyStoreReads implements Store {
     return rows.map(intentOfRow);
   }
 
+  async storedIntents(intentIds: readonly string[]): Promise<readonly string[]> {
+    if (intentIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('dispatch_intents')
+      .select('id')
+      .where('id', 'in', [...intentIds])
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
   async listIntents(routeId: string): Promise<readonly StoredIntent[]> {
     const rows = await this.db
       .selectFrom('dispatch_intents')

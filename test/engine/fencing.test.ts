@@ -119,6 +119,7 @@ describe('one transition owner: generation fencing', () => {
         scheduledRoutes: () => store.scheduledRoutes(),
         awaitingRoutes: () => store.awaitingRoutes(),
         unresolvedIntents: () => store.unresolvedIntents(),
+        storedIntents: (ids) => store.storedIntents(ids),
         transact: (work) =>
           store.transact((tx) =>
             work({

@@ -6,8 +6,9 @@ import { off, retries, standardPolicy, t0 } from '../core/route/route-fixtures.j
 
 /**
  * Fault injection: a real SQLite store whose transaction fails in a chosen write, or at commit (the work ran,
- * the commit did not land). The store is real; only the failure is injected, because a full disk cannot be
- * produced on demand here.
+ * the commit did not land), or whose commit landed but its answer was lost (`commit-reply`: a PostgreSQL
+ * connection cut by a restart just after the server applied COMMIT). The store is real; only the failure is
+ * injected, because a full disk or a connection cut at that very instant cannot be produced on demand here.
  */
 function faulty(faults: Set<string>) {
   return (store: Store): Store => ({
@@ -21,14 +22,15 @@ function faulty(faults: Set<string>) {
     scheduledRoutes: () => store.scheduledRoutes(),
     awaitingRoutes: () => store.awaitingRoutes(),
     unresolvedIntents: () => store.unresolvedIntents(),
+    storedIntents: (ids) => store.storedIntents(ids),
     listIntents: (id) => store.listIntents(id),
     listAttempts: (id) => store.listAttempts(id),
     readCircuit: (key) => store.readCircuit(key),
     listPlanErrors: (id) => store.listPlanErrors(id),
     countRoutes: () => store.countRoutes(),
     countCircuits: () => store.countCircuits(),
-    transact: (work) =>
-      store.transact(async (tx) => {
+    transact: async (work) => {
+      const committed = await store.transact(async (tx) => {
         const proxied = new Proxy(tx, {
           get(target, property: keyof StoreTransaction) {
             if (faults.has(property)) return () => Promise.reject(new Error(`injected fault: ${property}`));
@@ -38,7 +40,11 @@ function faulty(faults: Set<string>) {
         const result = await work(proxied);
         if (faults.has('commit')) throw new Error('injected fault: commit');
         return result;
-      }),
+      });
+      // Once: the commit landed, its answer did not.
+      if (faults.delete('commit-reply')) throw new Error('injected fault: connection lost after COMMIT');
+      return committed;
+    },
   });
 }
 
@@ -107,6 +113,45 @@ describe('persist before scheduling (fault injection on a real SQLite store)', (
       faults.clear();
       await h.advance(7);
       expect(h.dispatcher.kinds()).toEqual(['initial:a:1', 'retry:a:1']);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('[DUR-04][DUR-06] a firing whose COMMIT landed but whose answer was lost is sent once, as committed', async () => {
+    const faults = new Set<string>();
+    const h = await started(faults, { version: 1, transient: retries(2, 5, 'stop'), hard: off });
+    try {
+      await h.fail('r1', envelopes.overloaded);
+      faults.add('commit-reply');
+      await h.advance(5);
+      expect(faults.has('commit-reply')).toBe(false);
+      // Taken for undone, the committed retry was never sent and its intent waited unanswered for good.
+      expect(h.dispatcher.kinds()).toEqual(['initial:a:1', 'retry:a:1']);
+      const intents = await h.store.listIntents('r1');
+      expect(intents.map((i) => [i.kind, i.outcome])).toEqual([
+        ['initial', 'acknowledged'],
+        ['retry', 'acknowledged'],
+      ]);
+      expect(await h.route('r1')).toMatchObject({ state: 'retrying', retryOrdinal: 1 });
+      await h.advance(600);
+      expect(h.dispatcher.kinds()).toEqual(['initial:a:1', 'retry:a:1']);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('[DUR-04] a report whose COMMIT landed but whose answer was lost answers its caller and launches the successor once', async () => {
+    const faults = new Set<string>();
+    const h = await started(faults, { version: 1, transient: { ...off, on_exhausted: 'skip' }, hard: off });
+    try {
+      faults.add('commit-reply');
+      const outcome = await h.fail('r1', envelopes.overloaded);
+      // The caller hears what was decided, not an error for a decision that landed.
+      expect(outcome.outcome).toBe('changed');
+      await h.advance(600);
+      expect(h.dispatcher.kinds()).toEqual(['initial:a:1', 'successor:b:2']);
+      expect((await h.store.listIntents('r1')).map((i) => i.kind).sort()).toEqual(['initial', 'successor']);
     } finally {
       await h.close();
     }

@@ -385,6 +385,9 @@ export function storeContract(
         expect(await store.transact((tx) => tx.resolveIntent('i1', 'ambiguous', t0 + 6))).toBe(false);
         expect(await store.transact((tx) => tx.resolveIntent('missing', 'ambiguous', t0 + 6))).toBe(false);
         expect((await store.unresolvedIntents()).map((i) => i.id)).toEqual(['i2']);
+        // Stored, whatever their answer: what tells a COMMIT whose answer was lost from one that did not land.
+        expect([...(await store.storedIntents(['i2', 'missing', 'i1']))].sort()).toEqual(['i1', 'i2']);
+        expect(await store.storedIntents([])).toEqual([]);
         expect(await store.listIntents('r1')).toEqual([
           { ...intent('i1', t0), outcome: 'acknowledged', resolvedAtMs: t0 + 5 },
           { ...intent('i2', t0 + 1), outcome: null, resolvedAtMs: null },

@@ -52,6 +52,11 @@ export interface Store {
   awaitingRoutes(): Promise<readonly { readonly id: string; readonly generation: number }[]>;
   /** Dispatch intents that were neither acknowledged nor resolved (reconciliation stops these routes). */
   unresolvedIntents(): Promise<readonly DispatchIntent[]>;
+  /**
+   * Those of `intentIds` that are stored. An intent is written in the transaction of the decision that asked for
+   * it, so a stored one proves that transaction committed (when the answer to its COMMIT was lost).
+   */
+  storedIntents(intentIds: readonly string[]): Promise<readonly string[]>;
   listIntents(routeId: string): Promise<readonly StoredIntent[]>;
   listAttempts(routeId: string): Promise<readonly StoredAttempt[]>;
   readCircuit(key: string): Promise<Circuit | null>;
