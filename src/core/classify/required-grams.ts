@@ -227,52 +227,62 @@ class Reader {
   }
 }
 
-/** At most this many conjunctions in a gate: a larger product drops the widest choices (a weaker, safe gate). */
-const maxBranches = 256;
+/** A gate's word for a node with children: all of them, or any of them (a trigram's word is its slot, >= 0). */
+const allNode = -1;
+const anyNode = -2;
 
 /**
- * A requirement as a gate the classifier checks in one flat loop: a list of conjunctions (any one whose trigrams
- * are all present lets the text through), each written as its length and then its slots. Null requires nothing.
+ * A requirement as a gate the classifier evaluates without allocating: the requirement's tree, flattened in
+ * prefix order into one array. A trigram is its slot; a node with children is its kind (`allNode`, `anyNode`),
+ * the index just past its last child, then its children. Evaluated as a tree, a choice between many alternatives
+ * costs one check per alternative, not one per combination (as a list of conjunctions would). Null requires
+ * nothing.
  */
 export type Gate = Int32Array | null;
 
 function compileGate(requirement: Requirement): Gate {
-  const branches = disjunction(requirement);
-  if (branches.some((branch) => branch.length === 0)) return null;
+  if (requirement.kind === 'none') return null;
   const out: number[] = [];
-  for (const branch of branches) out.push(branch.length, ...branch);
+  write(requirement, out);
   return Int32Array.from(out);
 }
 
-/** The requirement as conjunctions of slots (an empty one holds always). */
-function disjunction(requirement: Requirement): number[][] {
+function write(requirement: Requirement, out: number[]): void {
   switch (requirement.kind) {
     case 'none':
-      return [[]];
+      // `all` and `any` drop or absorb their `none` parts (see all() and any()): never written.
+      throw new Error('a gate has no node for nothing');
     case 'gram':
-      return [[requirement.slot]];
+      out.push(requirement.slot);
+      return;
+    case 'all':
     case 'any': {
-      const branches = requirement.parts.flatMap(disjunction);
-      return branches.some((b) => b.length === 0) ? [[]] : branches;
-    }
-    case 'all': {
-      // Narrow parts first: a part with many branches multiplies the product; past the bound it is left out.
-      const parts = requirement.parts.map(disjunction).sort((x, y) => x.length - y.length);
-      let product: number[][] = [[]];
-      for (const part of parts) {
-        if (product.length * part.length > maxBranches) continue;
-        product = product.flatMap((left) => part.map((right) => joined(left, right)));
-      }
-      return product;
+      const at = out.length;
+      out.push(requirement.kind === 'all' ? allNode : anyNode, 0);
+      // Trigrams before subtrees: the cheap checks of a conjunction refuse most texts first. Order never
+      // changes the answer.
+      const parts = [...requirement.parts].sort(
+        (x, y) => (x.kind === 'gram' ? 0 : 1) - (y.kind === 'gram' ? 0 : 1),
+      );
+      for (const part of parts) write(part, out);
+      out[at + 1] = out.length;
     }
   }
 }
 
-/** Two conjunctions as one, without repeats. */
-function joined(left: readonly number[], right: readonly number[]): number[] {
-  const out = left.slice();
-  for (const slot of right) if (!out.includes(slot)) out.push(slot);
-  return out;
+/** Whether the node of `gate` at `at` holds for the trigrams marked with `pass` in `marks`. */
+function holds(gate: Int32Array, at: number, marks: Uint32Array, pass: number): boolean {
+  const head = gate[at]!;
+  if (head >= 0) return marks[head] === pass;
+  const end = gate[at + 1]!;
+  const wanted = head === anyNode;
+  for (let p = at + 2; p < end;) {
+    const word = gate[p]!;
+    const held = word >= 0 ? marks[word] === pass : holds(gate, p, marks, pass);
+    if (held === wanted) return wanted;
+    p = word >= 0 ? p + 1 : gate[p + 1]!;
+  }
+  return !wanted;
 }
 
 /** A pattern's gate, built the first time its rule is a candidate: start-up pays only for the rules it uses. */
@@ -300,16 +310,7 @@ export class GramTable {
   allows(gate: Gate, text: string): boolean {
     if (gate === null) return true;
     if (this.text !== text) this.fill(text);
-    const marks = this.marks;
-    const pass = this.pass;
-    for (let i = 0; i < gate.length;) {
-      const end = i + 1 + gate[i]!;
-      let j = i + 1;
-      while (j < end && marks[gate[j]!] === pass) j++;
-      if (j === end) return true;
-      i = end;
-    }
-    return false;
+    return holds(gate, 0, this.marks, this.pass);
   }
 
   private fill(text: string): void {

@@ -697,7 +697,8 @@ export function findSecrets(text: string): SecretSpan[] {
     let skipTo = i + 1;
     // A hit is a word start, `-----BEGIN`, `://`, `:aws` or `@` (whose table entry holds only its own formats).
     const c = text.charCodeAt(i);
-    const c1 = c === 58 || c === 64 ? 0 : lower(text.charCodeAt(i + 1));
+    // Never read past the end: an out-of-range read (NaN) makes V8 recompile the scan on a slower path.
+    const c1 = c === 58 || c === 64 ? 0 : i + 1 < n ? lower(text.charCodeAt(i + 1)) : 128;
     const list = c1 < 128 ? startTable[lower(c) * 128 + c1]! : 0;
     for (const { index, starts } of startLists[list]!) {
       if (!startsWithAny(text, i, starts)) continue;
@@ -736,6 +737,7 @@ export function findSecrets(text: string): SecretSpan[] {
 /** Whether text at `at` begins with one of `starts` (lower-case), letters compared without case. */
 function startsWithAny(text: string, at: number, starts: readonly string[]): boolean {
   next: for (const start of starts) {
+    if (at + start.length > text.length) continue;
     for (let k = 2; k < start.length; k++) {
       if (lower(text.charCodeAt(at + k)) !== start.charCodeAt(k)) continue next;
     }
