@@ -4,6 +4,13 @@ import { structuredFields } from './structured-fields.js';
 import type { Evidence, HeaderList } from '../evidence/evidence.js';
 import type { EvidenceKind } from '../evidence/envelope.js';
 
+/**
+ * `String.prototype.charCodeAt` called explicitly, inlined whatever the text's representation (see
+ * src/core/sanitize/secret-patterns.ts: `text.charCodeAt` over many representations is a generic call per character).
+ */
+// eslint-disable-next-line @typescript-eslint/unbound-method -- always called with its receiver: charCodeAt.call(text, i)
+const charCodeAt = String.prototype.charCodeAt;
+
 /** Characters of text the rules read: the head and the tail of long text, where errors are reported. */
 export const windowHeadChars = 6144;
 export const windowTailChars = 2048;
@@ -132,7 +139,7 @@ export function forEachToken(text: string, visit: (token: string) => void, filte
   let previousCjk = false;
   let whole = hashSeed;
   for (let i = 0; i <= n; i++) {
-    const c = i < n ? text.charCodeAt(i) : 0;
+    const c = i < n ? charCodeAt.call(text, i) : 0;
     const word = (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95;
     if (word) {
       if (start < 0) {
@@ -155,7 +162,7 @@ export function forEachToken(text: string, visit: (token: string) => void, filte
       continue;
     }
     const cjk = isCjk(c);
-    if (cjk && previousCjk && passes(filter, hashStep(hashStep(hashSeed, text.charCodeAt(i - 1)), c)))
+    if (cjk && previousCjk && passes(filter, hashStep(hashStep(hashSeed, charCodeAt.call(text, i - 1)), c)))
       visit(text.slice(i - 1, i + 1));
     previousCjk = cjk;
   }
@@ -172,7 +179,7 @@ function visitParts(
   let from = start;
   let h = hashSeed;
   for (let i = start; i <= end; i++) {
-    const c = i < end ? text.charCodeAt(i) : 95;
+    const c = i < end ? charCodeAt.call(text, i) : 95;
     if (c !== 95) {
       h = hashStep(h, c);
       continue;

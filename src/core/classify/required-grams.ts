@@ -7,6 +7,13 @@
  * require nothing; an expression this reader does not follow requires nothing at all.
  */
 
+/**
+ * `String.prototype.charCodeAt` called explicitly, inlined whatever the text's representation (see
+ * src/core/sanitize/secret-patterns.ts: `text.charCodeAt` over many representations is a generic call per character).
+ */
+// eslint-disable-next-line @typescript-eslint/unbound-method -- always called with its receiver: charCodeAt.call(text, i)
+const charCodeAt = String.prototype.charCodeAt;
+
 /** A requirement: nothing, one trigram (by its slot), all of some, or any of some. */
 export type Requirement =
   | { readonly kind: 'none' }
@@ -321,10 +328,10 @@ export class GramTable {
     }
     const marks = this.marks;
     const pass = this.pass;
-    let a = text.charCodeAt(0);
-    let b = text.charCodeAt(1);
+    let a = charCodeAt.call(text, 0);
+    let b = charCodeAt.call(text, 1);
     for (let i = 2; i < text.length; i++) {
-      const c = text.charCodeAt(i);
+      const c = charCodeAt.call(text, i);
       marks[gramSlot(a, b, c)] = pass;
       a = b;
       b = c;
