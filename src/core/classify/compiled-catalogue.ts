@@ -78,7 +78,7 @@ export interface CompiledCatalogue {
   readonly rules: readonly CompiledRule[];
   readonly byKey: ReadonlyMap<string, readonly number[]>;
   /** `tokenFilter` of every key of `byKey`: which text tokens are worth looking up. */
-  readonly tokenFilter: Uint8Array;
+  readonly tokenFilter: Uint32Array;
   /** Rules with no selective key (evaluated for every evidence). */
   readonly always: readonly number[];
   /** Each rule's `rank`, by index: candidates are sorted by it. */

@@ -277,15 +277,15 @@ function write(requirement: Requirement, out: number[]): void {
   }
 }
 
-/** Whether the node of `gate` at `at` holds for the trigrams marked with `pass` in `marks`. */
-function holds(gate: Int32Array, at: number, marks: Uint32Array, pass: number): boolean {
+/** Whether the node of `gate` at `at` holds for the trigrams set in `bits`. */
+function holds(gate: Int32Array, at: number, bits: Uint32Array): boolean {
   const head = gate[at]!;
-  if (head >= 0) return marks[head] === pass;
+  if (head >= 0) return (bits[head >>> 5]! & (1 << (head & 31))) !== 0;
   const end = gate[at + 1]!;
   const wanted = head === anyNode;
   for (let p = at + 2; p < end;) {
     const word = gate[p]!;
-    const held = word >= 0 ? marks[word] === pass : holds(gate, p, marks, pass);
+    const held = word >= 0 ? (bits[word >>> 5]! & (1 << (word & 31))) !== 0 : holds(gate, p, bits);
     if (held === wanted) return wanted;
     p = word >= 0 ? p + 1 : gate[p + 1]!;
   }
@@ -305,34 +305,29 @@ export class LazyGate {
 }
 
 /**
- * Which trigrams a text holds, filled once per text and read by every rule's gate: a slot holds the pass in which
- * it was last seen, so a new text costs no clearing.
+ * Which trigrams a text holds, filled once per text and read by every rule's gate: one bit a slot (8 KiB, which
+ * stays in cache where the gates' scattered reads land), cleared for each new text.
  */
 export class GramTable {
-  private readonly marks = new Uint32Array(gramSlots);
-  private pass = 0;
+  private readonly bits = new Uint32Array(gramSlots / 32);
   private text: string | null = null;
 
   /** Whether `gate` lets `text` through (the table is filled from `text` when it was filled from another). */
   allows(gate: Gate, text: string): boolean {
     if (gate === null) return true;
     if (this.text !== text) this.fill(text);
-    return holds(gate, 0, this.marks, this.pass);
+    return holds(gate, 0, this.bits);
   }
 
   private fill(text: string): void {
-    this.pass++;
-    if (this.pass > 0xffff_fff0) {
-      this.marks.fill(0);
-      this.pass = 1;
-    }
-    const marks = this.marks;
-    const pass = this.pass;
+    const bits = this.bits;
+    bits.fill(0);
     let a = charCodeAt.call(text, 0);
     let b = charCodeAt.call(text, 1);
     for (let i = 2; i < text.length; i++) {
       const c = charCodeAt.call(text, i);
-      marks[gramSlot(a, b, c)] = pass;
+      const slot = gramSlot(a, b, c);
+      bits[slot >>> 5]! |= 1 << (slot & 31);
       a = b;
       b = c;
     }

@@ -508,23 +508,35 @@ function otherStarts(): Array<{ readonly first: number; readonly trigger: string
 }
 
 /**
- * Word starts worth stopping at, by their lower-cased characters: `wordStartsAlone[c0]` for a one-character start,
- * `wordStartsShort[c0 * 128 + c1]` for a two-character one, and for longer ones the bit of the third character in
- * `wordStartsThird[(c0 * 128 + c1) * 4 + (c2 >> 5)]`. A common word that shares two letters with a start
- * (`request`, `code`, `to`) costs the scan nothing.
+ * Word starts worth stopping at, by their lower-cased characters: `wordStartsAlone[c0]` for a one-character start;
+ * `wordStartsPair[c0 * 128 + c1]` is `pairIsStart` for a two-character one and, for the first two characters of
+ * longer ones, 2 + their group: the bit of the third character in `wordStartsThird[group * 4 + (c2 >> 5)]`. A
+ * common word that shares two letters with a start (`request`, `code`, `to`) costs the scan nothing. The tables are
+ * small (17 KiB) because the scan reads them at every word: a larger one falls out of the cache between texts.
  */
 const wordStartsAlone = new Uint8Array(128);
-const wordStartsShort = new Uint8Array(128 * 128);
-const wordStartsThird = new Uint32Array(128 * 128 * 4);
+const wordStartsPair = new Uint8Array(128 * 128);
+const pairIsStart = 1;
+const thirdCharacters: number[] = [];
 for (const format of secretFormats) {
   for (const start of format.starts) {
     const [c0, c1, c2] = [start.charCodeAt(0), start.charCodeAt(1), start.charCodeAt(2)];
     if (!isAlnum(c0)) continue;
+    const pair = c0 * 128 + c1;
     if (start.length === 1) wordStartsAlone[c0] = 1;
-    else if (start.length === 2) wordStartsShort[c0 * 128 + c1] = 1;
-    else if (c1 < 128 && c2 < 128) wordStartsThird[(c0 * 128 + c1) * 4 + (c2 >> 5)]! |= 1 << (c2 & 31);
+    else if (start.length === 2) wordStartsPair[pair] = pairIsStart;
+    else if (c1 < 128 && c2 < 128 && wordStartsPair[pair] !== pairIsStart) {
+      if (wordStartsPair[pair] === 0) {
+        if (thirdCharacters.length / 4 + 2 > 255)
+          throw new Error('too many secret-format starts for the scan table');
+        wordStartsPair[pair] = thirdCharacters.length / 4 + 2;
+        thirdCharacters.push(0, 0, 0, 0);
+      }
+      thirdCharacters[(wordStartsPair[pair]! - 2) * 4 + (c2 >> 5)]! |= 1 << (c2 & 31);
+    }
   }
 }
+const wordStartsThird = Uint32Array.from(thirdCharacters, (bits) => bits >>> 0);
 
 /**
  * The other starts' triggers, by the character they begin at (`:` holds `://` and `:aws`): a trigger that is plain
@@ -593,9 +605,13 @@ export function nextCandidate(text: string, from: number): number {
         const c1 = i + 1 < n ? lower(charCodeAt.call(text, i + 1)) : 128;
         if (c1 < 128) {
           const pair = c0 * 128 + c1;
-          if (wordStartsShort[pair] === 1) return i;
-          const c2 = i + 2 < n ? lower(charCodeAt.call(text, i + 2)) : 128;
-          if (c2 < 128 && (wordStartsThird[pair * 4 + (c2 >> 5)]! & (1 << (c2 & 31))) !== 0) return i;
+          const group = wordStartsPair[pair]!;
+          if (group === pairIsStart) return i;
+          if (group !== 0) {
+            const c2 = i + 2 < n ? lower(charCodeAt.call(text, i + 2)) : 128;
+            if (c2 < 128 && (wordStartsThird[(group - 2) * 4 + (c2 >> 5)]! & (1 << (c2 & 31))) !== 0)
+              return i;
+          }
         }
       }
     } else if ((cls & triggerBit) !== 0) {
