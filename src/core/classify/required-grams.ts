@@ -234,14 +234,18 @@ class Reader {
   }
 }
 
-/** A gate's word for a node with children: all of them, or any of them (a trigram's word is its slot, >= 0). */
+/**
+ * A gate's word for a node with children: all of them, any of them, or all of them when every child is a trigram
+ * (the commonest node, a literal run, read in a loop of its own). A trigram's word is its slot, >= 0.
+ */
 const allNode = -1;
 const anyNode = -2;
+const allTrigramsNode = -3;
 
 /**
  * A requirement as a gate the classifier evaluates without allocating: the requirement's tree, flattened in
- * prefix order into one array. A trigram is its slot; a node with children is its kind (`allNode`, `anyNode`),
- * the index just past its last child, then its children. Evaluated as a tree, a choice between many alternatives
+ * prefix order into one array. A trigram is its slot; a node with children is its kind (`allNode`, `anyNode`,
+ * `allTrigramsNode`), the index just past its last child, then its children. Evaluated as a tree, a choice between many alternatives
  * costs one check per alternative, not one per combination (as a list of conjunctions would). Null requires
  * nothing.
  */
@@ -265,7 +269,8 @@ function write(requirement: Requirement, out: number[]): void {
     case 'all':
     case 'any': {
       const at = out.length;
-      out.push(requirement.kind === 'all' ? allNode : anyNode, 0);
+      const flat = requirement.kind === 'all' && requirement.parts.every((part) => part.kind === 'gram');
+      out.push(flat ? allTrigramsNode : requirement.kind === 'all' ? allNode : anyNode, 0);
       // Trigrams before subtrees: the cheap checks of a conjunction refuse most texts first. Order never
       // changes the answer.
       const parts = [...requirement.parts].sort(
@@ -277,19 +282,35 @@ function write(requirement: Requirement, out: number[]): void {
   }
 }
 
+const isSet = (bits: Uint32Array, slot: number): boolean => (bits[slot >>> 5]! & (1 << (slot & 31))) !== 0;
+
 /** Whether the node of `gate` at `at` holds for the trigrams set in `bits`. */
 function holds(gate: Int32Array, at: number, bits: Uint32Array): boolean {
   const head = gate[at]!;
-  if (head >= 0) return (bits[head >>> 5]! & (1 << (head & 31))) !== 0;
+  if (head >= 0) return isSet(bits, head);
   const end = gate[at + 1]!;
+  if (head === allTrigramsNode) return allSet(gate, at + 2, end, bits);
   const wanted = head === anyNode;
   for (let p = at + 2; p < end;) {
     const word = gate[p]!;
-    const held = word >= 0 ? (bits[word >>> 5]! & (1 << (word & 31))) !== 0 : holds(gate, p, bits);
+    let held: boolean;
+    if (word >= 0) {
+      held = isSet(bits, word);
+      p++;
+    } else {
+      // A run's trigrams without a call: most alternatives of a choice are runs, refused at their first trigram.
+      held = word === allTrigramsNode ? allSet(gate, p + 2, gate[p + 1]!, bits) : holds(gate, p, bits);
+      p = gate[p + 1]!;
+    }
     if (held === wanted) return wanted;
-    p = word >= 0 ? p + 1 : gate[p + 1]!;
   }
   return !wanted;
+}
+
+/** Whether every trigram of gate[from, end) is set. */
+function allSet(gate: Int32Array, from: number, end: number, bits: Uint32Array): boolean {
+  for (let p = from; p < end; p++) if (!isSet(bits, gate[p]!)) return false;
+  return true;
 }
 
 /** A pattern's gate, built the first time its rule is a candidate: start-up pays only for the rules it uses. */
