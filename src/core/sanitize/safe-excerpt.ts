@@ -38,11 +38,17 @@ export function safeExcerpt(raw: string, anchor: ExcerptAnchor = { at: 'head' })
   if (start > 0) start = snapForward(raw, start);
   if (end - start > windowChars) end = snapForward(raw, start + windowChars);
   // Line breaks are kept through redaction (a key wrapped across two lines is one key), then become blanks.
-  const clean = sanitizeWindow(raw, start, end)
-    .replace(/[ \n]{2,}|\n/g, ' ')
-    .trim();
+  const clean = collapseBlanks(sanitizeWindow(raw, start, end)).trim();
   if (anchor.at === 'tail') return cutUtf8Tail(clean, excerptMaxBytes).trimStart();
   return cutUtf8(clean, excerptMaxBytes).trimEnd();
+}
+
+/** Runs of blanks and line breaks as one blank. */
+const blankRun = /[ \n]{2,}|\n/g;
+
+/** `text` with each run of blanks and line breaks made one blank; most texts have none (two native scans). */
+function collapseBlanks(text: string): string {
+  return text.includes('\n') || text.includes('  ') ? text.replace(blankRun, ' ') : text;
 }
 
 /**
