@@ -1,5 +1,12 @@
 import { classOfCode, isProviderCode } from '../catalogue/codes.js';
-import { defaultTimingExtractors, ruleTiers, type Rule, type TimingExtractor } from '../catalogue/rule.js';
+import {
+  defaultTimingExtractors,
+  ruleTiers,
+  type Rule,
+  type RuleCondition,
+  type SharedPredicate,
+  type TimingExtractor,
+} from '../catalogue/rule.js';
 import type { EvidenceKind } from '../evidence/envelope.js';
 import { RecourseError } from '../errors.js';
 import { isCjk, tokenFilter } from './facts.js';
@@ -18,6 +25,8 @@ export interface CompiledRule {
   readonly timing: readonly TimingExtractor[];
   /** `transient`, `hard` or `none`, used to detect conflicts. */
   readonly outcomeClass: 'transient' | 'hard' | 'none';
+  /** The rule's conditions, in the one shape every rule shares. */
+  readonly test: RuleTest;
   /** The trigrams the text must hold for `when.text` to match: when they are missing it is not run. */
   readonly textGate: LazyGate | null;
   /** Global copies of a `near` condition's patterns, for scanning every occurrence. */
@@ -29,13 +38,47 @@ export interface CompiledRule {
   } | null;
 }
 
+/**
+ * A rule's conditions with every field present (null when the rule sets none). Rules written as data leave out
+ * different fields, so their `when` objects come in dozens of shapes, and reading a field of dozens of shapes is a
+ * slow, generic lookup in V8; one shape keeps the matcher's reads direct.
+ */
+export interface RuleTest {
+  readonly sources: readonly string[] | null;
+  readonly status: readonly number[] | null;
+  readonly rpcCodes: readonly number[] | null;
+  readonly exitCodes: readonly number[] | null;
+  readonly signals: readonly string[] | null;
+  /** `when.fields` as pairs, in its order; a value list left undefined is null (nothing can match it). */
+  readonly fields: ReadonlyArray<readonly [name: string, values: readonly string[] | null]> | null;
+  readonly text: RegExp | null;
+  readonly unless: RegExp | null;
+  readonly predicate: SharedPredicate | null;
+}
+
+function ruleTest(w: RuleCondition): RuleTest {
+  return {
+    sources: w.sources ?? null,
+    status: w.status ?? null,
+    rpcCodes: w.rpcCodes ?? null,
+    exitCodes: w.exitCodes ?? null,
+    signals: w.signals ?? null,
+    fields: w.fields
+      ? Object.entries(w.fields).map(([name, values]) => [name, values ?? null] as const)
+      : null,
+    text: w.text ?? null,
+    unless: w.unless ?? null,
+    predicate: w.predicate ?? null,
+  };
+}
+
 /** Rules indexed by the facts that can select them, so a larger catalogue does not mean more work per evidence. */
 export interface CompiledCatalogue {
   readonly version: string;
   readonly rules: readonly CompiledRule[];
   readonly byKey: ReadonlyMap<string, readonly number[]>;
   /** `tokenFilter` of every key of `byKey`: which text tokens are worth looking up. */
-  readonly tokenFilter: Uint8Array;
+  readonly tokenFilter: Uint32Array;
   /** Rules with no selective key (evaluated for every evidence). */
   readonly always: readonly number[];
   /** Each rule's `rank`, by index: candidates are sorted by it. */
@@ -79,6 +122,7 @@ export function compileCatalogue(version: string, rules: readonly Rule[]): Compi
       kinds: rule.when.kinds ? new Set(rule.when.kinds) : defaultKinds,
       timing: rule.timing ?? defaultTimingExtractors,
       outcomeClass: isProviderCode(rule.code) ? (classOfCode(rule.code) ?? 'none') : 'none',
+      test: ruleTest(rule.when),
       textGate: rule.when.text ? new LazyGate(rule.when.text) : null,
       near: rule.when.near
         ? {

@@ -4,6 +4,13 @@ import { structuredFields } from './structured-fields.js';
 import type { Evidence, HeaderList } from '../evidence/evidence.js';
 import type { EvidenceKind } from '../evidence/envelope.js';
 
+/**
+ * `String.prototype.charCodeAt` called explicitly, inlined whatever the text's representation (see
+ * src/core/sanitize/secret-patterns.ts: `text.charCodeAt` over many representations is a generic call per character).
+ */
+// eslint-disable-next-line @typescript-eslint/unbound-method -- always called with its receiver: charCodeAt.call(text, i)
+const charCodeAt = String.prototype.charCodeAt;
+
 /** Characters of text the rules read: the head and the tail of long text, where errors are reported. */
 export const windowHeadChars = 6144;
 export const windowTailChars = 2048;
@@ -94,29 +101,33 @@ function windowOf(text: string): string {
 const hashSeed = 0x811c9dc5 | 0;
 const hashStep = (h: number, c: number): number => Math.imul(h ^ c, 0x01000193);
 
-/** Slots of a token filter: 65,536 bytes, one per hash slot (about 1 % of them set by the shipped keys). */
+/** Slots of a token filter: 65,536 bits (8 KiB, small enough to stay in cache; about 1 % of them set). */
 const filterSlots = 65_536;
 
 /** The slot of a token filter a hash selects. */
 const filterSlot = (h: number): number => (h ^ (h >>> 16)) & (filterSlots - 1);
 
 /**
- * A table over token hashes marking every key in `keys`: the tokenizer builds a token's string only when its slot
+ * A bit set over token hashes marking every key in `keys`: the tokenizer builds a token's string only when its slot
  * is marked, so most words of a text (no rule's keyword) cost no slice and no map lookup. A superset, never a filter
  * that drops a key: a marked slot only means "look it up".
  */
-export function tokenFilter(keys: Iterable<string>): Uint8Array {
-  const slots = new Uint8Array(filterSlots);
+export function tokenFilter(keys: Iterable<string>): Uint32Array {
+  const bits = new Uint32Array(filterSlots / 32);
   for (const key of keys) {
     let h = hashSeed;
     for (let i = 0; i < key.length; i++) h = hashStep(h, key.charCodeAt(i));
-    slots[filterSlot(h)] = 1;
+    const slot = filterSlot(h);
+    bits[slot >>> 5]! |= 1 << (slot & 31);
   }
-  return slots;
+  return bits;
 }
 
-const passes = (filter: Uint8Array | undefined, h: number): boolean =>
-  filter === undefined || filter[filterSlot(h)] === 1;
+const passes = (filter: Uint32Array | undefined, h: number): boolean => {
+  if (filter === undefined) return true;
+  const slot = filterSlot(h);
+  return (filter[slot >>> 5]! & (1 << (slot & 31))) !== 0;
+};
 
 /**
  * Invokes `visit` for every lower-case word token (`[a-z0-9_]+`, at most 48 characters) of `text`, for the parts
@@ -125,14 +136,14 @@ const passes = (filter: Uint8Array | undefined, h: number): boolean =>
  * `务器`, `器繁`, `繁忙`): those scripts put no spaces between words, so a bigram is their keyword. With a
  * `filter` (`tokenFilter` of the keys looked up), only the tokens that pass it are built and visited.
  */
-export function forEachToken(text: string, visit: (token: string) => void, filter?: Uint8Array): void {
+export function forEachToken(text: string, visit: (token: string) => void, filter?: Uint32Array): void {
   const n = text.length;
   let start = -1;
   let underscore = false;
   let previousCjk = false;
   let whole = hashSeed;
   for (let i = 0; i <= n; i++) {
-    const c = i < n ? text.charCodeAt(i) : 0;
+    const c = i < n ? charCodeAt.call(text, i) : 0;
     const word = (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95;
     if (word) {
       if (start < 0) {
@@ -155,7 +166,7 @@ export function forEachToken(text: string, visit: (token: string) => void, filte
       continue;
     }
     const cjk = isCjk(c);
-    if (cjk && previousCjk && passes(filter, hashStep(hashStep(hashSeed, text.charCodeAt(i - 1)), c)))
+    if (cjk && previousCjk && passes(filter, hashStep(hashStep(hashSeed, charCodeAt.call(text, i - 1)), c)))
       visit(text.slice(i - 1, i + 1));
     previousCjk = cjk;
   }
@@ -167,12 +178,12 @@ function visitParts(
   start: number,
   end: number,
   visit: (token: string) => void,
-  filter: Uint8Array | undefined,
+  filter: Uint32Array | undefined,
 ): void {
   let from = start;
   let h = hashSeed;
   for (let i = start; i <= end; i++) {
-    const c = i < end ? text.charCodeAt(i) : 95;
+    const c = i < end ? charCodeAt.call(text, i) : 95;
     if (c !== 95) {
       h = hashStep(h, c);
       continue;

@@ -12,21 +12,20 @@ export type MatchOffset = number;
  * Keywords are not re-checked: a rule with keywords is only ever a candidate through one of its keyword tokens.
  */
 export function matchRule(compiled: CompiledRule, facts: Facts, grams: GramTable): MatchOffset | null {
-  const w = compiled.rule.when;
+  const w = compiled.test;
   if (compiled.kinds !== null && !compiled.kinds.has(facts.kind)) return null;
-  if (w.sources && !w.sources.some((s) => facts.sourceIds.includes(s))) return null;
-  if (w.status && (facts.status === null || !w.status.includes(facts.status))) return null;
-  if (w.rpcCodes && (facts.rpcCode === null || !w.rpcCodes.includes(facts.rpcCode))) return null;
-  if (w.exitCodes || w.signals) {
-    const byCode =
-      w.exitCodes !== undefined && facts.exitCode !== null && w.exitCodes.includes(facts.exitCode);
-    const bySignal = w.signals !== undefined && facts.signal !== null && w.signals.includes(facts.signal);
+  if (w.sources !== null && !w.sources.some((s) => facts.sourceIds.includes(s))) return null;
+  if (w.status !== null && (facts.status === null || !w.status.includes(facts.status))) return null;
+  if (w.rpcCodes !== null && (facts.rpcCode === null || !w.rpcCodes.includes(facts.rpcCode))) return null;
+  if (w.exitCodes !== null || w.signals !== null) {
+    const byCode = w.exitCodes !== null && facts.exitCode !== null && w.exitCodes.includes(facts.exitCode);
+    const bySignal = w.signals !== null && facts.signal !== null && w.signals.includes(facts.signal);
     if (!byCode && !bySignal) return null;
   }
-  if (w.fields) {
-    for (const [name, values] of Object.entries(w.fields)) {
+  if (w.fields !== null) {
+    for (const [name, values] of w.fields) {
       const present = facts.fields.get(name);
-      if (present === undefined || !values?.some((v) => present.includes(v))) return null;
+      if (present === undefined || values === null || !values.some((v) => present.includes(v))) return null;
     }
   }
   // The rule's own pattern before its veto: of the candidates the index selects, most fail their pattern (about
@@ -34,10 +33,10 @@ export function matchRule(compiled: CompiledRule, facts: Facts, grams: GramTable
   // condition is a pure test (no global or sticky flag), so the order changes the cost, never the answer.
   // A text that lacks the pattern's required trigrams cannot match it: most candidates end here, unrun.
   if (compiled.textGate !== null && !grams.allows(compiled.textGate.get(), facts.text)) return null;
-  const m = w.text ? w.text.exec(facts.text) : undefined;
+  const m = w.text !== null ? w.text.exec(facts.text) : undefined;
   if (m === null) return null;
-  if (w.unless && w.unless.test(facts.text)) return null;
-  if (w.predicate && !predicates[w.predicate](facts)) return null;
+  if (w.unless !== null && w.unless.test(facts.text)) return null;
+  if (w.predicate !== null && !predicates[w.predicate](facts)) return null;
   let offset = -1;
   if (compiled.near) {
     const at = nearMatch(facts.text, compiled.near);

@@ -7,6 +7,13 @@
  * require nothing; an expression this reader does not follow requires nothing at all.
  */
 
+/**
+ * `String.prototype.charCodeAt` called explicitly, inlined whatever the text's representation (see
+ * src/core/sanitize/secret-patterns.ts: `text.charCodeAt` over many representations is a generic call per character).
+ */
+// eslint-disable-next-line @typescript-eslint/unbound-method -- always called with its receiver: charCodeAt.call(text, i)
+const charCodeAt = String.prototype.charCodeAt;
+
 /** A requirement: nothing, one trigram (by its slot), all of some, or any of some. */
 export type Requirement =
   | { readonly kind: 'none' }
@@ -227,52 +234,83 @@ class Reader {
   }
 }
 
-/** At most this many conjunctions in a gate: a larger product drops the widest choices (a weaker, safe gate). */
-const maxBranches = 256;
+/**
+ * A gate's word for a node with children: all of them, any of them, or all of them when every child is a trigram
+ * (the commonest node, a literal run, read in a loop of its own). A trigram's word is its slot, >= 0.
+ */
+const allNode = -1;
+const anyNode = -2;
+const allTrigramsNode = -3;
 
 /**
- * A requirement as a gate the classifier checks in one flat loop: a list of conjunctions (any one whose trigrams
- * are all present lets the text through), each written as its length and then its slots. Null requires nothing.
+ * A requirement as a gate the classifier evaluates without allocating: the requirement's tree, flattened in
+ * prefix order into one array. A trigram is its slot; a node with children is its kind (`allNode`, `anyNode`,
+ * `allTrigramsNode`), the index just past its last child, then its children. Evaluated as a tree, a choice between many alternatives
+ * costs one check per alternative, not one per combination (as a list of conjunctions would). Null requires
+ * nothing.
  */
 export type Gate = Int32Array | null;
 
 function compileGate(requirement: Requirement): Gate {
-  const branches = disjunction(requirement);
-  if (branches.some((branch) => branch.length === 0)) return null;
+  if (requirement.kind === 'none') return null;
   const out: number[] = [];
-  for (const branch of branches) out.push(branch.length, ...branch);
+  write(requirement, out);
   return Int32Array.from(out);
 }
 
-/** The requirement as conjunctions of slots (an empty one holds always). */
-function disjunction(requirement: Requirement): number[][] {
+function write(requirement: Requirement, out: number[]): void {
   switch (requirement.kind) {
     case 'none':
-      return [[]];
+      // `all` and `any` drop or absorb their `none` parts (see all() and any()): never written.
+      throw new Error('a gate has no node for nothing');
     case 'gram':
-      return [[requirement.slot]];
+      out.push(requirement.slot);
+      return;
+    case 'all':
     case 'any': {
-      const branches = requirement.parts.flatMap(disjunction);
-      return branches.some((b) => b.length === 0) ? [[]] : branches;
-    }
-    case 'all': {
-      // Narrow parts first: a part with many branches multiplies the product; past the bound it is left out.
-      const parts = requirement.parts.map(disjunction).sort((x, y) => x.length - y.length);
-      let product: number[][] = [[]];
-      for (const part of parts) {
-        if (product.length * part.length > maxBranches) continue;
-        product = product.flatMap((left) => part.map((right) => joined(left, right)));
-      }
-      return product;
+      const at = out.length;
+      const flat = requirement.kind === 'all' && requirement.parts.every((part) => part.kind === 'gram');
+      out.push(flat ? allTrigramsNode : requirement.kind === 'all' ? allNode : anyNode, 0);
+      // Trigrams before subtrees: the cheap checks of a conjunction refuse most texts first. Order never
+      // changes the answer.
+      const parts = [...requirement.parts].sort(
+        (x, y) => (x.kind === 'gram' ? 0 : 1) - (y.kind === 'gram' ? 0 : 1),
+      );
+      for (const part of parts) write(part, out);
+      out[at + 1] = out.length;
     }
   }
 }
 
-/** Two conjunctions as one, without repeats. */
-function joined(left: readonly number[], right: readonly number[]): number[] {
-  const out = left.slice();
-  for (const slot of right) if (!out.includes(slot)) out.push(slot);
-  return out;
+const isSet = (bits: Uint32Array, slot: number): boolean => (bits[slot >>> 5]! & (1 << (slot & 31))) !== 0;
+
+/** Whether the node of `gate` at `at` holds for the trigrams set in `bits`. */
+function holds(gate: Int32Array, at: number, bits: Uint32Array): boolean {
+  const head = gate[at]!;
+  if (head >= 0) return isSet(bits, head);
+  const end = gate[at + 1]!;
+  if (head === allTrigramsNode) return allSet(gate, at + 2, end, bits);
+  const wanted = head === anyNode;
+  for (let p = at + 2; p < end;) {
+    const word = gate[p]!;
+    let held: boolean;
+    if (word >= 0) {
+      held = isSet(bits, word);
+      p++;
+    } else {
+      // A run's trigrams without a call: most alternatives of a choice are runs, refused at their first trigram.
+      held = word === allTrigramsNode ? allSet(gate, p + 2, gate[p + 1]!, bits) : holds(gate, p, bits);
+      p = gate[p + 1]!;
+    }
+    if (held === wanted) return wanted;
+  }
+  return !wanted;
+}
+
+/** Whether every trigram of gate[from, end) is set. */
+function allSet(gate: Int32Array, from: number, end: number, bits: Uint32Array): boolean {
+  for (let p = from; p < end; p++) if (!isSet(bits, gate[p]!)) return false;
+  return true;
 }
 
 /** A pattern's gate, built the first time its rule is a candidate: start-up pays only for the rules it uses. */
@@ -288,43 +326,29 @@ export class LazyGate {
 }
 
 /**
- * Which trigrams a text holds, filled once per text and read by every rule's gate: a slot holds the pass in which
- * it was last seen, so a new text costs no clearing.
+ * Which trigrams a text holds, filled once per text and read by every rule's gate: one bit a slot (8 KiB, which
+ * stays in cache where the gates' scattered reads land), cleared for each new text.
  */
 export class GramTable {
-  private readonly marks = new Uint32Array(gramSlots);
-  private pass = 0;
+  private readonly bits = new Uint32Array(gramSlots / 32);
   private text: string | null = null;
 
   /** Whether `gate` lets `text` through (the table is filled from `text` when it was filled from another). */
   allows(gate: Gate, text: string): boolean {
     if (gate === null) return true;
     if (this.text !== text) this.fill(text);
-    const marks = this.marks;
-    const pass = this.pass;
-    for (let i = 0; i < gate.length;) {
-      const end = i + 1 + gate[i]!;
-      let j = i + 1;
-      while (j < end && marks[gate[j]!] === pass) j++;
-      if (j === end) return true;
-      i = end;
-    }
-    return false;
+    return holds(gate, 0, this.bits);
   }
 
   private fill(text: string): void {
-    this.pass++;
-    if (this.pass > 0xffff_fff0) {
-      this.marks.fill(0);
-      this.pass = 1;
-    }
-    const marks = this.marks;
-    const pass = this.pass;
-    let a = text.charCodeAt(0);
-    let b = text.charCodeAt(1);
+    const bits = this.bits;
+    bits.fill(0);
+    let a = charCodeAt.call(text, 0);
+    let b = charCodeAt.call(text, 1);
     for (let i = 2; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      marks[gramSlot(a, b, c)] = pass;
+      const c = charCodeAt.call(text, i);
+      const slot = gramSlot(a, b, c);
+      bits[slot >>> 5]! |= 1 << (slot & 31);
       a = b;
       b = c;
     }

@@ -36,12 +36,40 @@ const anchoredStatus: ReadonlyArray<readonly [literal: string, pattern: RegExp]>
 
 const hasThreeDigits = /[1-5]\d\d/;
 
+/**
+ * For each form, the form whose literal is the shortest other one inside its own (`status` inside `status code`), or
+ * -1: a text without that literal has neither, so its own is not searched for (most texts have no `status`).
+ */
+const innerLiteral = anchoredStatus.map(([literal]) => {
+  let inner = -1;
+  anchoredStatus.forEach(([other], index) => {
+    if (other === '' || other.length >= literal.length || !literal.includes(other)) return;
+    if (inner < 0 || other.length < anchoredStatus[inner]![0].length) inner = index;
+  });
+  return inner;
+});
+
+/** Scratch of one call: whether each form's literal occurs (1) or not (0), or -1 before it is searched for. */
+const literalFound = new Int8Array(anchoredStatus.length);
+
+/** Whether the literal of form `index` occurs in `text`, searched for at most once a call. */
+function hasLiteral(text: string, index: number): boolean {
+  const known = literalFound[index]!;
+  if (known !== -1) return known === 1;
+  const inner = innerLiteral[index]!;
+  const found = (inner < 0 || hasLiteral(text, inner)) && text.includes(anchoredStatus[index]![0]);
+  literalFound[index] = found ? 1 : 0;
+  return found;
+}
+
 /** The first anchored status in the lower-cased `text`, with its offset, or null. */
 export function statusFromText(text: string): { status: number; offset: number } | null {
   if (!hasThreeDigits.test(text)) return null;
+  literalFound.fill(-1);
   let best: { status: number; offset: number } | null = null;
-  for (const [literal, pattern] of anchoredStatus) {
-    if (literal !== '' && !text.includes(literal)) continue;
+  for (let index = 0; index < anchoredStatus.length; index++) {
+    const [literal, pattern] = anchoredStatus[index]!;
+    if (literal !== '' && !hasLiteral(text, index)) continue;
     const m = pattern.exec(text);
     if (m && m[1] && (best === null || m.index < best.offset))
       best = { status: Number(m[1]), offset: m.index };

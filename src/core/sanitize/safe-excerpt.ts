@@ -38,11 +38,17 @@ export function safeExcerpt(raw: string, anchor: ExcerptAnchor = { at: 'head' })
   if (start > 0) start = snapForward(raw, start);
   if (end - start > windowChars) end = snapForward(raw, start + windowChars);
   // Line breaks are kept through redaction (a key wrapped across two lines is one key), then become blanks.
-  const clean = sanitizeWindow(raw, start, end)
-    .replace(/[ \n]{2,}|\n/g, ' ')
-    .trim();
+  const clean = collapseBlanks(sanitizeWindow(raw, start, end)).trim();
   if (anchor.at === 'tail') return cutUtf8Tail(clean, excerptMaxBytes).trimStart();
   return cutUtf8(clean, excerptMaxBytes).trimEnd();
+}
+
+/** Runs of blanks and line breaks as one blank. */
+const blankRun = /[ \n]{2,}|\n/g;
+
+/** `text` with each run of blanks and line breaks made one blank; most texts have none (two native scans). */
+function collapseBlanks(text: string): string {
+  return text.includes('\n') || text.includes('  ') ? text.replace(blankRun, ' ') : text;
 }
 
 /**
@@ -83,14 +89,24 @@ function clean(text: string): string {
     .join('\n');
 }
 
-/** Characters a credential can contain; any other character is a safe place to cut. */
-const tokenCharacter = /[A-Za-z0-9._~+/=*-]/;
+/** Characters a credential can contain (`[A-Za-z0-9._~+/=*-]`); any other character is a safe place to cut. */
+const tokenCharacters = new Uint8Array(128);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._~+/=*-')
+  tokenCharacters[c.charCodeAt(0)] = 1;
+
+/**
+ * `String.prototype.charCodeAt` called explicitly: inlined whatever the text's representation (see
+ * secret-patterns.ts; reading `text[i]` of many representations is a generic lookup per character).
+ */
+// eslint-disable-next-line @typescript-eslint/unbound-method -- always called with its receiver: charCodeAt.call(text, i)
+const charCodeAt = String.prototype.charCodeAt;
 
 /** The first non-token character at or after `index` (within `snapChars`), else `index` itself. */
 function snapForward(text: string, index: number): number {
   const limit = Math.min(text.length, index + snapChars);
   for (let i = index; i < limit; i++) {
-    if (!tokenCharacter.test(text[i]!)) return i;
+    const c = charCodeAt.call(text, i);
+    if (c >= 128 || tokenCharacters[c] !== 1) return i;
   }
   return index;
 }

@@ -7,6 +7,16 @@
  * is linear: bounded quantifiers or possessive-free ones over disjoint character classes, no nested repetition.
  * docs/classification.md (Sanitization) says what is redacted and what is kept on purpose (request ids).
  */
+
+/**
+ * `String.prototype.charCodeAt`, called on the text explicitly: texts arrive in many representations (flat, sliced,
+ * concatenated; one or two bytes a character), and `text.charCodeAt` looked up on five or more of them becomes a
+ * generic lookup that V8 no longer inlines, tripling the cost of a scan. A call through the one function is inlined
+ * whatever the representation.
+ */
+// eslint-disable-next-line @typescript-eslint/unbound-method -- always called with its receiver: charCodeAt.call(text, i)
+const charCodeAt = String.prototype.charCodeAt;
+
 interface SecretFormat {
   readonly name: string;
   /**
@@ -154,7 +164,7 @@ function changesClassOften(run: string, every = 4): boolean {
   let letters = 0;
   let previous = 0;
   for (let i = 0; i < run.length; i++) {
-    const k = characterClass(run.charCodeAt(i));
+    const k = characterClass(charCodeAt.call(run, i));
     if (k === 0) continue;
     letters++;
     if (previous !== 0 && k !== previous) changes++;
@@ -498,23 +508,35 @@ function otherStarts(): Array<{ readonly first: number; readonly trigger: string
 }
 
 /**
- * Word starts worth stopping at, by their lower-cased characters: `wordStartsAlone[c0]` for a one-character start,
- * `wordStartsShort[c0 * 128 + c1]` for a two-character one, and for longer ones the bit of the third character in
- * `wordStartsThird[(c0 * 128 + c1) * 4 + (c2 >> 5)]`. A common word that shares two letters with a start
- * (`request`, `code`, `to`) costs the scan nothing.
+ * Word starts worth stopping at, by their lower-cased characters: `wordStartsAlone[c0]` for a one-character start;
+ * `wordStartsPair[c0 * 128 + c1]` is `pairIsStart` for a two-character one and, for the first two characters of
+ * longer ones, 2 + their group: the bit of the third character in `wordStartsThird[group * 4 + (c2 >> 5)]`. A
+ * common word that shares two letters with a start (`request`, `code`, `to`) costs the scan nothing. The tables are
+ * small (17 KiB) because the scan reads them at every word: a larger one falls out of the cache between texts.
  */
 const wordStartsAlone = new Uint8Array(128);
-const wordStartsShort = new Uint8Array(128 * 128);
-const wordStartsThird = new Uint32Array(128 * 128 * 4);
+const wordStartsPair = new Uint8Array(128 * 128);
+const pairIsStart = 1;
+const thirdCharacters: number[] = [];
 for (const format of secretFormats) {
   for (const start of format.starts) {
     const [c0, c1, c2] = [start.charCodeAt(0), start.charCodeAt(1), start.charCodeAt(2)];
     if (!isAlnum(c0)) continue;
+    const pair = c0 * 128 + c1;
     if (start.length === 1) wordStartsAlone[c0] = 1;
-    else if (start.length === 2) wordStartsShort[c0 * 128 + c1] = 1;
-    else if (c1 < 128 && c2 < 128) wordStartsThird[(c0 * 128 + c1) * 4 + (c2 >> 5)]! |= 1 << (c2 & 31);
+    else if (start.length === 2) wordStartsPair[pair] = pairIsStart;
+    else if (c1 < 128 && c2 < 128 && wordStartsPair[pair] !== pairIsStart) {
+      if (wordStartsPair[pair] === 0) {
+        if (thirdCharacters.length / 4 + 2 > 255)
+          throw new Error('too many secret-format starts for the scan table');
+        wordStartsPair[pair] = thirdCharacters.length / 4 + 2;
+        thirdCharacters.push(0, 0, 0, 0);
+      }
+      thirdCharacters[(wordStartsPair[pair]! - 2) * 4 + (c2 >> 5)]! |= 1 << (c2 & 31);
+    }
   }
 }
+const wordStartsThird = Uint32Array.from(thirdCharacters, (bits) => bits >>> 0);
 
 /**
  * The other starts' triggers, by the character they begin at (`:` holds `://` and `:aws`): a trigger that is plain
@@ -543,7 +565,7 @@ function triggerAt(trigger: Trigger, text: string, at: number): boolean {
   const { literal } = trigger;
   if (at + literal.length > text.length) return false;
   for (let k = 1; k < literal.length; k++) {
-    if (lower(text.charCodeAt(at + k)) !== literal.charCodeAt(k)) return false;
+    if (lower(charCodeAt.call(text, at + k)) !== literal.charCodeAt(k)) return false;
   }
   return true;
 }
@@ -571,21 +593,25 @@ const classOf = (c: number): number => (c < 128 ? asciiClass[c]! : 0);
  */
 export function nextCandidate(text: string, from: number): number {
   const n = text.length;
-  let previous = from > 0 ? classOf(text.charCodeAt(from - 1)) : 0;
+  let previous = from > 0 ? classOf(charCodeAt.call(text, from - 1)) : 0;
   let runEnd = -1;
   for (let i = from; i < n; i++) {
-    const c = text.charCodeAt(i);
+    const c = charCodeAt.call(text, i);
     const cls = classOf(c);
     if ((cls & alnumBit) !== 0) {
       if ((previous & alnumBit) === 0) {
         const c0 = c | 32;
         if (wordStartsAlone[c0] === 1) return i;
-        const c1 = i + 1 < n ? lower(text.charCodeAt(i + 1)) : 128;
+        const c1 = i + 1 < n ? lower(charCodeAt.call(text, i + 1)) : 128;
         if (c1 < 128) {
           const pair = c0 * 128 + c1;
-          if (wordStartsShort[pair] === 1) return i;
-          const c2 = i + 2 < n ? lower(text.charCodeAt(i + 2)) : 128;
-          if (c2 < 128 && (wordStartsThird[pair * 4 + (c2 >> 5)]! & (1 << (c2 & 31))) !== 0) return i;
+          const group = wordStartsPair[pair]!;
+          if (group === pairIsStart) return i;
+          if (group !== 0) {
+            const c2 = i + 2 < n ? lower(charCodeAt.call(text, i + 2)) : 128;
+            if (c2 < 128 && (wordStartsThird[(group - 2) * 4 + (c2 >> 5)]! & (1 << (c2 & 31))) !== 0)
+              return i;
+          }
         }
       }
     } else if ((cls & triggerBit) !== 0) {
@@ -594,13 +620,13 @@ export function nextCandidate(text: string, from: number): number {
     if ((cls & runBodyBit) !== 0 && (previous & runBit) === 0) {
       if (runEnd < i) {
         runEnd = i + 1;
-        while (runEnd < n && (classOf(text.charCodeAt(runEnd)) & runBodyBit) !== 0) runEnd++;
+        while (runEnd < n && (classOf(charCodeAt.call(text, runEnd)) & runBodyBit) !== 0) runEnd++;
       }
       if (runEnd - i >= 32) return i;
     }
     if ((cls & alnumBit) !== 0) {
       // The rest of the word can begin nothing: each letter follows a letter (no word start, no run start).
-      while (i + 1 < n && (classOf(text.charCodeAt(i + 1)) & alnumBit) !== 0) i++;
+      while (i + 1 < n && (classOf(charCodeAt.call(text, i + 1)) & alnumBit) !== 0) i++;
     }
     previous = cls;
   }
@@ -696,8 +722,9 @@ export function findSecrets(text: string): SecretSpan[] {
     let span: SecretSpan | null = null;
     let skipTo = i + 1;
     // A hit is a word start, `-----BEGIN`, `://`, `:aws` or `@` (whose table entry holds only its own formats).
-    const c = text.charCodeAt(i);
-    const c1 = c === 58 || c === 64 ? 0 : lower(text.charCodeAt(i + 1));
+    const c = charCodeAt.call(text, i);
+    // Never read past the end: an out-of-range read (NaN) makes V8 recompile the scan on a slower path.
+    const c1 = c === 58 || c === 64 ? 0 : i + 1 < n ? lower(charCodeAt.call(text, i + 1)) : 128;
     const list = c1 < 128 ? startTable[lower(c) * 128 + c1]! : 0;
     for (const { index, starts } of startLists[list]!) {
       if (!startsWithAny(text, i, starts)) continue;
@@ -714,7 +741,7 @@ export function findSecrets(text: string): SecretSpan[] {
       // hit was a base64 run with `/`: `python-projects/...`) is not: a word in it may begin a format.
       if (span === null) {
         let end = i;
-        while (end < n && isRun(text.charCodeAt(end))) end++;
+        while (end < n && isRun(charCodeAt.call(text, end))) end++;
         if (end - i >= 32) skipTo = end;
       }
     }
@@ -736,8 +763,9 @@ export function findSecrets(text: string): SecretSpan[] {
 /** Whether text at `at` begins with one of `starts` (lower-case), letters compared without case. */
 function startsWithAny(text: string, at: number, starts: readonly string[]): boolean {
   next: for (const start of starts) {
+    if (at + start.length > text.length) continue;
     for (let k = 2; k < start.length; k++) {
-      if (lower(text.charCodeAt(at + k)) !== start.charCodeAt(k)) continue next;
+      if (lower(charCodeAt.call(text, at + k)) !== start.charCodeAt(k)) continue next;
     }
     return true;
   }

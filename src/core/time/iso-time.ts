@@ -42,9 +42,17 @@ export function formatIsoUtc(epochMs: number): string {
   const mm = Math.floor((rest % 3_600_000) / 60_000);
   const ss = Math.floor((rest % 60_000) / 1000);
   const milli = rest % 1000;
-  const date = `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`;
-  const time = `${pad(hh, 2)}:${pad(mm, 2)}:${pad(ss, 2)}`;
+  const date = `${pad(year, 4)}-${two(month)}-${two(day)}`;
+  const time = `${two(hh)}:${two(mm)}:${two(ss)}`;
   return milli === 0 ? `${date}T${time}Z` : `${date}T${time}.${pad(milli, 3)}Z`;
+}
+
+/** `00` to `99`, built once: every classification prints one or more timestamps. */
+const twoDigitNumbers = Array.from({ length: 100 }, (_, n) => pad(n, 2));
+
+/** `pad(n, 2)`, read from the table for 0 to 99 (anything else, NaN included, padded as before). */
+function two(n: number): string {
+  return twoDigitNumbers[n] ?? pad(n, 2);
 }
 
 function pad(n: number, width: number): string {

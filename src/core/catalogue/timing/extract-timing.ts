@@ -36,23 +36,35 @@ export function extractTiming(input: TimingInput, trusted: readonly TimingExtrac
   return { retryAfterMs, resetAtMs };
 }
 
+/** What an extractor that found nothing returns: one shared, frozen object rather than a new one per call. */
+const noHints: RawHints = Object.freeze({});
+
+/**
+ * The words each extractor needs, as module constants: a regular-expression literal in a function body is a new
+ * object at every call.
+ */
+const bodyFieldWords = /retry|reset|delay|estimated_time/;
+const phraseWords = /try|reset|wait|available|come back|后/;
+const zonedClockWords = /reset|again|regain|retry after/;
+const zonedClockZones = /utc|gmt|\//;
+
 /** Cheap literal checks first: most evidence carries no timing at all. */
 function run(extractor: TimingExtractor, input: TimingInput): RawHints {
   const text = input.text;
   switch (extractor) {
     case 'headers':
-      return input.headers.length === 0 ? {} : headerHints(input.headers, input.referenceMs);
+      return input.headers.length === 0 ? noHints : headerHints(input.headers, input.referenceMs);
     case 'quoted_headers':
-      return text.includes('ratelimit') ? quotedHeaderHints(text, input.referenceMs) : {};
+      return text.includes('ratelimit') ? quotedHeaderHints(text, input.referenceMs) : noHints;
     case 'body_fields':
-      return /retry|reset|delay|estimated_time/.test(text) ? bodyFieldHints(text) : {};
+      return bodyFieldWords.test(text) ? bodyFieldHints(text) : noHints;
     case 'phrases':
-      return /try|reset|wait|available|come back|后/.test(text) ? relativePhraseHints(text) : {};
+      return phraseWords.test(text) ? relativePhraseHints(text) : noHints;
     case 'usage_limit_epoch':
-      return text.includes('|') ? usageLimitEpochHints(text) : {};
+      return text.includes('|') ? usageLimitEpochHints(text) : noHints;
     case 'zoned_clock':
-      return /reset|again|regain|retry after/.test(text) && /utc|gmt|\//.test(text)
+      return zonedClockWords.test(text) && zonedClockZones.test(text)
         ? zonedClockHints(text, input.referenceMs)
-        : {};
+        : noHints;
   }
 }
