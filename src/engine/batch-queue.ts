@@ -67,6 +67,8 @@ export class BatchQueue {
     private readonly clock: Clock,
     private readonly maxBatch: number,
     private readonly onCommitted: (after: AfterCommit) => void,
+    /** A transaction failed at COMMIT and may have landed all the same: the deadlines it wrote are unknown. */
+    private readonly onCommitUncertain: () => void = () => undefined,
   ) {}
 
   submit<R>(work: Work<R>): Promise<R> {
@@ -133,10 +135,15 @@ export class BatchQueue {
       // Every piece ran and the transaction still failed: at COMMIT. A connection lost then (a database restart)
       // leaves it unknown whether the server applied it; the intents it wrote tell. Taken for undone, a committed
       // firing was never sent, and its intent waited unanswered until its node left.
-      if (failedAt < 0 && (await this.committedAnyway(after))) {
-        this.onCommitted(after);
-        batch.forEach((p, i) => p.resolve(out[i]));
-        return;
+      if (failedAt < 0) {
+        if (await this.committedAnyway(after)) {
+          this.onCommitted(after);
+          batch.forEach((p, i) => p.resolve(out[i]));
+          return;
+        }
+        // Nothing to tell by (no intent written), or it did not land: a deadline it may have stored is armed from
+        // the store, so a wait decided by a transaction that landed is not left without a timer.
+        this.onCommitUncertain();
       }
       if (batch.length === 1) {
         const piece = batch[0]!;

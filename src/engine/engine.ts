@@ -150,8 +150,12 @@ export class Engine {
   constructor(private readonly options: EngineOptions) {
     this.newId = options.newId ?? (() => uuidv7(options.clock.now()));
     if (options.onEvent !== undefined) this.listeners.add(options.onEvent);
-    this.queue = new BatchQueue(options.store, options.clock, options.maxBatch ?? 256, (after) =>
-      this.onCommitted(after),
+    this.queue = new BatchQueue(
+      options.store,
+      options.clock,
+      options.maxBatch ?? 256,
+      (after) => this.onCommitted(after),
+      () => this.refreshSoon(),
     );
   }
 
@@ -637,10 +641,16 @@ export class Engine {
    */
   private async processClaims(shared: SharedNodes): Promise<void> {
     const clock = this.options.clock;
-    let claim = await shared.cluster.claimDue(shared.leaseMs, dueBatch);
+    // When each claim answered, by this clock: its next instant is a delay from then, not from when it is read
+    // (a claim made ahead is read only once the batch beside it has fired, which may take a while).
+    const claimDue = async (passOver?: readonly string[]) => {
+      const claim = await shared.cluster.claimDue(shared.leaseMs, dueBatch, passOver);
+      return { ...claim, answeredAtMs: clock.now() };
+    };
+    let claim = await claimDue();
     while (!this.closed) {
       if (claim.due.length === 0) {
-        if (claim.nextMs !== null) this.arm(clock.now() + Math.max(0, claim.nextMs - claim.nowMs));
+        if (claim.nextMs !== null) this.arm(claim.answeredAtMs + Math.max(0, claim.nextMs - claim.nowMs));
         return;
       }
       const firing = Promise.allSettled(
@@ -649,18 +659,21 @@ export class Engine {
         ),
       );
       const inHand = claim.due.map((d) => d.id);
-      const ahead = settled(shared.cluster.claimDue(shared.leaseMs, dueBatch, inHand));
+      const ahead = settled(claimDue(inHand));
       const results = await firing;
       const next = await ahead;
       const failed = results.find((r) => r.status === 'rejected');
       if (failed !== undefined) throw failed.reason;
       if (next.status === 'rejected') throw next.reason;
-      if (!results.some((r) => r.status === 'fulfilled' && r.value.outcome === 'changed')) {
-        // Claimed but nothing moved (this clock is behind the database's): wait a poll rather than spin. Routes
-        // claimed ahead stay leased to this node, which claims them again then.
+      const outcomes = results.map((r) => (r.status === 'fulfilled' ? r.value.outcome : null));
+      if (!outcomes.includes('changed') && outcomes.includes('unchanged')) {
+        // Early by this clock, which is behind the database's: nothing moved, so wait a poll rather than spin.
+        // Routes claimed ahead stay leased to this node, which claims them again then.
         this.arm(clock.now() + shared.pollMs);
         return;
       }
+      // Moved, or refused as stale (a person or another node moved those routes first): the batch claimed ahead
+      // is this node's to fire now, not after a poll.
       claim = next.value;
     }
   }
@@ -693,10 +706,14 @@ export class Engine {
     for (const { intent, payload } of after.dispatch) this.send(intent, payload);
     for (const wake of after.wake) this.wakeHeld(wake);
     // A wait that ended early (Cancel, Stop, Skip now, Retry now) may have been the one the timer is armed for.
-    if (after.waitsEnded && this.firing === null) {
-      const refresh = this.refreshTimer().finally(() => this.refreshing.delete(refresh));
-      this.refreshing.add(refresh);
-    }
+    if (after.waitsEnded) this.refreshSoon();
+  }
+
+  /** Arms the timer from the stored deadlines in the background, unless a timer pass (which re-arms) runs. */
+  private refreshSoon(): void {
+    if (this.firing !== null) return;
+    const refresh = this.refreshTimer().finally(() => this.refreshing.delete(refresh));
+    this.refreshing.add(refresh);
   }
 
   /**

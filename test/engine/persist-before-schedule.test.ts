@@ -141,6 +141,24 @@ describe('persist before scheduling (fault injection on a real SQLite store)', (
     }
   });
 
+  it('[DUR-03][DUR-04] a wait whose COMMIT landed but whose answer was lost still fires at its deadline', async () => {
+    const faults = new Set<string>();
+    const h = await started(faults, { version: 1, transient: retries(2, 5, 'stop'), hard: off });
+    try {
+      faults.add('commit-reply');
+      // No intent tells whether it landed: the caller hears the error (its repeat is refused as stale) ...
+      await expect(h.fail('r1', envelopes.overloaded)).rejects.toThrow(/connection lost after COMMIT/);
+      await h.engine.idle();
+      expect(await h.route('r1')).toMatchObject({ state: 'retry_wait', deadlineMs: t0 + 5000 });
+      // ... but the deadline it stored is armed from the store, not left without a timer until a restart.
+      expect(h.engine.armedFor()).toBe(t0 + 5000);
+      await h.advance(5);
+      expect(h.dispatcher.kinds()).toEqual(['initial:a:1', 'retry:a:1']);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('[DUR-04] a report whose COMMIT landed but whose answer was lost answers its caller and launches the successor once', async () => {
     const faults = new Set<string>();
     const h = await started(faults, { version: 1, transient: { ...off, on_exhausted: 'skip' }, hard: off });

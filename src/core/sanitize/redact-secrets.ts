@@ -6,8 +6,10 @@ import { stripDisplayCodes } from '../text/display-codes.js';
  * `[EMAIL]`), and drops common terminal colour codes. One pass over the text finds them (`findSecrets`).
  */
 export function redactSecrets(text: string): string {
-  // A key coloured by the terminal (`ESC[31mAKIA...`) only starts a word once the colour code is gone.
-  const plain = stripDisplayCodes(text);
+  // A key coloured by the terminal (`ESC[31mAKIA...`) only starts a word once the colour code is gone. Anything
+  // but a string (from untyped JavaScript) is read as its text: the scan reads character codes, and a value it
+  // cannot read must not come back unredacted.
+  const plain = stripDisplayCodes(typeof text === 'string' ? text : String(text));
   return redactRange(plain, 0, plain.length);
 }
 

@@ -50,6 +50,15 @@ describe('[DAT-09][CLS-21] sanitization', () => {
     expect(safeExcerpt('\u001b[ arn:aws:bedrock:us-east-1:929030141252:x')).not.toContain('929030141252');
   });
 
+  it('[DAT-09] a value that is not a string (from untyped JavaScript) is redacted as its text, never returned in clear', () => {
+    const key = 'sk-ant-api03-' + 'Q'.repeat(40);
+    for (const value of [[key], { toString: () => `key ${key}` }, new String(key)]) {
+      const out = redactSecrets(value as unknown as string);
+      expect(typeof out).toBe('string');
+      expect(out).not.toContain('Q'.repeat(20));
+    }
+  });
+
   it('keeps the message readable', () => {
     const text = 'API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}';
     expect(safeExcerpt(text)).toBe(text);

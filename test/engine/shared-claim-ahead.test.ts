@@ -1,0 +1,86 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ClusterTimers, Route } from '../../src/core/index.js';
+import { Engine, systemClock, type EngineEvent } from '../../src/engine/index.js';
+import { openPostgresDatabase } from '../../src/store/postgres/postgres-store.js';
+import { off, retries } from '../core/route/route-fixtures.js';
+import { dropSchemas, freshSchemaName, schemaLocation } from '../helpers/postgres.js';
+import { envelopes, profileDocument, replayOf } from './harness.js';
+
+// A shared node on the real PostgreSQL at 127.0.0.1:5432 (database `test`, a fresh schema dropped at the end), on
+// the system clock: due times are the database's. Its poll is an hour, so only its own timer can fire a route here.
+const schemas: string[] = [];
+afterAll(() => dropSchemas(schemas));
+
+/** Waits for what the node makes true (no time limit: the test's own timeout stands). */
+async function until(check: () => Promise<boolean>): Promise<void> {
+  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+describe('[DUR-01] a shared node fires what it claimed ahead', () => {
+  it('a batch that moved nothing (its route cancelled between claim and firing) still fires the batch claimed beside it', async () => {
+    const schema = freshSchemaName();
+    schemas.push(schema);
+    const db = await openPostgresDatabase({
+      location: schemaLocation(schema),
+      nodeId: 'node-a',
+      pollMs: 3_600_000,
+    });
+    await db.store.migrate();
+    const events: EngineEvent[] = [];
+    let r2DueMs = Number.POSITIVE_INFINITY;
+    let cancelled = false;
+    // The cluster as it is, but for one moment: when r1 is claimed, a person cancels it, and the claim answers only
+    // once r2 is due too, so the claim made beside r1's firing takes r2.
+    const cluster: ClusterTimers = Object.assign(Object.create(db.cluster!) as ClusterTimers, {
+      claimDue: async (leaseMs: number, limit: number, passOver?: readonly string[]) => {
+        const claim = await db.cluster!.claimDue(leaseMs, limit, passOver);
+        if (!cancelled && claim.due.some((d) => d.id === 'r1')) {
+          cancelled = true;
+          const r1 = (await db.store.readRoute('r1'))!;
+          await engine.act({ routeId: 'r1', action: 'cancel', expectedGeneration: r1.generation });
+          await until(() => Promise.resolve(Date.now() > r2DueMs + 20));
+        }
+        return claim;
+      },
+    });
+    const engine: Engine = new Engine({
+      store: db.store,
+      clock: systemClock(),
+      dispatcher: { dispatch: () => Promise.resolve() },
+      shared: { cluster, leaseMs: 3_600_000, pollMs: 3_600_000 },
+      onEvent: (e) => events.push(e),
+    });
+    try {
+      await engine.reconcile();
+      await engine.saveProfile(profileDocument({ version: 1, transient: retries(3, 1, 'stop'), hard: off }));
+      for (const id of ['r1', 'r2']) await engine.startRoute({ routeId: id, profileId: 'p' });
+      await engine.idle();
+      const fail = async (id: string): Promise<Route> => {
+        const r = (await db.store.readRoute(id))!;
+        const outcome = await engine.reportFailure({
+          routeId: id,
+          generation: r.generation,
+          invocationId: r.dispatch!.intentId,
+          evidence: envelopes.overloaded,
+          replay: replayOf(r),
+        });
+        return outcome.route;
+      };
+      await fail('r1');
+      const r2 = await fail('r2');
+      if (r2.state !== 'retry_wait') throw new Error(`r2 is ${r2.state}`);
+      r2DueMs = r2.deadlineMs;
+      // Before, the node waited a poll (here an hour) with r2 leased to it, and no other node could take it.
+      await until(async () => (await db.store.readRoute('r2'))!.state !== 'retry_wait');
+      expect(cancelled).toBe(true);
+      expect(await db.store.readRoute('r1')).toMatchObject({ state: 'action_required', reason: 'cancelled' });
+      expect(await db.store.readRoute('r2')).toMatchObject({ state: 'retrying', retryOrdinal: 1 });
+      expect(
+        events.filter((e) => e.type === 'transition' && e.route.id === 'r2' && e.decision === 'deadline'),
+      ).toHaveLength(1);
+    } finally {
+      await engine.close();
+      await db.store.close();
+    }
+  });
+});
