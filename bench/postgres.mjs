@@ -5,9 +5,11 @@
 // The workload, the same on both sides: N (10,000; env ROUTES) delayed jobs are scheduled as fast as each side
 // takes them, due evenly over SPREAD_MS (3 s) from LEAD_MS (20 s) after scheduling began, then fired on time.
 // - Recourse: N routes started on a profile (set-up, not timed); each route's attempt then fails with an overloaded
-//   529 carrying `retry-after-ms`, and the transient policy waits for that reset: the decision is committed with its
-//   deadline (scheduled); at the deadline the engine fires it, fenced by the route's generation, and the retry's
-//   dispatch is the firing. Shared mode (several nodes on one schema: leased claims, LISTEN/NOTIFY) by default;
+//   529 carrying `x-ratelimit-reset` (the due instant, epoch ms), and the transient policy waits for that reset: the
+//   decision is committed with its deadline (scheduled); at the deadline the engine fires it, fenced by the route's
+//   generation, and the retry's dispatch is the firing. An absolute reset gives both sides the same due instants: a
+//   relative `retry-after-ms` counts from when the engine decides, so a deadline decided late (while scheduling
+//   runs) comes later, and the firings spread over more than SPREAD_MS. Shared mode (several nodes on one schema: leased claims, LISTEN/NOTIFY) by default;
 //   RECOURSE_BENCH_NODES=single for one engine.
 // - pg-boss: `send` with `startAfter` per job (scheduled), `work` fetching up to PGBOSS_BATCH (1,000) jobs per poll
 //   every 0.5 s (its minimum) on one worker (scheduled and fired).
@@ -114,7 +116,7 @@ async function recourse(url) {
       routes.map((r, i) =>
         failAttempt(engine, r, {
           ...overloaded,
-          headers: { 'retry-after-ms': String(Math.round(dueAt[i] - Date.now())) },
+          headers: { 'x-ratelimit-reset': String(Math.round(dueAt[i])) },
         }),
       ),
     );

@@ -635,46 +635,35 @@ export class Engine {
 
   /**
    * Shared mode: claims due routes by the database's clock (a lease per route, owner this node) and fires them,
-   * each fenced by its generation as alone; then arms for the next claimable instant, translated to this clock.
-   * While a claim's routes fire, the next claim runs beside them (passing over them): under load the database never
-   * idles between batches, and a route that comes due meanwhile waits for one batch, not for two.
+   * each fenced by its generation as alone, claiming again while claims come back full; then arms for the next
+   * claimable instant, translated to this clock. (Claiming the next batch beside a firing one was tried: the
+   * batches came out smaller and the node fired 15 % fewer routes a second.)
    */
   private async processClaims(shared: SharedNodes): Promise<void> {
     const clock = this.options.clock;
-    // When each claim answered, by this clock: its next instant is a delay from then, not from when it is read
-    // (a claim made ahead is read only once the batch beside it has fired, which may take a while).
-    const claimDue = async (passOver?: readonly string[]) => {
-      const claim = await shared.cluster.claimDue(shared.leaseMs, dueBatch, passOver);
-      return { ...claim, answeredAtMs: clock.now() };
-    };
-    let claim = await claimDue();
-    while (!this.closed) {
-      if (claim.due.length === 0) {
-        if (claim.nextMs !== null) this.arm(claim.answeredAtMs + Math.max(0, claim.nextMs - claim.nowMs));
-        return;
-      }
-      const firing = Promise.allSettled(
+    for (;;) {
+      if (this.closed) return;
+      const claim = await shared.cluster.claimDue(shared.leaseMs, dueBatch);
+      // The next instant is a delay from when the claim answered, not from when the batch has fired.
+      const answeredAtMs = clock.now();
+      const results = await Promise.allSettled(
         claim.due.map((d) =>
           this.queue.submit(routeWork(d.id, { type: 'deadline', generation: d.generation }, this.newId)),
         ),
       );
-      const inHand = claim.due.map((d) => d.id);
-      const ahead = settled(claimDue(inHand));
-      const results = await firing;
-      const next = await ahead;
       const failed = results.find((r) => r.status === 'rejected');
       if (failed !== undefined) throw failed.reason;
-      if (next.status === 'rejected') throw next.reason;
       const outcomes = results.map((r) => (r.status === 'fulfilled' ? r.value.outcome : null));
       if (!outcomes.includes('changed') && outcomes.includes('unchanged')) {
         // Early by this clock, which is behind the database's: nothing moved, so wait a poll rather than spin.
-        // Routes claimed ahead stay leased to this node, which claims them again then.
         this.arm(clock.now() + shared.pollMs);
         return;
       }
-      // Moved, or refused as stale (a person or another node moved those routes first): the batch claimed ahead
-      // is this node's to fire now, not after a poll.
-      claim = next.value;
+      // Full: more is due at once. Refused as stale (a person or another node moved those routes first): what came
+      // due meanwhile is this node's to claim now, not after a poll.
+      if (claim.due.length === dueBatch || (claim.due.length > 0 && !outcomes.includes('changed'))) continue;
+      if (claim.nextMs !== null) this.arm(answeredAtMs + Math.max(0, claim.nextMs - claim.nowMs));
+      return;
     }
   }
 
@@ -856,12 +845,6 @@ async function readLatest(
     if (error instanceof ConfigurationError) return { version: error.version ?? 0 };
     throw error;
   }
-}
-
-/** A promise's outcome as `Promise.allSettled` gives it, so that a rejection waits its turn to be thrown. */
-async function settled<T>(promise: Promise<T>): Promise<PromiseSettledResult<T>> {
-  const [outcome] = await Promise.allSettled([promise]);
-  return outcome;
 }
 
 /** The route an event carries, when it carries one. */

@@ -9,7 +9,7 @@ export interface ClusterClaim {
   readonly nowMs: number;
   /**
    * When the next waiting route may be claimed by the database's clock (its deadline, or a foreign lease's end),
-   * leaving out the routes in hand; null when none waits, and not asked when the claim was full (claim again).
+   * leaving out the routes just claimed; null when none waits, and not asked when the claim was full (claim again).
    */
   readonly nextMs: number | null;
 }
@@ -21,11 +21,8 @@ export interface ClusterClaim {
  */
 export interface ClusterTimers {
   readonly nodeId: string;
-  /**
-   * Leases due routes (deadline at or before the database's now, lease free, expired or ours) for `leaseMs`,
-   * passing over `passOver` (routes this node is still firing).
-   */
-  claimDue(leaseMs: number, limit: number, passOver?: readonly string[]): Promise<ClusterClaim>;
+  /** Leases due routes (deadline at or before the database's now, lease free, expired or ours) for `leaseMs`. */
+  claimDue(leaseMs: number, limit: number): Promise<ClusterClaim>;
   /** Marks this node alive for `ttlMs` more of the database's clock. */
   heartbeat(ttlMs: number): Promise<void>;
   /** Unanswered intents whose node is not alive (or unknown): nobody will record their acceptance any more. */

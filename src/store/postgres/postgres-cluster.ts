@@ -24,7 +24,7 @@ export class PostgresCluster implements ClusterTimers {
     readonly nodeId: string,
   ) {}
 
-  async claimDue(leaseMs: number, limit: number, passOver: readonly string[] = []): Promise<ClusterClaim> {
+  async claimDue(leaseMs: number, limit: number): Promise<ClusterClaim> {
     const owner = this.nodeId;
     const claimed = await sql<{ id: string; generation: number; deadline_ms: number; now_ms: number }>`
       WITH clock AS (SELECT ${databaseNow} AS ms),
@@ -32,7 +32,6 @@ export class PostgresCluster implements ClusterTimers {
         SELECT r.id FROM routes r, clock
         WHERE r.deadline_ms IS NOT NULL AND r.deadline_ms <= clock.ms
           AND (r.lease_until_ms IS NULL OR r.lease_until_ms <= clock.ms OR r.lease_owner = ${owner})
-          AND NOT (r.id = any(${[...passOver]}::text[]))
         ORDER BY r.deadline_ms, r.id
         LIMIT ${limit}
         FOR UPDATE OF r SKIP LOCKED
@@ -45,8 +44,14 @@ export class PostgresCluster implements ClusterTimers {
       .sort((a, b) => a.deadlineMs - b.deadlineMs || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     // A full claim leaves more due at once: the caller claims again without asking when.
     if (due.length === limit) return { due, nowMs: Number(claimed.rows[0]!.now_ms), nextMs: null };
-    // The routes in hand (just claimed, or still firing) are not waiting: their work writes their next deadline.
-    return { due, ...(await this.nextClaimable(owner, [...passOver, ...due.map((d) => d.id)])) };
+    // The routes just claimed are not waiting: their firing writes their next deadline.
+    return {
+      due,
+      ...(await this.nextClaimable(
+        owner,
+        due.map((d) => d.id),
+      )),
+    };
   }
 
   /**
@@ -56,7 +61,7 @@ export class PostgresCluster implements ClusterTimers {
    */
   private async nextClaimable(
     owner: string,
-    passOver: readonly string[],
+    inHand: readonly string[],
   ): Promise<{ nowMs: number; nextMs: number | null }> {
     const next = await sql<{ next_ms: number | null; now_ms: number }>`
       WITH clock AS (SELECT ${databaseNow} AS ms)
@@ -65,7 +70,7 @@ export class PostgresCluster implements ClusterTimers {
         (SELECT min(GREATEST(r.deadline_ms, CASE WHEN r.lease_owner = ${owner} THEN 0
                                                  ELSE coalesce(r.lease_until_ms, 0) END))
            FROM routes r, clock WHERE r.deadline_ms <= clock.ms
-             AND NOT (r.id = any(${[...passOver]}::text[])))) AS next_ms,
+             AND NOT (r.id = any(${[...inHand]}::text[])))) AS next_ms,
         (SELECT ms FROM clock) AS now_ms`.execute(this.db);
     const row = next.rows[0]!;
     return { nowMs: Number(row.now_ms), nextMs: row.next_ms === null ? null : Number(row.next_ms) };
@@ -89,7 +94,7 @@ export class PostgresCluster implements ClusterTimers {
   }
 
   async leave(): Promise<void> {
-    // Its claims go with it: routes it leased and did not fire (a claim made ahead as it closed) are free at once,
+    // Its claims go with it: routes it leased and did not fire (a claim that answered as it closed) are free at once,
     // and the other nodes hear of the earliest, as of any written deadline, rather than waiting out the lease.
     await sql`
       WITH freed AS (

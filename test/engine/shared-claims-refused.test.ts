@@ -16,8 +16,8 @@ async function until(check: () => Promise<boolean>): Promise<void> {
   while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
-describe('[DUR-01] a shared node fires what it claimed ahead', () => {
-  it('a batch that moved nothing (its route cancelled between claim and firing) still fires the batch claimed beside it', async () => {
+describe('[DUR-01] a shared node whose claimed routes were all refused goes on claiming', () => {
+  it('a batch that moved nothing (its route cancelled between claim and firing) is followed at once by the routes that came due meanwhile', async () => {
     const schema = freshSchemaName();
     schemas.push(schema);
     const db = await openPostgresDatabase({
@@ -30,10 +30,10 @@ describe('[DUR-01] a shared node fires what it claimed ahead', () => {
     let r2DueMs = Number.POSITIVE_INFINITY;
     let cancelled = false;
     // The cluster as it is, but for one moment: when r1 is claimed, a person cancels it, and the claim answers only
-    // once r2 is due too, so the claim made beside r1's firing takes r2.
+    // once r2 is due too: r1's firing is refused, and r2 came due while it was claimed.
     const cluster: ClusterTimers = Object.assign(Object.create(db.cluster!) as ClusterTimers, {
-      claimDue: async (leaseMs: number, limit: number, passOver?: readonly string[]) => {
-        const claim = await db.cluster!.claimDue(leaseMs, limit, passOver);
+      claimDue: async (leaseMs: number, limit: number) => {
+        const claim = await db.cluster!.claimDue(leaseMs, limit);
         if (!cancelled && claim.due.some((d) => d.id === 'r1')) {
           cancelled = true;
           const r1 = (await db.store.readRoute('r1'))!;
@@ -70,7 +70,7 @@ describe('[DUR-01] a shared node fires what it claimed ahead', () => {
       const r2 = await fail('r2');
       if (r2.state !== 'retry_wait') throw new Error(`r2 is ${r2.state}`);
       r2DueMs = r2.deadlineMs;
-      // Before, the node waited a poll (here an hour) with r2 leased to it, and no other node could take it.
+      // Before, a claim that moved nothing made the node wait a poll (here an hour) before claiming r2.
       await until(async () => (await db.store.readRoute('r2'))!.state !== 'retry_wait');
       expect(cancelled).toBe(true);
       expect(await db.store.readRoute('r1')).toMatchObject({ state: 'action_required', reason: 'cancelled' });
