@@ -5,6 +5,7 @@ import type { DispatchIntent } from '../../src/core/index.js';
 import type { Dispatcher, DispatchOptions, EngineEvent } from '../../src/engine/index.js';
 import { dropSchemas, freshSchemaName, schemaUrl, testDatabaseUrl } from '../helpers/postgres.js';
 import { claudeFleet, transientRetryPolicy } from '../helpers/retry-policy.js';
+import { until } from '../helpers/until.js';
 
 /**
  * Acknowledgements on any node (docs/operations.md, "Acknowledgements on any node"): two shared nodes on one schema
@@ -72,11 +73,6 @@ async function dispatchedByA(a: Node, routeId: string) {
   await a.recourse.engine.startRoute({ routeId, profileId: 'fleet' });
   await until(() => Promise.resolve(a.dispatcher.sent.some((s) => s.intent.routeId === routeId)));
   return a.dispatcher.sent.find((s) => s.intent.routeId === routeId)!;
-}
-
-/** Waits for what another node or the database makes true (no time limit: the test's own timeout stands). */
-async function until(check: () => Promise<boolean>): Promise<void> {
-  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 function aborted(signal: AbortSignal | undefined): Promise<void> {

@@ -6,6 +6,7 @@ import { ManualClock, type SessionEvent } from '../../src/engine/index.js';
 import { RecordingDispatcher, envelopes, replayOf } from '../engine/harness.js';
 import { dropSchemas, freshSchemaName, schemaUrl, testDatabaseUrl } from '../helpers/postgres.js';
 import { claudeFleet, transientRetryPolicy } from '../helpers/retry-policy.js';
+import { until } from '../helpers/until.js';
 
 /**
  * Two shared nodes (separate pools, separate engines) on one schema of the real PostgreSQL serve the same task
@@ -78,11 +79,6 @@ async function cluster(options: { fenceMs?: number; clockB?: ManualClock } = {})
       await sql.end();
     },
   };
-}
-
-/** Waits for a condition the database or another node makes true (no time limit: the test's own timeout stands). */
-async function until(check: () => Promise<boolean>): Promise<void> {
-  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 async function idle(c: Cluster): Promise<void> {

@@ -5,16 +5,12 @@ import { openPostgresDatabase } from '../../src/store/postgres/postgres-store.js
 import { off, retries } from '../core/route/route-fixtures.js';
 import { dropSchemas, freshSchemaName, schemaLocation } from '../helpers/postgres.js';
 import { envelopes, profileDocument, replayOf } from './harness.js';
+import { until } from '../helpers/until.js';
 
 // A shared node on the real PostgreSQL at 127.0.0.1:5432 (database `test`, a fresh schema dropped at the end), on
 // the system clock: due times are the database's. Its poll is an hour, so only its own timer can fire a route here.
 const schemas: string[] = [];
 afterAll(() => dropSchemas(schemas));
-
-/** Waits for what the node makes true (no time limit: the test's own timeout stands). */
-async function until(check: () => Promise<boolean>): Promise<void> {
-  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 20));
-}
 
 describe('[DUR-01] a shared node whose claimed routes were all refused goes on claiming', () => {
   it('a batch that moved nothing (its route cancelled between claim and firing) is followed at once by the routes that came due meanwhile', async () => {

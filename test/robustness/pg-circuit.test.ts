@@ -1,6 +1,7 @@
 import { afterAll, expect, it } from 'vitest';
 import { dropSchemas, freshSchemaName, schemaUrl } from '../helpers/postgres.js';
-import { exited, NodeProcesses, schemaClient, stopAll, until } from './pg-node-harness.js';
+import { exited, NodeProcesses, schemaClient, stopAll } from './pg-node-harness.js';
+import { until } from '../helpers/until.js';
 
 // Real parts only: the real PostgreSQL (database `test`, a fresh schema), three real node processes of the built
 // engine (`nodes: 'shared'`) and a seed node. The circuit opens by a real classified failure (an overloaded provider,

@@ -3,6 +3,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { testDatabaseUrl } from '../helpers/postgres.js';
+import { until } from '../helpers/until.js';
 
 // The multi-node tests' harness: real node processes of the built engine (fixtures/pg-node.mjs, which documents its
 // modes and environment) on one schema of the real PostgreSQL, and a client of the test database to look with.
@@ -50,11 +51,6 @@ export class NodeProcesses {
     for (const child of this.children)
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   }
-}
-
-/** Resolves once `check` holds, looking every 50 ms (the test's own time limit is vitest's, never a sleep). */
-export async function until(check: () => Promise<boolean> | boolean): Promise<void> {
-  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
 export function exited(child: ChildProcess): Promise<number | null> {

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { openRecourse } from '../../src/index.js';
 import { dropSchemas, freshSchemaName, schemaUrl } from '../helpers/postgres.js';
-import { exited, NodeProcesses, schemaClient, stopAll, until } from './pg-node-harness.js';
+import { exited, NodeProcesses, schemaClient, stopAll } from './pg-node-harness.js';
+import { until } from '../helpers/until.js';
 import { ensureClusterUp, restartCluster, testCluster } from './postgres-server.js';
 
 // Real parts only: the real PostgreSQL cluster serving the test database, restarted with pg_ctlcluster while three

@@ -4,6 +4,7 @@ import type { LoggedEvent } from '../../src/core/index.js';
 import { EventHub } from '../../src/server/event-hub.js';
 import { openPostgresDatabase } from '../../src/store/postgres/postgres-store.js';
 import { dropSchemas, freshSchemaName, schemaLocation, testDatabaseUrl } from '../helpers/postgres.js';
+import { until } from '../helpers/until.js';
 
 /**
  * The event hub of shared nodes on the real PostgreSQL (a fresh schema per test): two hubs on two databases opened
@@ -40,10 +41,6 @@ async function twoNodes(pollMs: number) {
 }
 
 const anHour = 3_600_000;
-
-async function until(test: () => boolean): Promise<void> {
-  while (!test()) await new Promise((resolve) => setTimeout(resolve, 20));
-}
 
 const kinds = (events: readonly LoggedEvent[]) => events.map((e) => (JSON.parse(e.data) as { n: number }).n);
 

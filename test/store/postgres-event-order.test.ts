@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { openPostgresDatabase, type PostgresDatabase } from '../../src/store/postgres/postgres-store.js';
 import { dropSchemas, freshSchemaName, schemaLocation, schemaUrl } from '../helpers/postgres.js';
+import { until } from '../helpers/until.js';
 
 /**
  * Event ids across nodes on the real PostgreSQL (a fresh schema per test): two databases opened on one schema are
@@ -50,10 +51,6 @@ async function someoneWaitsForAppendLock(observer: pg.Client, schema: string): P
     if (waiting.rows[0]!.n > 0) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-}
-
-async function until(test: () => boolean): Promise<void> {
-  while (!test()) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 describe('event ids across nodes (PostgreSQL)', () => {

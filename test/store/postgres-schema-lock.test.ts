@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import { lockPostgresSchema } from '../../src/store/postgres/schema-lock.js';
 import { dropSchemas, freshSchemaName, schemaLocation, testDatabaseUrl } from '../helpers/postgres.js';
+import { until } from '../helpers/until.js';
 
 // The schema lock on the real PostgreSQL (database `test`). A database restart drops every connection; ending the
 // lock's own backend with pg_terminate_backend drops just that one, which is the same event for the lock.
@@ -15,10 +16,6 @@ async function lockHolders(client: pg.Client, schema: string): Promise<number[]>
     [schema],
   );
   return rows.rows.map((r) => r.pid);
-}
-
-async function until(check: () => Promise<boolean>): Promise<void> {
-  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
 it('a schema lock whose connection the server dropped takes itself again: a single engine started after is refused', async () => {
