@@ -2,9 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { LockedSession, LockedWork, SessionLocks, TaskSession } from '../../core/index.js';
 import type { Database } from '../schema.js';
 import { ConnectionSlots } from './connection-slots.js';
-
-/** The database's clock in epoch ms: the fence is measured by it, as due times are (docs/operations.md). */
-const databaseNow = sql<number>`(extract(epoch FROM clock_timestamp()) * 1000)::bigint`;
+import { databaseNow } from './database-clock.js';
 
 interface LifecycleRow {
   now_ms: number;
