@@ -30,7 +30,14 @@ import {
 } from './engine-input.js';
 import { reconcile } from './reconcile.js';
 import type { ReconciliationReport } from './reconciliation-report.js';
-import { acknowledgementWork, routeWork, startWork, type RouteOutcome } from './route-work.js';
+import {
+  acknowledgementWork,
+  routeWork,
+  startWork,
+  type RouteOutcome,
+  type WorkResult,
+} from './route-work.js';
+import { claimAndFireWork } from './claim-work.js';
 import {
   ConfigurationError,
   describeValue,
@@ -101,6 +108,17 @@ export interface ListRoutesQuery {
 
 /** Due routes read per query when a timer fires. */
 const dueBatch = 512;
+/** What one claim pass did: how many routes it claimed, each firing's outcome, and the next instant if it read it. */
+interface ClaimPass {
+  readonly claimed: number;
+  readonly outcomes: readonly WorkResult['outcome'][];
+  readonly next: {
+    readonly nowMs: number;
+    readonly nextMs: number | null;
+    readonly answeredAtMs: number;
+  } | null;
+}
+
 /** After a failed timer pass, try again this much later. */
 const timerRetryMs = 1_000;
 
@@ -126,6 +144,8 @@ export class Engine {
   private armedAt = Number.POSITIVE_INFINITY;
   private cancelTimer: CancelTimer | null = null;
   private firing: Promise<void> | null = null;
+  /** Shared mode: claims lock and fire due routes in one transaction, until the store says it cannot. */
+  private claimsInTransaction = true;
   private fireAgain = false;
   /** Background work idle() waits for: re-arming the timer, waking the routes a closed circuit held. */
   private readonly refreshing = new Set<Promise<void>>();
@@ -634,26 +654,18 @@ export class Engine {
   }
 
   /**
-   * Shared mode: claims due routes by the database's clock (a lease per route, owner this node) and fires them,
-   * each fenced by its generation as alone, claiming again while claims come back full; then arms for the next
-   * claimable instant, translated to this clock. (Claiming the next batch beside a firing one was tried: the
-   * batches came out smaller and the node fired 15 % fewer routes a second.)
+   * Shared mode: fires the routes due by the database's clock, claiming again while claims come back full; then
+   * arms for the next claimable instant, translated to this clock. A claim locks and fires its routes in one
+   * transaction (`claimAndFireWork`); when that fails, the pass claims with leases instead, each route fired apart,
+   * so one route that cannot fire never holds the others back. (Claiming the next batch beside a firing one was
+   * tried: the batches came out smaller and the node fired 15 % fewer routes a second.)
    */
   private async processClaims(shared: SharedNodes): Promise<void> {
     const clock = this.options.clock;
     for (;;) {
       if (this.closed) return;
-      const claim = await shared.cluster.claimDue(shared.leaseMs, dueBatch);
-      // The next instant is a delay from when the claim answered, not from when the batch has fired.
-      const answeredAtMs = clock.now();
-      const results = await Promise.allSettled(
-        claim.due.map((d) =>
-          this.queue.submit(routeWork(d.id, { type: 'deadline', generation: d.generation }, this.newId)),
-        ),
-      );
-      const failed = results.find((r) => r.status === 'rejected');
-      if (failed !== undefined) throw failed.reason;
-      const outcomes = results.map((r) => (r.status === 'fulfilled' ? r.value.outcome : null));
+      const pass = (await this.claimInTransaction(shared)) ?? (await this.claimWithLeases(shared));
+      const { claimed, outcomes } = pass;
       if (!outcomes.includes('changed') && outcomes.includes('unchanged')) {
         // Early by this clock, which is behind the database's: nothing moved, so wait a poll rather than spin.
         this.arm(clock.now() + shared.pollMs);
@@ -661,10 +673,57 @@ export class Engine {
       }
       // Full: more is due at once. Refused as stale (a person or another node moved those routes first): what came
       // due meanwhile is this node's to claim now, not after a poll.
-      if (claim.due.length === dueBatch || (claim.due.length > 0 && !outcomes.includes('changed'))) continue;
-      if (claim.nextMs !== null) this.arm(answeredAtMs + Math.max(0, claim.nextMs - claim.nowMs));
+      if (claimed === dueBatch || (claimed > 0 && !outcomes.includes('changed'))) continue;
+      const next = pass.next ?? { ...(await shared.cluster.nextClaimable([])), answeredAtMs: clock.now() };
+      // A delay from when the database answered, not from when the batch has fired.
+      if (next.nextMs !== null) this.arm(next.answeredAtMs + Math.max(0, next.nextMs - next.nowMs));
       return;
     }
+  }
+
+  /** One claim-and-fire transaction; null when the store cannot, or when it failed (then said, and leases do it). */
+  private async claimInTransaction(shared: SharedNodes): Promise<ClaimPass | null> {
+    if (!this.claimsInTransaction) return null;
+    const clock = this.options.clock;
+    try {
+      const fired = await this.queue.submit(
+        claimAndFireWork(shared.cluster.nodeId, dueBatch, this.newId, () => clock.now()),
+      );
+      if (fired === null) {
+        this.claimsInTransaction = false;
+        return null;
+      }
+      return { claimed: fired.due.length, outcomes: fired.outcomes, next: null };
+    } catch (error) {
+      if (this.closed) throw error;
+      this.emit({
+        type: 'error',
+        atMs: clock.now(),
+        message: `firing due routes in one transaction failed (claiming them with leases instead): ${(error as Error).message}`,
+      });
+      return null;
+    }
+  }
+
+  /**
+   * Leases due routes by the database's clock (owner this node) and fires each in a piece of its own, fenced by
+   * its generation; the next claimable instant is read with the claim.
+   */
+  private async claimWithLeases(shared: SharedNodes): Promise<ClaimPass> {
+    const claim = await shared.cluster.claimDue(shared.leaseMs, dueBatch);
+    const answeredAtMs = this.options.clock.now();
+    const results = await Promise.allSettled(
+      claim.due.map((d) =>
+        this.queue.submit(routeWork(d.id, { type: 'deadline', generation: d.generation }, this.newId)),
+      ),
+    );
+    const failed = results.find((r) => r.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
+    return {
+      claimed: claim.due.length,
+      outcomes: results.map((r) => (r.status === 'fulfilled' ? r.value.outcome : 'not_found')),
+      next: { nowMs: claim.nowMs, nextMs: claim.nextMs, answeredAtMs },
+    };
   }
 
   /** Fires every due route (each fenced by the generation that armed it), then arms the next deadline. */

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ClusterTimers, Route } from '../../src/core/index.js';
+import type { ClusterTimers, Route, Store, StoreTransaction, TransactionPlan } from '../../src/core/index.js';
 import { Engine, systemClock, type EngineEvent } from '../../src/engine/index.js';
 import { openPostgresDatabase } from '../../src/store/postgres/postgres-store.js';
 import { off, retries } from '../core/route/route-fixtures.js';
@@ -12,7 +12,7 @@ import { until } from '../helpers/until.js';
 const schemas: string[] = [];
 afterAll(() => dropSchemas(schemas));
 
-describe('[DUR-01] a shared node whose claimed routes were all refused goes on claiming', () => {
+describe('[DUR-01] a shared node claiming with leases whose claimed routes were all refused goes on claiming', () => {
   it('a batch that moved nothing (its route cancelled between claim and firing) is followed at once by the routes that came due meanwhile', async () => {
     const schema = freshSchemaName();
     schemas.push(schema);
@@ -39,8 +39,17 @@ describe('[DUR-01] a shared node whose claimed routes were all refused goes on c
         return claim;
       },
     });
+    // Claims that lock and fire in one transaction cannot be cancelled between claim and firing (the cancel waits
+    // for the lock): this is the leased path, taken when a store cannot lock due routes inside a transaction.
+    const leasedOnly: Store = Object.assign(Object.create(db.store) as Store, {
+      transact: <T>(work: (tx: StoreTransaction) => Promise<T>, plan?: TransactionPlan) =>
+        db.store.transact(
+          (tx) => work(Object.assign(Object.create(tx) as StoreTransaction, { lockDueRoutes: undefined })),
+          plan,
+        ),
+    });
     const engine: Engine = new Engine({
-      store: db.store,
+      store: leasedOnly,
       clock: systemClock(),
       dispatcher: { dispatch: () => Promise.resolve() },
       shared: { cluster, leaseMs: 3_600_000, pollMs: 3_600_000 },

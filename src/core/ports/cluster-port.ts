@@ -23,6 +23,13 @@ export interface ClusterTimers {
   readonly nodeId: string;
   /** Leases due routes (deadline at or before the database's now, lease free, expired or ours) for `leaseMs`. */
   claimDue(leaseMs: number, limit: number): Promise<ClusterClaim>;
+  /**
+   * The next instant worth a claim by the database's clock (a deadline, or the end of another node's lease on an
+   * overdue route), leaving out the routes `inHand`; `nextMs` null when none waits.
+   */
+  nextClaimable(
+    inHand: readonly string[],
+  ): Promise<{ readonly nowMs: number; readonly nextMs: number | null }>;
   /** Marks this node alive for `ttlMs` more of the database's clock. */
   heartbeat(ttlMs: number): Promise<void>;
   /** Unanswered intents whose node is not alive (or unknown): nobody will record their acceptance any more. */

@@ -180,4 +180,12 @@ export interface StoreTransaction {
    * outcome, not an error.
    */
   updatePlan(next: Plan, expectedRevision: number): Promise<boolean>;
+  /**
+   * Stores several nodes share (PostgreSQL) only: locks, for the rest of this transaction, the waiting routes due by
+   * the database's clock that no other transaction holds and whose lease is free, expired or `owner`'s, earliest
+   * first (then by route id), at most `limit`, after sending this transaction's own writes. Fired in the same
+   * transaction, they need no lease: another node passes over locked rows, and a node that dies mid-fire loses its
+   * locks with its connection, so the routes are due again at once.
+   */
+  lockDueRoutes?(owner: string, limit: number): Promise<readonly ScheduledRoute[]>;
 }

@@ -3,14 +3,12 @@ import type { ClusterClaim, ClusterTimers, DispatchIntent } from '../../core/ind
 import { intentOfRow } from '../row-codecs.js';
 import type { Database, IntentRow } from '../schema.js';
 import type { PostgresNotifications } from './postgres-notifications.js';
+import { databaseNow } from './database-clock.js';
 
 /** The channel the 0003 trigger announces written deadlines on (payload: "schema deadline_ms now_ms"). */
 const channel = 'recourse_timers';
 /** The channel the 0006 trigger announces recorded dispatch answers on (payload: "schema node_id intent_id"). */
 const answersChannel = 'recourse_answers';
-
-/** The database's clock in epoch ms: the one authority for due times across nodes. */
-const databaseNow = sql<number>`(extract(epoch FROM clock_timestamp()) * 1000)::bigint`;
 
 /**
  * The Cluster port on PostgreSQL. Due routes are claimed in one statement by the database's clock: the CTE locks
@@ -47,10 +45,7 @@ export class PostgresCluster implements ClusterTimers {
     // The routes just claimed are not waiting: their firing writes their next deadline.
     return {
       due,
-      ...(await this.nextClaimable(
-        owner,
-        due.map((d) => d.id),
-      )),
+      ...(await this.nextClaimable(due.map((d) => d.id))),
     };
   }
 
@@ -59,10 +54,8 @@ export class PostgresCluster implements ClusterTimers {
    * route. Every write of a route frees its lease and only due routes are leased, so a future deadline is free:
    * the index on deadlines gives its first entry, and only the overdue rows are read whole.
    */
-  private async nextClaimable(
-    owner: string,
-    inHand: readonly string[],
-  ): Promise<{ nowMs: number; nextMs: number | null }> {
+  async nextClaimable(inHand: readonly string[]): Promise<{ nowMs: number; nextMs: number | null }> {
+    const owner = this.nodeId;
     const next = await sql<{ next_ms: number | null; now_ms: number }>`
       WITH clock AS (SELECT ${databaseNow} AS ms)
       SELECT least(

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type {
   AttemptRecord,
   Circuit,
@@ -10,13 +10,15 @@ import type {
   ReplayEvidence,
   Route,
   RouteFence,
+  ScheduledRoute,
   StoreTransaction,
 } from '../../core/index.js';
 import { readProfile, readRoute } from '../kysely-store-reads.js';
 import { circuitOfRow, type ProfileDocuments } from '../row-codecs.js';
 import { planOfRow, planToRow } from '../plan-rows.js';
 import { attemptToRow, replayToRow, rowToRoute, routeToRow } from '../route-rows.js';
-import type { CircuitRow, Database } from '../schema.js';
+import type { CircuitRow, Database, RouteRow } from '../schema.js';
+import { databaseNow } from './database-clock.js';
 import { DeferredWrites } from './deferred-writes.js';
 
 /** A stored route as the codec gives it back: what a read after a write would return. */
@@ -65,7 +67,14 @@ export class PostgresTransaction implements StoreTransaction {
       .execute();
     for (const id of routeIds) tx.locked.set(id, null);
     for (const row of rows) tx.locked.set(row.id, rowToRoute(row));
-    const intents = await db
+    await tx.lockOpenIntents(routeIds);
+    return tx;
+  }
+
+  /** Locks the unresolved intents of routes this transaction holds locked: they are resolved in memory. */
+  private async lockOpenIntents(routeIds: readonly string[]): Promise<void> {
+    if (routeIds.length === 0) return;
+    const intents = await this.db
       .selectFrom('dispatch_intents')
       .select('id')
       .where('route_id', 'in', routeIds)
@@ -73,8 +82,24 @@ export class PostgresTransaction implements StoreTransaction {
       .orderBy('id')
       .forUpdate()
       .execute();
-    for (const i of intents) tx.openIntents.add(i.id);
-    return tx;
+    for (const i of intents) this.openIntents.add(i.id);
+  }
+
+  async lockDueRoutes(owner: string, limit: number): Promise<readonly ScheduledRoute[]> {
+    // The due rows as this transaction left them: a route it moved out of waiting is not due any more.
+    await this.flush();
+    const rows = await sql<RouteRow>`
+      WITH clock AS (SELECT ${databaseNow} AS ms)
+      SELECT r.* FROM routes r, clock
+      WHERE r.deadline_ms IS NOT NULL AND r.deadline_ms <= clock.ms
+        AND (r.lease_until_ms IS NULL OR r.lease_until_ms <= clock.ms OR r.lease_owner = ${owner})
+      ORDER BY r.deadline_ms, r.id
+      LIMIT ${limit}
+      FOR UPDATE OF r SKIP LOCKED`.execute(this.db);
+    const fresh = rows.rows.filter((row) => !this.locked.has(row.id));
+    for (const row of fresh) this.locked.set(row.id, rowToRoute(row));
+    await this.lockOpenIntents(fresh.map((row) => row.id));
+    return rows.rows.map((row) => ({ id: row.id, generation: row.generation, deadlineMs: row.deadline_ms! }));
   }
 
   /** Sends the held writes: before any statement that might read them, and when the work is done. */

@@ -1,0 +1,93 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Route, Store, StoreTransaction, TransactionPlan } from '../../src/core/index.js';
+import { Engine, systemClock, type EngineEvent } from '../../src/engine/index.js';
+import { openPostgresDatabase } from '../../src/store/postgres/postgres-store.js';
+import { off, retries } from '../core/route/route-fixtures.js';
+import { dropSchemas, freshSchemaName, schemaLocation } from '../helpers/postgres.js';
+import { envelopes, profileDocument, replayOf } from './harness.js';
+import { until } from '../helpers/until.js';
+
+// A shared node on the real PostgreSQL at 127.0.0.1:5432 (database `test`, a fresh schema dropped at the end), on
+// the system clock: due times are the database's. Its poll is an hour, so only its own timer fires a route here.
+const schemas: string[] = [];
+afterAll(() => dropSchemas(schemas));
+
+describe('[DUR-01] a shared node whose claim-and-fire transaction fails claims with leases instead', () => {
+  it('fires every due route once, through leased claims, and says why', async () => {
+    const schema = freshSchemaName();
+    schemas.push(schema);
+    const db = await openPostgresDatabase({
+      location: schemaLocation(schema),
+      nodeId: 'node-a',
+      pollMs: 3_600_000,
+    });
+    await db.store.migrate();
+    const events: EngineEvent[] = [];
+    let refusals = 0;
+    // The store as it is, but the first lock of due routes inside a transaction fails (as a statement the
+    // database refuses would): the whole transaction rolls back, and nothing of it may fire.
+    const failingOnce: Store = Object.assign(Object.create(db.store) as Store, {
+      transact: <T>(work: (tx: StoreTransaction) => Promise<T>, plan?: TransactionPlan) =>
+        db.store.transact((tx) => {
+          const lockDueRoutes = async (owner: string, limit: number) => {
+            if (refusals++ === 0) throw new Error('could not lock the due routes');
+            return tx.lockDueRoutes!(owner, limit);
+          };
+          return work(Object.assign(Object.create(tx) as StoreTransaction, { lockDueRoutes }));
+        }, plan),
+    });
+    const engine = new Engine({
+      store: failingOnce,
+      clock: systemClock(),
+      dispatcher: { dispatch: () => Promise.resolve() },
+      shared: { cluster: db.cluster!, leaseMs: 3_600_000, pollMs: 3_600_000 },
+      onEvent: (e) => events.push(e),
+    });
+    try {
+      await engine.reconcile();
+      await engine.saveProfile(profileDocument({ version: 1, transient: retries(3, 1, 'stop'), hard: off }));
+      for (const id of ['r1', 'r2']) await engine.startRoute({ routeId: id, profileId: 'p' });
+      await engine.idle();
+      const fail = async (id: string): Promise<Route> => {
+        const r = (await db.store.readRoute(id))!;
+        return (
+          await engine.reportFailure({
+            routeId: id,
+            generation: r.generation,
+            invocationId: r.dispatch!.intentId,
+            evidence: envelopes.overloaded,
+            replay: replayOf(r),
+          })
+        ).route;
+      };
+      for (const id of ['r1', 'r2']) expect((await fail(id)).state).toBe('retry_wait');
+      await until(async () => {
+        const states = await Promise.all(
+          ['r1', 'r2'].map(async (id) => (await db.store.readRoute(id))!.state),
+        );
+        return states.every((s) => s === 'retrying');
+      });
+      await engine.idle();
+      expect(refusals).toBeGreaterThanOrEqual(1);
+      expect(
+        events.filter((e) => e.type === 'error').map((e) => (e as { message: string }).message),
+      ).toContain(
+        'firing due routes in one transaction failed (claiming them with leases instead): could not lock the due routes',
+      );
+      for (const id of ['r1', 'r2']) {
+        const fired = events.filter(
+          (e) => e.type === 'transition' && e.route.id === id && e.decision === 'deadline',
+        );
+        expect(fired).toHaveLength(1);
+        expect(
+          events.filter(
+            (e) => e.type === 'dispatch' && e.intent.routeId === id && e.intent.kind !== 'initial',
+          ),
+        ).toHaveLength(1);
+      }
+    } finally {
+      await engine.close();
+      await db.store.close();
+    }
+  });
+});

@@ -1,0 +1,144 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import type { Route, StoreTransaction } from '../../src/core/index.js';
+import { openPostgresDatabase } from '../../src/store/postgres/postgres-store.js';
+import { routesInEveryState, t0 } from '../core/route/route-fixtures.js';
+import { dropSchemas, freshSchemaName, schemaLocation, testDatabaseUrl } from '../helpers/postgres.js';
+
+// The real PostgreSQL at 127.0.0.1:5432, database `test`, a fresh schema per test, dropped at the end. Two stores
+// on one schema stand for two nodes (each store runs its own transactions one at a time). `t0` lies in the past:
+// routes due at `t0 + i` are overdue by the database's clock.
+const schemas: string[] = [];
+afterAll(() => dropSchemas(schemas));
+
+const waiting = (id: string, deadlineMs: number): Route =>
+  ({ ...routesInEveryState().retry_wait, id, deadlineMs }) as Route;
+
+async function twoNodes(routes: readonly Route[]) {
+  const schema = freshSchemaName();
+  schemas.push(schema);
+  const open = (nodeId: string) =>
+    openPostgresDatabase({ location: schemaLocation(schema), nodeId, pollMs: 3_600_000 });
+  const a = await open('node-a');
+  await a.store.migrate();
+  const b = await open('node-b');
+  await a.store.transact(async (tx) => {
+    for (const r of routes) await tx.insertRoute(r);
+  });
+  const sqlOn = async (text: string): Promise<pg.QueryResult> => {
+    const client = new pg.Client({ connectionString: testDatabaseUrl });
+    await client.connect();
+    try {
+      return await client.query(text.replaceAll('$schema', schema));
+    } finally {
+      await client.end();
+    }
+  };
+  return {
+    a: a.store,
+    b: b.store,
+    sqlOn,
+    close: async () => {
+      await a.store.close();
+      await b.store.close();
+    },
+  };
+}
+
+const lockDue = (tx: StoreTransaction, owner: string, limit = 100) => tx.lockDueRoutes!(owner, limit);
+const ids = (due: readonly { id: string }[]) => due.map((d) => d.id);
+
+describe('[DUR-01] due routes locked and fired in one transaction on shared nodes', () => {
+  it('locks the overdue routes earliest first, not a future one nor one another node holds a live lease on, and writes no lease', async () => {
+    const nodes = await twoNodes([
+      waiting('late', t0 + 2),
+      waiting('early', t0 + 1),
+      waiting('leased-elsewhere', t0),
+      waiting('leased-here', t0 + 3),
+      waiting('lease-ended', t0 + 4),
+      waiting('future', Date.now() + 3_600_000),
+    ]);
+    try {
+      await nodes.sqlOn(`UPDATE $schema.routes SET lease_owner = 'node-b',
+          lease_until_ms = (extract(epoch FROM now()) * 1000)::bigint + 3600000 WHERE id = 'leased-elsewhere';
+        UPDATE $schema.routes SET lease_owner = 'node-a',
+          lease_until_ms = (extract(epoch FROM now()) * 1000)::bigint + 3600000 WHERE id = 'leased-here';
+        UPDATE $schema.routes SET lease_owner = 'node-b', lease_until_ms = 1 WHERE id = 'lease-ended'`);
+      const due = await nodes.a.transact((tx) => lockDue(tx, 'node-a'));
+      expect(ids(due)).toEqual(['early', 'late', 'leased-here', 'lease-ended']);
+      expect(due[0]).toMatchObject({ id: 'early', deadlineMs: t0 + 1 });
+      const leases = await nodes.sqlOn(`SELECT id, lease_owner FROM $schema.routes ORDER BY id`);
+      expect(leases.rows).toEqual(
+        [
+          { id: 'early', lease_owner: null },
+          { id: 'late', lease_owner: null },
+          { id: 'lease-ended', lease_owner: 'node-b' },
+          { id: 'leased-elsewhere', lease_owner: 'node-b' },
+          { id: 'leased-here', lease_owner: 'node-a' },
+          { id: 'future', lease_owner: null },
+        ].sort((x, y) => (x.id < y.id ? -1 : 1)),
+      );
+      expect(ids(await nodes.a.transact((tx) => lockDue(tx, 'node-a', 2)))).toEqual(['early', 'late']);
+    } finally {
+      await nodes.close();
+    }
+  });
+
+  it('passes over the routes another node holds locked, which become due to others when its transaction dies', async () => {
+    const nodes = await twoNodes(Array.from({ length: 6 }, (_, i) => waiting(`d${i}`, t0 + i)));
+    try {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let lockedByA!: () => void;
+      const aLocked = new Promise<void>((resolve) => (lockedByA = resolve));
+      // Node A locks the first three and dies before committing (its work throws, so its transaction rolls back).
+      const a = nodes.a
+        .transact(async (tx) => {
+          expect(ids(await lockDue(tx, 'node-a', 3))).toEqual(['d0', 'd1', 'd2']);
+          lockedByA();
+          await held;
+          throw new Error('node A died mid-fire');
+        })
+        .catch((error: Error) => error.message);
+      await aLocked;
+      // Node B, meanwhile, does not wait for A's rows: it takes the rest at once.
+      expect(ids(await nodes.b.transact((tx) => lockDue(tx, 'node-b')))).toEqual(['d3', 'd4', 'd5']);
+      release();
+      expect(await a).toBe('node A died mid-fire');
+      expect(ids(await nodes.b.transact((tx) => lockDue(tx, 'node-b')))).toEqual([
+        'd0',
+        'd1',
+        'd2',
+        'd3',
+        'd4',
+        'd5',
+      ]);
+    } finally {
+      await nodes.close();
+    }
+  });
+
+  it('reads the routes as its own transaction left them: one it moved out of waiting is not due', async () => {
+    const nodes = await twoNodes([waiting('moved', t0), waiting('stays', t0 + 1)]);
+    try {
+      const due = await nodes.a.transact(
+        async (tx) => {
+          const moved = (await tx.readRoute('moved'))!;
+          const fence = { generation: moved.generation, state: moved.state, revision: moved.revision };
+          const next = {
+            ...routesInEveryState().action_required,
+            id: 'moved',
+            generation: moved.generation,
+            revision: moved.revision + 1,
+          } as Route;
+          expect(await tx.updateRoute(next, fence)).toBe(true);
+          return lockDue(tx, 'node-a');
+        },
+        { routeIds: ['moved'] },
+      );
+      expect(ids(due)).toEqual(['stays']);
+    } finally {
+      await nodes.close();
+    }
+  });
+});
