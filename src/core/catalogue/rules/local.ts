@@ -293,7 +293,7 @@ export const localRules: readonly Rule[] = [
   {
     id: 'local.model_file_download.v1',
     description:
-      'A status or failure answered to the download of a model file or archive (a URL ending in .zip, .bin, .safetensors, .gguf, .onnx ...): a hub or file host, not a provider answering a prompt',
+      'A status or failure answered to the download of a model file or archive (a URL ending in .zip, .bin, .safetensors, .gguf, .onnx ...) or to the pull of a model manifest from a registry: a hub or file host, not a provider answering a prompt',
     tier: 'signature',
     // Below the tooling rules, whose words (an installer, a download of an extension) name the subject more exactly.
     priority: 33,
@@ -313,8 +313,10 @@ export const localRules: readonly Rule[] = [
         'ckpt',
         'h5',
         'msgpack',
+        'manifest',
+        'manifests',
       ],
-      text: /https?:\/\/[^\s"'<>]{1,200}\.(?:zip|tar\.gz|tgz|bin|safetensors|gguf|onnx|pth?|ckpt|h5|msgpack)(?=$|[\s"'?#),;])/m,
+      text: /https?:\/\/[^\s"'<>]{1,200}\.(?:zip|tar\.gz|tgz|bin|safetensors|gguf|onnx|pth?|ckpt|h5|msgpack)(?=$|[\s"'?#),;])|\bpull(?:ing)? (?:the )?(?:model )?manifest\b|https?:\/\/[^\s"'<>]{1,120}\/v2\/[^\s"'<>]{1,120}\/manifests\//m,
     },
   },
   {
@@ -369,11 +371,13 @@ export const localRules: readonly Rule[] = [
         'gh',
         'npm',
         'gyp',
+        'auth',
+        'authentication',
       ],
       near: {
         anchor:
           /error sending request|\be(?:timedout|notfound|connreset|connrefused|proto|ai_again)\b|getaddrinfo|could not resolve host|unable to access|\bssl\b|\btls\b|certificate|fetch failed|socket hang up|network (?:error|request failed)|timed out|connection (?:closed|reset|refused)|check your (?:internet|network) (?:connection|configuration|settings)|\bfailed, reason:/,
-        word: /\b(?:sign[- ]?in|log[- ]?in|oauth|token exchange|device[- ]code|auth(?:orization)? callback|install(?:ing|ation|er)?|download(?:ing)?|plugins? (?:marketplace|install|update|download)|marketplace|extension host terminated|language server|lsp|git (?:push|pull|clone|fetch)|gh:|(?:request|obtain|fetch|get|refresh)(?:ing)? (?:an? |the )?access token|\bnpm (?:error|err!)|\bgyp err!)/,
+        word: /\b(?:sign[- ]?in|log[- ]?in|oauth|token exchange|device[- ]code|auth(?:orization)? callback|install(?:ing|ation|er)?|download(?:ing)?|plugins? (?:marketplace|install|update|download)|marketplace|extension host terminated|language server|lsp|git (?:push|pull|clone|fetch)|gh:|(?:request|obtain|fetch|get|refresh)(?:ing)? (?:an? |the )?access token|\bnpm (?:error|err!)|\bgyp err!|\b(?:sdk|cli|client) auth(?:entication)? failed)/,
         before: 120,
         after: 60,
       },
@@ -423,7 +427,7 @@ export const localRules: readonly Rule[] = [
   {
     id: 'local.side_channel.v1',
     description:
-      'Telemetry, installer and update downloads, MCP servers, IDE companion, keychain and settings probes',
+      "Telemetry, installer and update downloads, MCP servers, IDE companion and an editor extension's activation, keychain and settings probes, databases a tool connects to, a cloud management API's throttle",
     tier: 'signature',
     priority: 60,
     code: 'side_channel',
@@ -515,10 +519,30 @@ export const localRules: readonly Rule[] = [
         'logging',
         'huggingface',
         'safety',
+        'activation',
+        'ide',
+        'studio',
+        'intellij',
+        'jetbrains',
+        'pycharm',
+        'webstorm',
+        'goland',
+        'xcode',
+        'vscode',
+        'vs',
+        'visual',
+        'mongodb',
+        'mongoservererror',
+        'mongonetworkerror',
+        'mongoparseerror',
+        'postgres',
+        'postgresql',
+        'mysql',
+        'ms',
       ],
       // Shell tools and installers (curl's own `curl: (28)` lines, a failed installation or release download) and
       // account look-ups beside the prompt (credits, usage, balance): none of them is a provider failing a prompt.
-      text: /(?<!failed to perform, )\bcurl: \(\d{1,3}\)|installation failed|failed to install|install(?:er|ation)? (?:failed|error)|failed to (?:fetch|download) (?:the )?(?:latest )?(?:version|release|releases)\b|failed to (?:fetch|load|get|retrieve|refresh) (?:the )?(?:user'?s? |account )?(?:credits?|credit information|usage(?: data| stats)?|balance|billing info(?:rmation)?|account info(?:rmation)?|user info(?:rmation)?|subscription status)\b|\bedit[_ ]predictions?\b|predict_edits|error response from daemon|registry-1\.docker\.io|invalid oauth error response|clearcut|1p event logging|event logging|telemetry|\botlp(?:exporter|\b)|opentelemetry|statsig|sentry\.io|error installing (?:the )?(?:server|extension|update)|auto-?updat(?:e|er|ing)|failed to (?:check for|install|download|apply) (?:the )?updates?|update check failed|updates\/download|vscode-reh|\bmcp (?:server|error|client|tool|connection)|mcp server|\bide (?:companion|extension|integration|server|connection)|companion (?:extension|server|connection)|keychain|seckeychain|libsecret|keytar|(?:failed|unable) to (?:read|load|parse) (?:the )?(?:managed |optional |user |project )?settings|downloading (?:the )?extension|\bbinary request timed out\b|could not get enabled capabilities|eligibility check failed|error during web search|\bweb search failed\b|mcp_tool_result|api\.github\.com|authenticated requests get a higher rate limit|\bqdrant|\bchroma\b|\bredis(?::\/\/|\.exceptions|\/connection|\b)|\bpinecone\b|\bweaviate\b|\bmilvus\b|vector ?store|metrics export(?:er)? failed|periodicexportingmetricreader|port=431[78]\b|:431[78]\/|\/v1\/metrics\b|\bsentry\b|files\.pythonhosted\.org|\bpypi\.org|pip\._vendor|installing extensions?\b|could not log in with device flow|\bsign in failed\b|@modelcontextprotocol\/sdk|tool execution failed|sandboxerror|sandbox failed to start|waiting for client to become ready|blocked by network policy|(?:with url|request to):? \S{0,60}\/embeddings?\b|\bplugin\(mcp\/|https?:\/\/\S{1,120}\/mcp(?=[:\s"']|$)|before responding to .?initialize.? request|(?:error|failed to|unable to|could not) (?:fetch|fetching|load|loading|get|getting|download|downloading) (?:the )?(?:model )?(?:pricing|prices)\b|\bin (?:success|failure) logging\b|huggingface\.co\S{0,80}\/resolve\/|cannot (?:determine|assess|check|verify) the safety of|safety (?:classifier|checker?) (?:is )?(?:unavailable|failed|down)\b/,
+      text: /(?<!failed to perform, )\bcurl: \(\d{1,3}\)|installation failed|failed to install|install(?:er|ation)? (?:failed|error)|failed to (?:fetch|download) (?:the )?(?:latest )?(?:version|release|releases)\b|failed to (?:fetch|load|get|retrieve|refresh) (?:the )?(?:user'?s? |account )?(?:credits?|credit information|usage(?: data| stats)?|balance|billing info(?:rmation)?|account info(?:rmation)?|user info(?:rmation)?|subscription status)\b|\bedit[_ ]predictions?\b|predict_edits|error response from daemon|registry-1\.docker\.io|invalid oauth error response|clearcut|1p event logging|event logging|telemetry|\botlp(?:exporter|\b)|opentelemetry|statsig|sentry\.io|error installing (?:the )?(?:server|extension|update)|auto-?updat(?:e|er|ing)|failed to (?:check for|install|download|apply) (?:the )?updates?|update check failed|updates\/download|vscode-reh|\bmcp (?:server|error|client|tool|connection)|mcp server|\bide (?:companion|extension|integration|server|connection)|companion (?:extension|server|connection)|keychain|seckeychain|libsecret|keytar|(?:failed|unable) to (?:read|load|parse) (?:the )?(?:managed |optional |user |project )?settings|downloading (?:the )?extension|\bbinary request timed out\b|could not get enabled capabilities|eligibility check failed|error during web search|\bweb search failed\b|mcp_tool_result|api\.github\.com|authenticated requests get a higher rate limit|\bqdrant|\bchroma\b|\bredis(?::\/\/|\.exceptions|\/connection|\b)|\bpinecone\b|\bweaviate\b|\bmilvus\b|vector ?store|metrics export(?:er)? failed|periodicexportingmetricreader|port=431[78]\b|:431[78]\/|\/v1\/metrics\b|\bsentry\b|files\.pythonhosted\.org|\bpypi\.org|pip\._vendor|installing extensions?\b|could not log in with device flow|\bsign in failed\b|@modelcontextprotocol\/sdk|tool execution failed|sandboxerror|sandbox failed to start|waiting for client to become ready|blocked by network policy|(?:with url|request to):? \S{0,60}\/embeddings?\b|\bplugin\(mcp\/|https?:\/\/\S{1,120}\/mcp(?=[:\s"']|$)|before responding to .?initialize.? request|(?:error|failed to|unable to|could not) (?:fetch|fetching|load|loading|get|getting|download|downloading) (?:the )?(?:model )?(?:pricing|prices)\b|\bin (?:success|failure) logging\b|huggingface\.co\S{0,80}\/resolve\/|cannot (?:determine|assess|check|verify) the safety of|safety (?:classifier|checker?) (?:is )?(?:unavailable|failed|down)\b|\bextension activation failed\b|\bno ide (?:selected|found|detected|connected|available)\b|(?:failed to connect|disconnected|unable to connect) (?:to|from) (?:android studio|intellij(?: idea)?|jetbrains|pycharm|webstorm|goland|xcode|vs ?code|visual studio(?: code)?)\b|\bmongodb(?:\+srv)?\b|\bmongo(?:server|network|parse)error\b|\bpostgres(?:ql)?:\/\/|\bmysql\b|x-ms-ratelimit-remaining-(?:subscription|tenant)-(?:reads|writes|deletes)/,
       // A POST to a model endpoint in the same text is the agent's model call, even when curl printed it.
       unless: /\bpost https?:\/\/\S{1,200}\/(?:v1\/)?(?:messages|chat\/completions|completions|responses)\b/,
     },

@@ -21,6 +21,9 @@ export const proseCue =
 /**
  * A notice that lists a failure among possible reasons ("possible reasons for this are that you have received
  * multiple consecutive capacity errors or you have reached your daily quota limit"): it says it does not know
- * which one happened, so no rule for one of those reasons may read it as that failure.
+ * which one happened, so no rule for one of those reasons may read it as that failure. So does a message that names
+ * three kinds of limit joined by "or" ("quota, credits, or rate limit was exhausted"): a tool that could not tell
+ * which limit its provider answered.
  */
-export const hedgedCause = /possible reasons? (?:for this )?(?:are|is|include|could be)\b/;
+export const hedgedCause =
+  /possible reasons? (?:for this )?(?:are|is|include|could be)\b|\b(?:quota|credits?|rate[- ]limits?|usage limits?|balance),? (?:or )?(?:quota|credits?|rate[- ]limits?|usage limits?|balance),? or (?:quota|credits?|rate[- ]limits?|usage limits?|balance)\b/;
