@@ -117,6 +117,8 @@ interface ClaimPass {
     readonly nextMs: number | null;
     readonly answeredAtMs: number;
   } | null;
+  /** The database's now the claim judged routes due by. */
+  readonly claimedAtMs: number;
 }
 
 /** After a failed timer pass, try again this much later. */
@@ -674,7 +676,10 @@ export class Engine {
       // Full: more is due at once. Refused as stale (a person or another node moved those routes first): what came
       // due meanwhile is this node's to claim now, not after a poll.
       if (claimed === dueBatch || (claimed > 0 && !outcomes.includes('changed'))) continue;
-      const next = pass.next ?? { ...(await shared.cluster.nextClaimable([])), answeredAtMs: clock.now() };
+      const next = pass.next ?? {
+        ...(await shared.cluster.nextClaimable([], pass.claimedAtMs)),
+        answeredAtMs: clock.now(),
+      };
       // A delay from when the database answered, not from when the batch has fired.
       if (next.nextMs !== null) this.arm(next.answeredAtMs + Math.max(0, next.nextMs - next.nowMs));
       return;
@@ -693,7 +698,7 @@ export class Engine {
         this.claimsInTransaction = false;
         return null;
       }
-      return { claimed: fired.due.length, outcomes: fired.outcomes, next: null };
+      return { claimed: fired.due.length, outcomes: fired.outcomes, next: null, claimedAtMs: fired.nowMs };
     } catch (error) {
       if (this.closed) throw error;
       this.emit({
@@ -723,6 +728,7 @@ export class Engine {
       claimed: claim.due.length,
       outcomes: results.map((r) => (r.status === 'fulfilled' ? r.value.outcome : 'not_found')),
       next: { nowMs: claim.nowMs, nextMs: claim.nextMs, answeredAtMs },
+      claimedAtMs: claim.nowMs,
     };
   }
 

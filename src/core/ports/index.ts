@@ -1,5 +1,6 @@
 export {
   type DueClaim,
+  type LockedDueRoutes,
   type PlanPageQuery,
   type PlanSummary,
   type ProfileSummary,

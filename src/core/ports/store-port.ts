@@ -187,5 +187,11 @@ export interface StoreTransaction {
    * transaction, they need no lease: another node passes over locked rows, and a node that dies mid-fire loses its
    * locks with its connection, so the routes are due again at once.
    */
-  lockDueRoutes?(owner: string, limit: number): Promise<readonly ScheduledRoute[]>;
+  lockDueRoutes?(owner: string, limit: number): Promise<LockedDueRoutes>;
+}
+
+/** What `StoreTransaction.lockDueRoutes` locked, and the database's now it judged them due by. */
+export interface LockedDueRoutes {
+  readonly due: readonly ScheduledRoute[];
+  readonly nowMs: number;
 }
