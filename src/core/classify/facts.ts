@@ -1,6 +1,7 @@
 import { statusFromText } from './text-status.js';
 import { stripTerminalCodes } from './terminal-codes.js';
 import { structuredFields } from './structured-fields.js';
+import type { GramTable } from './required-grams.js';
 import type { Evidence, HeaderList } from '../evidence/evidence.js';
 import type { EvidenceKind } from '../evidence/envelope.js';
 
@@ -35,7 +36,11 @@ export interface Facts {
   readonly text: string;
 }
 
-export function factsOf(evidence: Evidence): Facts {
+/**
+ * The facts of `evidence`. `grams`, the classifier's trigram table, is filled from the text here so that text
+ * status, the rules' gates and timing read one table (an answer never depends on it).
+ */
+export function factsOf(evidence: Evidence, grams?: GramTable): Facts {
   const raw = windowOf(primaryText(evidence));
   // Rules read the text without terminal escape sequences; the excerpt is cut from `raw` (see unstrippedOffset).
   const text = stripTerminalCodes(raw).toLowerCase();
@@ -46,7 +51,7 @@ export function factsOf(evidence: Evidence): Facts {
   return {
     kind: evidence.kind,
     sourceIds,
-    status: structuredStatus(evidence) ?? statusFromText(text)?.status ?? statusFromCodeField(fields),
+    status: structuredStatus(evidence) ?? statusFromText(text, grams)?.status ?? statusFromCodeField(fields),
     rpcCode: evidence.kind === 'acp_error' ? evidence.rpcCode : null,
     exitCode: evidence.kind === 'process_exit' ? evidence.exitCode : null,
     signal: evidence.kind === 'process_exit' && evidence.signal ? evidence.signal.toUpperCase() : null,

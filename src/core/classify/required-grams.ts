@@ -7,6 +7,8 @@
  * require nothing; an expression this reader does not follow requires nothing at all.
  */
 
+import { gramSlot, gramSlots, type TrigramTable } from '../text/trigrams.js';
+
 /**
  * `String.prototype.charCodeAt` called explicitly, inlined whatever the text's representation (see
  * src/core/sanitize/secret-patterns.ts: `text.charCodeAt` over many representations is a generic call per character).
@@ -22,12 +24,6 @@ export type Requirement =
   | { readonly kind: 'any'; readonly parts: readonly Requirement[] };
 
 const none: Requirement = { kind: 'none' };
-
-/** Slots of the trigram table: 65,536 (collisions only let more through). */
-export const gramSlots = 65_536;
-
-/** The slot of the trigram a, b, c (UTF-16 code units). */
-export const gramSlot = (a: number, b: number, c: number): number => (a * 961 + b * 31 + c) & (gramSlots - 1);
 
 /**
  * The requirement of `expression` over the texts it is run on. Expressions with the `i`, `u` or `v` flag are
@@ -329,7 +325,7 @@ export class LazyGate {
  * Which trigrams a text holds, filled once per text and read by every rule's gate: one bit a slot (8 KiB, which
  * stays in cache where the gates' scattered reads land), cleared for each new text.
  */
-export class GramTable {
+export class GramTable implements TrigramTable {
   private readonly bits = new Uint32Array(gramSlots / 32);
   private text: string | null = null;
 
@@ -338,6 +334,26 @@ export class GramTable {
     if (gate === null) return true;
     if (this.text !== text) this.fill(text);
     return holds(gate, 0, this.bits);
+  }
+
+  /**
+   * Whether `text` may contain the literal whose trigrams are `grams` (`literalGrams`): false only when one of
+   * them is missing, so a caller may skip a search for it. A literal shorter than three characters has none and
+   * always may.
+   */
+  mayContain(grams: Int32Array, text: string): boolean {
+    if (this.text !== text) this.fill(text);
+    return allSet(grams, 0, grams.length, this.bits);
+  }
+
+  /** Whether `text` may contain at least one of the literals (each as `literalGrams`). */
+  mayContainAny(literals: readonly Int32Array[], text: string): boolean {
+    if (this.text !== text) this.fill(text);
+    for (let i = 0; i < literals.length; i++) {
+      const grams = literals[i]!;
+      if (allSet(grams, 0, grams.length, this.bits)) return true;
+    }
+    return false;
   }
 
   private fill(text: string): void {
