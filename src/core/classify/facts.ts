@@ -143,28 +143,29 @@ const passes = (filter: Uint32Array | undefined, h: number): boolean => {
  */
 export function forEachToken(text: string, visit: (token: string) => void, filter?: Uint32Array): void {
   const n = text.length;
-  let start = -1;
-  let underscore = false;
   let previousCjk = false;
-  let whole = hashSeed;
-  for (let i = 0; i <= n; i++) {
-    const c = i < n ? charCodeAt.call(text, i) : 0;
-    const word = (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95;
-    if (word) {
-      if (start < 0) {
-        start = i;
-        whole = hashSeed;
+  for (let i = 0; i < n; i++) {
+    let c = charCodeAt.call(text, i);
+    if (c < 128) {
+      if (wordCharacters[c] === 0) {
+        previousCjk = false;
+        continue;
       }
-      whole = hashStep(whole, c);
-      if (c === 95) underscore = true;
-      previousCjk = false;
-      continue;
-    }
-    if (start >= 0) {
+      // A word, read to its end in a loop of its own: most characters of a text are inside one.
+      const start = i;
+      let whole = hashStep(hashSeed, c);
+      let underscore = c === 95;
+      while (++i < n) {
+        c = charCodeAt.call(text, i);
+        if (c >= 128 || wordCharacters[c] === 0) break;
+        whole = hashStep(whole, c);
+        if (c === 95) underscore = true;
+      }
       if (i - start <= 48 && passes(filter, whole)) visit(text.slice(start, i));
       if (underscore) visitParts(text, start, i, visit, filter);
-      start = -1;
-      underscore = false;
+      previousCjk = false;
+      // `c`, at `i`, ended the word: ASCII needs nothing more; anything else may begin a CJK run.
+      if (i >= n || c < 128) continue;
     }
     if (c < 0x1100) {
       previousCjk = false;
@@ -176,6 +177,12 @@ export function forEachToken(text: string, visit: (token: string) => void, filte
     previousCjk = cjk;
   }
 }
+
+/** The characters of a word token (`[a-z0-9_]`), by ASCII code: 1, else 0. */
+const wordCharacters = new Uint8Array(128);
+for (let c = 97; c <= 122; c++) wordCharacters[c] = 1;
+for (let c = 48; c <= 57; c++) wordCharacters[c] = 1;
+wordCharacters[95] = 1;
 
 /** The non-empty parts of at most 48 characters between the underscores of text[start, end), in order. */
 function visitParts(
