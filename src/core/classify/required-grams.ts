@@ -237,11 +237,18 @@ class Reader {
 const allNode = -1;
 const anyNode = -2;
 const allTrigramsNode = -3;
+/**
+ * A choice among literal runs (each a trigram or all of some), laid out for one tight loop: the kind, the end, the
+ * number of runs, each run's first trigram, then where each run's other trigrams start (one more entry, the end of
+ * the last), then those trigrams. Most runs of a big alternation are refused at their first trigram, read here from
+ * consecutive slots.
+ */
+const anyRunsNode = -4;
 
 /**
  * A requirement as a gate the classifier evaluates without allocating: the requirement's tree, flattened in
  * prefix order into one array. A trigram is its slot; a node with children is its kind (`allNode`, `anyNode`,
- * `allTrigramsNode`), the index just past its last child, then its children. Evaluated as a tree, a choice between many alternatives
+ * `allTrigramsNode`), the index just past its last child, then its children (an `anyRunsNode` has the layout its comment gives). Evaluated as a tree, a choice between many alternatives
  * costs one check per alternative, not one per combination (as a list of conjunctions would). Null requires
  * nothing.
  */
@@ -264,6 +271,7 @@ function write(requirement: Requirement, out: number[]): void {
       return;
     case 'all':
     case 'any': {
+      if (requirement.kind === 'any' && writeAnyRuns(requirement.parts, out)) return;
       const at = out.length;
       const flat = requirement.kind === 'all' && requirement.parts.every((part) => part.kind === 'gram');
       out.push(flat ? allTrigramsNode : requirement.kind === 'all' ? allNode : anyNode, 0);
@@ -278,6 +286,51 @@ function write(requirement: Requirement, out: number[]): void {
   }
 }
 
+/** The trigram slots of a run, or null when `requirement` is not one. */
+function runOf(requirement: Requirement): number[] | null {
+  if (requirement.kind === 'gram') return [requirement.slot];
+  if (requirement.kind !== 'all') return null;
+  const slots: number[] = [];
+  for (const part of requirement.parts) {
+    if (part.kind !== 'gram') return null;
+    slots.push(part.slot);
+  }
+  return slots;
+}
+
+/**
+ * Writes a choice with at least four runs among its parts as an `anyRunsNode` (alone, or as the first child of an
+ * `anyNode` holding the other parts; either way the same choice) and says whether it did.
+ */
+function writeAnyRuns(parts: readonly Requirement[], out: number[]): boolean {
+  const runs: number[][] = [];
+  const others: Requirement[] = [];
+  for (const part of parts) {
+    const run = runOf(part);
+    if (run === null) others.push(part);
+    else runs.push(run);
+  }
+  if (runs.length < 4) return false;
+  const outer = out.length;
+  if (others.length > 0) out.push(anyNode, 0);
+  const at = out.length;
+  out.push(anyRunsNode, 0, runs.length);
+  for (const run of runs) out.push(run[0]!);
+  const starts = out.length;
+  for (let k = 0; k <= runs.length; k++) out.push(0);
+  for (let k = 0; k < runs.length; k++) {
+    out[starts + k] = out.length;
+    for (let i = 1; i < runs[k]!.length; i++) out.push(runs[k]![i]!);
+  }
+  out[starts + runs.length] = out.length;
+  out[at + 1] = out.length;
+  if (others.length > 0) {
+    for (const part of others) write(part, out);
+    out[outer + 1] = out.length;
+  }
+  return true;
+}
+
 const isSet = (bits: Uint32Array, slot: number): boolean => (bits[slot >>> 5]! & (1 << (slot & 31))) !== 0;
 
 /** Whether the node of `gate` at `at` holds for the trigrams set in `bits`. */
@@ -286,6 +339,7 @@ function holds(gate: Int32Array, at: number, bits: Uint32Array): boolean {
   if (head >= 0) return isSet(bits, head);
   const end = gate[at + 1]!;
   if (head === allTrigramsNode) return allSet(gate, at + 2, end, bits);
+  if (head === anyRunsNode) return anyRunHolds(gate, at, bits);
   const wanted = head === anyNode;
   for (let p = at + 2; p < end;) {
     const word = gate[p]!;
@@ -301,6 +355,18 @@ function holds(gate: Int32Array, at: number, bits: Uint32Array): boolean {
     if (held === wanted) return wanted;
   }
   return !wanted;
+}
+
+/** Whether one run of the `anyRunsNode` at `at` has all its trigrams set. */
+function anyRunHolds(gate: Int32Array, at: number, bits: Uint32Array): boolean {
+  const count = gate[at + 2]!;
+  const firsts = at + 3;
+  const starts = firsts + count;
+  for (let k = 0; k < count; k++) {
+    if (!isSet(bits, gate[firsts + k]!)) continue;
+    if (allSet(gate, gate[starts + k]!, gate[starts + k + 1]!, bits)) return true;
+  }
+  return false;
 }
 
 /** Whether every trigram of gate[from, end) is set. */
