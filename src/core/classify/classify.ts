@@ -1,4 +1,4 @@
-import { factsOf, forEachToken, type Facts } from './facts.js';
+import { factsOf, forEachTokenAt, type Facts } from './facts.js';
 import { fieldKey, statusKey, type CompiledCatalogue } from './compiled-catalogue.js';
 import { matchRule } from './match-rule.js';
 import type { GramTable } from './required-grams.js';
@@ -197,9 +197,7 @@ function findMatches(facts: Facts, catalogue: CompiledCatalogue, all: boolean): 
   const byKey = catalogue.byKey;
   const marks = catalogue.marks;
   const pass = nextPass(marks);
-  const take = (key: string) => {
-    const list = byKey.get(key);
-    if (list === undefined) return;
+  const takeAll = (list: readonly number[]) => {
     for (let i = 0; i < list.length; i++) {
       const index = list[i]!;
       if (marks[index] === pass) continue;
@@ -207,7 +205,20 @@ function findMatches(facts: Facts, catalogue: CompiledCatalogue, all: boolean): 
       candidates.push(index);
     }
   };
-  forEachToken(facts.text, take, catalogue.tokenFilter);
+  const take = (key: string) => {
+    const list = byKey.get(key);
+    if (list !== undefined) takeAll(list);
+  };
+  // Text tokens are looked up in place by their hash (no string built for them).
+  const tokenIndex = catalogue.tokenIndex;
+  forEachTokenAt(
+    facts.text,
+    (text, start, end, hash) => {
+      const list = tokenIndex.get(text, start, end, hash);
+      if (list !== undefined) takeAll(list);
+    },
+    catalogue.tokenFilter,
+  );
   // forEach, not for-of: no iterator and no entry pair per field.
   facts.fields.forEach((values, name) => {
     for (let i = 0; i < values.length; i++) take(fieldKey(name, values[i]!));

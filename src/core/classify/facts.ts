@@ -120,12 +120,65 @@ const filterSlot = (h: number): number => (h ^ (h >>> 16)) & (filterSlots - 1);
 export function tokenFilter(keys: Iterable<string>): Uint32Array {
   const bits = new Uint32Array(filterSlots / 32);
   for (const key of keys) {
-    let h = hashSeed;
-    for (let i = 0; i < key.length; i++) h = hashStep(h, key.charCodeAt(i));
-    const slot = filterSlot(h);
+    const slot = filterSlot(tokenHash(key));
     bits[slot >>> 5]! |= 1 << (slot & 31);
   }
   return bits;
+}
+
+/** The hash the tokenizer computes for `token` as it reads it. */
+function tokenHash(token: string): number {
+  let h = hashSeed;
+  for (let i = 0; i < token.length; i++) h = hashStep(h, token.charCodeAt(i));
+  return h;
+}
+
+/**
+ * Keys and their values, found by the tokenizer's hash and compared with the text in place: a token is looked up
+ * without building its string (no slice, no string hash, no map probe). Open addressing over a power-of-two table
+ * at most a quarter full.
+ */
+export class TokenIndex<V> {
+  private readonly slots: Int32Array;
+  private readonly hashes: number[] = [];
+  private readonly keys: string[] = [];
+  private readonly values: V[] = [];
+
+  constructor(entries: Iterable<readonly [string, V]>) {
+    const list = [...entries];
+    let size = 16;
+    while (size < list.length * 4) size *= 2;
+    this.slots = new Int32Array(size);
+    for (const [key, value] of list) {
+      const h = tokenHash(key);
+      let slot = filterSlot(h) & (size - 1);
+      while (this.slots[slot] !== 0) slot = (slot + 1) & (size - 1);
+      this.slots[slot] = this.keys.length + 1;
+      this.hashes.push(h);
+      this.keys.push(key);
+      this.values.push(value);
+    }
+  }
+
+  /** The value of the key text[start, end), whose tokenizer hash is `h`, or undefined. */
+  get(text: string, start: number, end: number, h: number): V | undefined {
+    const slots = this.slots;
+    const mask = slots.length - 1;
+    for (let slot = filterSlot(h) & mask; ; slot = (slot + 1) & mask) {
+      const entry = slots[slot]!;
+      if (entry === 0) return undefined;
+      const k = entry - 1;
+      if (this.hashes[k] === h && sameText(this.keys[k]!, text, start, end)) return this.values[k];
+    }
+  }
+}
+
+/** Whether `key` is text[start, end). */
+function sameText(key: string, text: string, start: number, end: number): boolean {
+  if (key.length !== end - start) return false;
+  for (let i = 0; i < key.length; i++)
+    if (key.charCodeAt(i) !== charCodeAt.call(text, start + i)) return false;
+  return true;
 }
 
 const passes = (filter: Uint32Array | undefined, h: number): boolean => {
@@ -142,6 +195,14 @@ const passes = (filter: Uint32Array | undefined, h: number): boolean => {
  * `filter` (`tokenFilter` of the keys looked up), only the tokens that pass it are built and visited.
  */
 export function forEachToken(text: string, visit: (token: string) => void, filter?: Uint32Array): void {
+  forEachTokenAt(text, (from, start, end) => visit(from.slice(start, end)), filter);
+}
+
+/**
+ * Like `forEachToken`, without building the tokens: `visit` gets the text, where the token starts and ends, and
+ * its hash (for a `TokenIndex`).
+ */
+export function forEachTokenAt(text: string, visit: TokenVisitor, filter?: Uint32Array): void {
   const n = text.length;
   let previousCjk = false;
   for (let i = 0; i < n; i++) {
@@ -161,7 +222,7 @@ export function forEachToken(text: string, visit: (token: string) => void, filte
         whole = hashStep(whole, c);
         if (c === 95) underscore = true;
       }
-      if (i - start <= 48 && passes(filter, whole)) visit(text.slice(start, i));
+      if (i - start <= 48 && passes(filter, whole)) visit(text, start, i, whole);
       if (underscore) visitParts(text, start, i, visit, filter);
       previousCjk = false;
       // `c`, at `i`, ended the word: ASCII needs nothing more; anything else may begin a CJK run.
@@ -172,11 +233,16 @@ export function forEachToken(text: string, visit: (token: string) => void, filte
       continue;
     }
     const cjk = isCjk(c);
-    if (cjk && previousCjk && passes(filter, hashStep(hashStep(hashSeed, charCodeAt.call(text, i - 1)), c)))
-      visit(text.slice(i - 1, i + 1));
+    if (cjk && previousCjk) {
+      const h = hashStep(hashStep(hashSeed, charCodeAt.call(text, i - 1)), c);
+      if (passes(filter, h)) visit(text, i - 1, i + 1, h);
+    }
     previousCjk = cjk;
   }
 }
+
+/** What `forEachTokenAt` calls for each token: text[start, end) is the token, `hash` its tokenizer hash. */
+export type TokenVisitor = (text: string, start: number, end: number, hash: number) => void;
 
 /** The characters of a word token (`[a-z0-9_]`), by ASCII code: 1, else 0. */
 const wordCharacters = new Uint8Array(128);
@@ -189,7 +255,7 @@ function visitParts(
   text: string,
   start: number,
   end: number,
-  visit: (token: string) => void,
+  visit: TokenVisitor,
   filter: Uint32Array | undefined,
 ): void {
   let from = start;
@@ -200,7 +266,7 @@ function visitParts(
       h = hashStep(h, c);
       continue;
     }
-    if (i > from && i - from <= 48 && passes(filter, h)) visit(text.slice(from, i));
+    if (i > from && i - from <= 48 && passes(filter, h)) visit(text, from, i, h);
     from = i + 1;
     h = hashSeed;
   }
