@@ -1,4 +1,4 @@
-import type { ScheduledRoute } from '../core/index.js';
+import type { DueLock, ScheduledRoute } from '../core/index.js';
 import type { Work } from './batch-queue.js';
 import { routeWork, type WorkResult } from './route-work.js';
 
@@ -18,14 +18,13 @@ export interface FiredClaim {
  * inside a transaction.
  */
 export function claimAndFireWork(
-  owner: string,
-  limit: number,
+  lock: DueLock,
   newId: () => string,
   now: () => number,
 ): Work<FiredClaim | null> {
   return async (tx, _nowMs, after) => {
     if (tx.lockDueRoutes === undefined) return null;
-    const { due, nowMs } = await tx.lockDueRoutes(owner, limit);
+    const { due, nowMs } = await tx.lockDueRoutes(lock);
     const outcomes: WorkResult['outcome'][] = [];
     for (const d of due) {
       const fire = routeWork(d.id, { type: 'deadline', generation: d.generation }, newId);

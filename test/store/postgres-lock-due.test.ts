@@ -47,7 +47,7 @@ async function twoNodes(routes: readonly Route[]) {
 }
 
 const lockDue = async (tx: StoreTransaction, owner: string, limit = 100) =>
-  (await tx.lockDueRoutes!(owner, limit)).due;
+  (await tx.lockDueRoutes!({ owner, limit, holdMs: 60_000 })).due;
 const ids = (due: readonly { id: string }[]) => due.map((d) => d.id);
 
 describe('[DUR-01] due routes locked and fired in one transaction on shared nodes', () => {
@@ -160,7 +160,9 @@ describe('[DUR-01] due routes locked and fired in one transaction on shared node
         await held;
       });
       await bLocked;
-      const claim = await nodes.a.transact((tx) => tx.lockDueRoutes!('node-a', 100));
+      const claim = await nodes.a.transact((tx) =>
+        tx.lockDueRoutes!({ owner: 'node-a', limit: 100, holdMs: 60_000 }),
+      );
       expect(claim.due).toEqual([]);
       // Without the claim's clock both overdue routes look claimable now: a node would claim again at once and
       // spin while node B fires.
@@ -171,6 +173,33 @@ describe('[DUR-01] due routes locked and fired in one transaction on shared node
       expect((await nodes.clusterA.nextClaimable([], claim.nowMs)).nextMs).toBe(claim.nowMs + 1);
       release();
       await b;
+    } finally {
+      await nodes.close();
+    }
+  });
+
+  it('a node that stalls while it holds due routes locked loses them once its transaction has idled holdMs', async () => {
+    const nodes = await twoNodes([waiting('d0', t0), waiting('d1', t0 + 1)]);
+    try {
+      let lockedByA!: () => void;
+      const aLocked = new Promise<void>((resolve) => (lockedByA = resolve));
+      // Node A locks both, then stalls (a frozen process keeps its connection open): no statement for 1.5 s.
+      const a = nodes.a
+        .transact(async (tx) => {
+          const locked = await tx.lockDueRoutes!({ owner: 'node-a', limit: 10, holdMs: 300 });
+          expect(ids(locked.due)).toEqual(['d0', 'd1']);
+          lockedByA();
+          await new Promise((resolve) => setTimeout(resolve, 1_500));
+          return tx.readRoute('d0');
+        })
+        .then(
+          () => 'committed',
+          () => 'ended by the database',
+        );
+      await aLocked;
+      expect(ids(await nodes.b.transact((tx) => lockDue(tx, 'node-b')))).toEqual([]);
+      expect(await a).toBe('ended by the database');
+      expect(ids(await nodes.b.transact((tx) => lockDue(tx, 'node-b')))).toEqual(['d0', 'd1']);
     } finally {
       await nodes.close();
     }

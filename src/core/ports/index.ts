@@ -1,5 +1,6 @@
 export {
   type DueClaim,
+  type DueLock,
   type LockedDueRoutes,
   type PlanPageQuery,
   type PlanSummary,
