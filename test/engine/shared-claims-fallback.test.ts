@@ -1,10 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { DueLock, Route, Store, StoreTransaction, TransactionPlan } from '../../src/core/index.js';
-import { Engine, systemClock, type EngineEvent } from '../../src/engine/index.js';
-import { openPostgresDatabase } from '../../src/store/postgres/postgres-store.js';
-import { off, retries } from '../core/route/route-fixtures.js';
-import { dropSchemas, freshSchemaName, schemaLocation } from '../helpers/postgres.js';
-import { envelopes, profileDocument, replayOf } from './harness.js';
+import type { DueLock, Store, StoreTransaction, TransactionPlan } from '../../src/core/index.js';
+import type { EngineEvent } from '../../src/engine/index.js';
+import { dropSchemas } from '../helpers/postgres.js';
+import { failOverloaded, openSharedNodeDatabase, sharedEngineWithTwoRoutes } from '../helpers/shared-node.js';
 import { until } from '../helpers/until.js';
 
 // A shared node on the real PostgreSQL at 127.0.0.1:5432 (database `test`, a fresh schema dropped at the end), on
@@ -14,14 +12,7 @@ afterAll(() => dropSchemas(schemas));
 
 describe('[DUR-01] a shared node whose claim-and-fire transaction fails claims with leases instead', () => {
   it('fires every due route once, through leased claims, and says why', async () => {
-    const schema = freshSchemaName();
-    schemas.push(schema);
-    const db = await openPostgresDatabase({
-      location: schemaLocation(schema),
-      nodeId: 'node-a',
-      pollMs: 3_600_000,
-    });
-    await db.store.migrate();
+    const db = await openSharedNodeDatabase(schemas);
     const events: EngineEvent[] = [];
     let refusals = 0;
     // The store as it is, but the first lock of due routes inside a transaction fails (as a statement the
@@ -36,30 +27,10 @@ describe('[DUR-01] a shared node whose claim-and-fire transaction fails claims w
           return work(Object.assign(Object.create(tx) as StoreTransaction, { lockDueRoutes }));
         }, plan),
     });
-    const engine = new Engine({
-      store: failingOnce,
-      clock: systemClock(),
-      dispatcher: { dispatch: () => Promise.resolve() },
-      shared: { cluster: db.cluster!, leaseMs: 3_600_000, pollMs: 3_600_000 },
-      onEvent: (e) => events.push(e),
-    });
+
+    const engine = await sharedEngineWithTwoRoutes(failingOnce, db.cluster!, events);
     try {
-      await engine.reconcile();
-      await engine.saveProfile(profileDocument({ version: 1, transient: retries(3, 1, 'stop'), hard: off }));
-      for (const id of ['r1', 'r2']) await engine.startRoute({ routeId: id, profileId: 'p' });
-      await engine.idle();
-      const fail = async (id: string): Promise<Route> => {
-        const r = (await db.store.readRoute(id))!;
-        return (
-          await engine.reportFailure({
-            routeId: id,
-            generation: r.generation,
-            invocationId: r.dispatch!.intentId,
-            evidence: envelopes.overloaded,
-            replay: replayOf(r),
-          })
-        ).route;
-      };
+      const fail = (id: string) => failOverloaded(engine, db.store, id);
       const retrying = async (id: string) => (await db.store.readRoute(id))!.state === 'retrying';
       // r1 fires in the pass whose claim transaction fails; r2 comes due in a later pass, still with leases: a
       // route that cannot fire would fail every claim transaction, so none is tried for a while.

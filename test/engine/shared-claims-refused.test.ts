@@ -1,10 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ClusterTimers, Route, Store, StoreTransaction, TransactionPlan } from '../../src/core/index.js';
-import { Engine, systemClock, type EngineEvent } from '../../src/engine/index.js';
-import { openPostgresDatabase } from '../../src/store/postgres/postgres-store.js';
-import { off, retries } from '../core/route/route-fixtures.js';
-import { dropSchemas, freshSchemaName, schemaLocation } from '../helpers/postgres.js';
-import { envelopes, profileDocument, replayOf } from './harness.js';
+import type { ClusterTimers, Store, StoreTransaction, TransactionPlan } from '../../src/core/index.js';
+import type { Engine, EngineEvent } from '../../src/engine/index.js';
+import { dropSchemas } from '../helpers/postgres.js';
+import { failOverloaded, openSharedNodeDatabase, sharedEngineWithTwoRoutes } from '../helpers/shared-node.js';
 import { until } from '../helpers/until.js';
 
 // A shared node on the real PostgreSQL at 127.0.0.1:5432 (database `test`, a fresh schema dropped at the end), on
@@ -14,14 +12,7 @@ afterAll(() => dropSchemas(schemas));
 
 describe('[DUR-01] a shared node claiming with leases whose claimed routes were all refused goes on claiming', () => {
   it('a batch that moved nothing (its route cancelled between claim and firing) is followed at once by the routes that came due meanwhile', async () => {
-    const schema = freshSchemaName();
-    schemas.push(schema);
-    const db = await openPostgresDatabase({
-      location: schemaLocation(schema),
-      nodeId: 'node-a',
-      pollMs: 3_600_000,
-    });
-    await db.store.migrate();
+    const db = await openSharedNodeDatabase(schemas);
     const events: EngineEvent[] = [];
     let r2DueMs = Number.POSITIVE_INFINITY;
     let cancelled = false;
@@ -48,29 +39,10 @@ describe('[DUR-01] a shared node claiming with leases whose claimed routes were 
           plan,
         ),
     });
-    const engine: Engine = new Engine({
-      store: leasedOnly,
-      clock: systemClock(),
-      dispatcher: { dispatch: () => Promise.resolve() },
-      shared: { cluster, leaseMs: 3_600_000, pollMs: 3_600_000 },
-      onEvent: (e) => events.push(e),
-    });
+    // Assigned before any claim: the cluster above cancels through it.
+    const engine: Engine = await sharedEngineWithTwoRoutes(leasedOnly, cluster, events);
     try {
-      await engine.reconcile();
-      await engine.saveProfile(profileDocument({ version: 1, transient: retries(3, 1, 'stop'), hard: off }));
-      for (const id of ['r1', 'r2']) await engine.startRoute({ routeId: id, profileId: 'p' });
-      await engine.idle();
-      const fail = async (id: string): Promise<Route> => {
-        const r = (await db.store.readRoute(id))!;
-        const outcome = await engine.reportFailure({
-          routeId: id,
-          generation: r.generation,
-          invocationId: r.dispatch!.intentId,
-          evidence: envelopes.overloaded,
-          replay: replayOf(r),
-        });
-        return outcome.route;
-      };
+      const fail = (id: string) => failOverloaded(engine, db.store, id);
       await fail('r1');
       const r2 = await fail('r2');
       if (r2.state !== 'retry_wait') throw new Error(`r2 is ${r2.state}`);

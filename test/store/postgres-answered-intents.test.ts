@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { openPostgresDatabase } from '../../src/store/postgres/postgres-store.js';
-import { dropSchemas, freshSchemaName, schemaLocation } from '../helpers/postgres.js';
+import { dropSchemas } from '../helpers/postgres.js';
+import { openSharedNodeDatabase } from '../helpers/shared-node.js';
 
 // The real PostgreSQL at 127.0.0.1:5432, database `test`, a fresh schema dropped at the end.
 const schemas: string[] = [];
@@ -8,15 +8,8 @@ afterAll(() => dropSchemas(schemas));
 
 describe('[DUR-06] a shared node asks which of its waiting dispatches were answered elsewhere', () => {
   it('in one statement whatever their number: 70,000 waiting ids are more than a statement takes parameters', async () => {
-    const schema = freshSchemaName();
-    schemas.push(schema);
-    const db = await openPostgresDatabase({
-      location: schemaLocation(schema),
-      nodeId: 'node-a',
-      pollMs: 3_600_000,
-    });
+    const db = await openSharedNodeDatabase(schemas);
     try {
-      await db.store.migrate();
       const ids = Array.from(
         { length: 70_000 },
         (_, i) => `0190e8b4-0000-7000-8000-${String(i).padStart(12, '0')}`,

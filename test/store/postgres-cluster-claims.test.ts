@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Route } from '../../src/core/index.js';
-import { openPostgresDatabase } from '../../src/store/postgres/postgres-store.js';
 import { routesInEveryState, t0 } from '../core/route/route-fixtures.js';
 import pg from 'pg';
-import { dropSchemas, freshSchemaName, schemaLocation, testDatabaseUrl } from '../helpers/postgres.js';
+import { dropSchemas, testDatabaseUrl } from '../helpers/postgres.js';
+import { twoSharedNodes } from '../helpers/shared-node.js';
 
 // The real PostgreSQL at 127.0.0.1:5432, database `test`, a fresh schema per node pair, dropped at the end. Due
 // times are the database's clock: `t0` lies in the past, so routes due at `t0 + i` are overdue.
@@ -13,25 +13,8 @@ afterAll(() => dropSchemas(schemas));
 const hourAhead = () => Date.now() + 3_600_000;
 
 async function twoNodes(routes: readonly Route[]) {
-  const schema = freshSchemaName();
-  schemas.push(schema);
-  const open = (nodeId: string) =>
-    openPostgresDatabase({ location: schemaLocation(schema), nodeId, pollMs: 3_600_000 });
-  const a = await open('node-a');
-  await a.store.migrate();
-  const b = await open('node-b');
-  await a.store.transact(async (tx) => {
-    for (const r of routes) await tx.insertRoute(r);
-  });
-  return {
-    schema,
-    a: a.cluster!,
-    b: b.cluster!,
-    close: async () => {
-      await a.store.close();
-      await b.store.close();
-    },
-  };
+  const nodes = await twoSharedNodes(schemas, routes);
+  return { ...nodes, a: nodes.a.cluster!, b: nodes.b.cluster! };
 }
 
 const overdue = (n: number): Route[] => {

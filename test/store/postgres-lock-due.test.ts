@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import type { Route, StoreTransaction } from '../../src/core/index.js';
-import { openPostgresDatabase } from '../../src/store/postgres/postgres-store.js';
 import { routesInEveryState, t0 } from '../core/route/route-fixtures.js';
-import { dropSchemas, freshSchemaName, schemaLocation, testDatabaseUrl } from '../helpers/postgres.js';
+import { dropSchemas, testDatabaseUrl } from '../helpers/postgres.js';
+import { twoSharedNodes } from '../helpers/shared-node.js';
 
 // The real PostgreSQL at 127.0.0.1:5432, database `test`, a fresh schema per test, dropped at the end. Two stores
 // on one schema stand for two nodes (each store runs its own transactions one at a time). `t0` lies in the past:
@@ -15,35 +15,18 @@ const waiting = (id: string, deadlineMs: number): Route =>
   ({ ...routesInEveryState().retry_wait, id, deadlineMs }) as Route;
 
 async function twoNodes(routes: readonly Route[]) {
-  const schema = freshSchemaName();
-  schemas.push(schema);
-  const open = (nodeId: string) =>
-    openPostgresDatabase({ location: schemaLocation(schema), nodeId, pollMs: 3_600_000 });
-  const a = await open('node-a');
-  await a.store.migrate();
-  const b = await open('node-b');
-  await a.store.transact(async (tx) => {
-    for (const r of routes) await tx.insertRoute(r);
-  });
+  const nodes = await twoSharedNodes(schemas, routes);
+  /** Runs SQL on its own connection, `$schema` standing for the nodes' schema. */
   const sqlOn = async (text: string): Promise<pg.QueryResult> => {
     const client = new pg.Client({ connectionString: testDatabaseUrl });
     await client.connect();
     try {
-      return await client.query(text.replaceAll('$schema', schema));
+      return await client.query(text.replaceAll('$schema', nodes.schema));
     } finally {
       await client.end();
     }
   };
-  return {
-    a: a.store,
-    b: b.store,
-    clusterA: a.cluster!,
-    sqlOn,
-    close: async () => {
-      await a.store.close();
-      await b.store.close();
-    },
-  };
+  return { a: nodes.a.store, b: nodes.b.store, clusterA: nodes.a.cluster!, sqlOn, close: nodes.close };
 }
 
 const lockDue = async (tx: StoreTransaction, owner: string, limit = 100) =>

@@ -1,0 +1,81 @@
+import type { ClusterTimers, Route, Store } from '../../src/core/index.js';
+import { Engine, systemClock, type EngineEvent } from '../../src/engine/index.js';
+import { off, retries } from '../core/route/route-fixtures.js';
+import { openPostgresDatabase } from '../../src/store/postgres/postgres-store.js';
+import { envelopes, profileDocument, replayOf } from '../engine/harness.js';
+import { freshSchemaName, schemaLocation } from './postgres.js';
+
+/**
+ * A shared node's ports on a fresh, migrated schema of the test PostgreSQL; the schema's name is pushed to
+ * `schemas` for `dropSchemas`. Its poll is an hour: only its own timer, or what a test does, fires anything.
+ */
+export async function openSharedNodeDatabase(schemas: string[], nodeId = 'node-a') {
+  const schema = freshSchemaName();
+  schemas.push(schema);
+  const db = await openPostgresDatabase({ location: schemaLocation(schema), nodeId, pollMs: 3_600_000 });
+  await db.store.migrate();
+  return db;
+}
+
+/** The route's current attempt fails with an overloaded 529 before any output; the route as the engine left it. */
+export async function failOverloaded(engine: Engine, store: Store, routeId: string): Promise<Route> {
+  const route = (await store.readRoute(routeId))!;
+  const outcome = await engine.reportFailure({
+    routeId,
+    generation: route.generation,
+    invocationId: route.dispatch!.intentId,
+    evidence: envelopes.overloaded,
+    replay: replayOf(route),
+  });
+  return outcome.route;
+}
+
+/**
+ * Two shared nodes' ports on one fresh, migrated schema (its name pushed to `schemas`), `routes` stored through
+ * the first. Each store runs its own transactions one at a time, as a node does.
+ */
+export async function twoSharedNodes(schemas: string[], routes: readonly Route[]) {
+  const a = await openSharedNodeDatabase(schemas, 'node-a');
+  const schema = schemas.at(-1)!;
+  const b = await openPostgresDatabase({
+    location: schemaLocation(schema),
+    nodeId: 'node-b',
+    pollMs: 3_600_000,
+  });
+  await a.store.transact(async (tx) => {
+    for (const r of routes) await tx.insertRoute(r);
+  });
+  return {
+    schema,
+    a,
+    b,
+    close: async () => {
+      await a.store.close();
+      await b.store.close();
+    },
+  };
+}
+
+/**
+ * A shared engine on the system clock (due times are the database's) over `store` and `cluster`, its events pushed
+ * to `events`, with a dispatcher that accepts everything; profile `p` retries transient failures three times a
+ * second apart, and routes r1 and r2 are started on it and dispatched.
+ */
+export async function sharedEngineWithTwoRoutes(
+  store: Store,
+  cluster: ClusterTimers,
+  events: EngineEvent[],
+): Promise<Engine> {
+  const engine = new Engine({
+    store,
+    clock: systemClock(),
+    dispatcher: { dispatch: () => Promise.resolve() },
+    shared: { cluster, leaseMs: 3_600_000, pollMs: 3_600_000 },
+    onEvent: (e) => events.push(e),
+  });
+  await engine.reconcile();
+  await engine.saveProfile(profileDocument({ version: 1, transient: retries(3, 1, 'stop'), hard: off }));
+  for (const id of ['r1', 'r2']) await engine.startRoute({ routeId: id, profileId: 'p' });
+  await engine.idle();
+  return engine;
+}
