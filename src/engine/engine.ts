@@ -108,9 +108,17 @@ export interface ListRoutesQuery {
 
 /** Due routes read per query when a timer fires. */
 const dueBatch = 512;
+/**
+ * Due routes one claim-and-fire transaction locks. None is sent before its transaction commits, so a smaller claim
+ * sends its first routes sooner when a backlog built up (a cold start, a pause); a transaction's fixed cost is a
+ * few round trips.
+ */
+const claimBatch = 128;
 /** What one claim pass did: how many routes it claimed, each firing's outcome, and the next instant if it read it. */
 interface ClaimPass {
   readonly claimed: number;
+  /** It claimed as many as it may: more may be due at once. */
+  readonly full: boolean;
   readonly outcomes: readonly WorkResult['outcome'][];
   readonly next: {
     readonly nowMs: number;
@@ -673,7 +681,7 @@ export class Engine {
     for (;;) {
       if (this.closed) return;
       const pass = (await this.claimInTransaction(shared)) ?? (await this.claimWithLeases(shared));
-      const { claimed, outcomes } = pass;
+      const { claimed, full, outcomes } = pass;
       if (!outcomes.includes('changed') && outcomes.includes('unchanged')) {
         // Early by this clock, which is behind the database's: nothing moved, so wait a poll rather than spin.
         this.arm(clock.now() + shared.pollMs);
@@ -681,7 +689,7 @@ export class Engine {
       }
       // Full: more is due at once. Refused as stale (a person or another node moved those routes first): what came
       // due meanwhile is this node's to claim now, not after a poll.
-      if (claimed === dueBatch || (claimed > 0 && !outcomes.includes('changed'))) continue;
+      if (full || (claimed > 0 && !outcomes.includes('changed'))) continue;
       const next = pass.next ?? {
         ...(await shared.cluster.nextClaimable([], pass.claimedAtMs)),
         answeredAtMs: clock.now(),
@@ -699,7 +707,7 @@ export class Engine {
     try {
       const fired = await this.queue.submit(
         claimAndFireWork(
-          { owner: shared.cluster.nodeId, limit: dueBatch, holdMs: shared.leaseMs },
+          { owner: shared.cluster.nodeId, limit: claimBatch, holdMs: shared.leaseMs },
           this.newId,
           () => clock.now(),
         ),
@@ -708,7 +716,13 @@ export class Engine {
         this.claimsInTransactionFromMs = Number.POSITIVE_INFINITY;
         return null;
       }
-      return { claimed: fired.due.length, outcomes: fired.outcomes, next: null, claimedAtMs: fired.nowMs };
+      return {
+        claimed: fired.due.length,
+        full: fired.due.length === claimBatch,
+        outcomes: fired.outcomes,
+        next: null,
+        claimedAtMs: fired.nowMs,
+      };
     } catch (error) {
       if (this.closed) throw error;
       this.claimsInTransactionFromMs = clock.now() + claimCoolDownMs;
@@ -737,6 +751,7 @@ export class Engine {
     if (failed !== undefined) throw failed.reason;
     return {
       claimed: claim.due.length,
+      full: claim.due.length === dueBatch,
       outcomes: results.map((r) => (r.status === 'fulfilled' ? r.value.outcome : 'not_found')),
       next: { nowMs: claim.nowMs, nextMs: claim.nextMs, answeredAtMs },
       claimedAtMs: claim.nowMs,
