@@ -1,10 +1,12 @@
-import type { ScheduledRoute } from '../core/index.js';
+import type { DueLock, ScheduledRoute } from '../core/index.js';
 import type { Work } from './batch-queue.js';
 import { routeWork, type WorkResult } from './route-work.js';
 
 /** What one claim-and-fire unit of work did: the due routes it locked, and each firing's outcome in that order. */
 export interface FiredClaim {
   readonly due: readonly ScheduledRoute[];
+  /** The database's now the routes were judged due by. */
+  readonly nowMs: number;
   readonly outcomes: readonly WorkResult['outcome'][];
 }
 
@@ -16,20 +18,19 @@ export interface FiredClaim {
  * inside a transaction.
  */
 export function claimAndFireWork(
-  owner: string,
-  limit: number,
+  lock: DueLock,
   newId: () => string,
   now: () => number,
 ): Work<FiredClaim | null> {
   return async (tx, _nowMs, after) => {
     if (tx.lockDueRoutes === undefined) return null;
-    const due = await tx.lockDueRoutes(owner, limit);
+    const { due, nowMs } = await tx.lockDueRoutes(lock);
     const outcomes: WorkResult['outcome'][] = [];
     for (const d of due) {
       const fire = routeWork(d.id, { type: 'deadline', generation: d.generation }, newId);
       // Each at its own instant, as the batch gives every piece: a long batch's last firing reads late rows.
       outcomes.push((await fire(tx, now(), after)).outcome);
     }
-    return { due, outcomes };
+    return { due, nowMs, outcomes };
   };
 }

@@ -117,8 +117,12 @@ interface ClaimPass {
     readonly nextMs: number | null;
     readonly answeredAtMs: number;
   } | null;
+  /** The database's now the claim judged routes due by. */
+  readonly claimedAtMs: number;
 }
 
+/** After a claim-and-fire transaction failed, claim with leases (each route fired apart) this long. */
+const claimCoolDownMs = 60_000;
 /** After a failed timer pass, try again this much later. */
 const timerRetryMs = 1_000;
 
@@ -144,8 +148,12 @@ export class Engine {
   private armedAt = Number.POSITIVE_INFINITY;
   private cancelTimer: CancelTimer | null = null;
   private firing: Promise<void> | null = null;
-  /** Shared mode: claims lock and fire due routes in one transaction, until the store says it cannot. */
-  private claimsInTransaction = true;
+  /**
+   * Shared mode: claims lock and fire due routes in one transaction from this instant on (this clock); never once
+   * the store says it cannot. A failed claim transaction puts it off by `claimCoolDownMs`: a route that cannot fire
+   * stays due, and would fail every such claim before any other route fired.
+   */
+  private claimsInTransactionFromMs = 0;
   private fireAgain = false;
   /** Background work idle() waits for: re-arming the timer, waking the routes a closed circuit held. */
   private readonly refreshing = new Set<Promise<void>>();
@@ -674,7 +682,10 @@ export class Engine {
       // Full: more is due at once. Refused as stale (a person or another node moved those routes first): what came
       // due meanwhile is this node's to claim now, not after a poll.
       if (claimed === dueBatch || (claimed > 0 && !outcomes.includes('changed'))) continue;
-      const next = pass.next ?? { ...(await shared.cluster.nextClaimable([])), answeredAtMs: clock.now() };
+      const next = pass.next ?? {
+        ...(await shared.cluster.nextClaimable([], pass.claimedAtMs)),
+        answeredAtMs: clock.now(),
+      };
       // A delay from when the database answered, not from when the batch has fired.
       if (next.nextMs !== null) this.arm(next.answeredAtMs + Math.max(0, next.nextMs - next.nowMs));
       return;
@@ -683,23 +694,28 @@ export class Engine {
 
   /** One claim-and-fire transaction; null when the store cannot, or when it failed (then said, and leases do it). */
   private async claimInTransaction(shared: SharedNodes): Promise<ClaimPass | null> {
-    if (!this.claimsInTransaction) return null;
     const clock = this.options.clock;
+    if (clock.now() < this.claimsInTransactionFromMs) return null;
     try {
       const fired = await this.queue.submit(
-        claimAndFireWork(shared.cluster.nodeId, dueBatch, this.newId, () => clock.now()),
+        claimAndFireWork(
+          { owner: shared.cluster.nodeId, limit: dueBatch, holdMs: shared.leaseMs },
+          this.newId,
+          () => clock.now(),
+        ),
       );
       if (fired === null) {
-        this.claimsInTransaction = false;
+        this.claimsInTransactionFromMs = Number.POSITIVE_INFINITY;
         return null;
       }
-      return { claimed: fired.due.length, outcomes: fired.outcomes, next: null };
+      return { claimed: fired.due.length, outcomes: fired.outcomes, next: null, claimedAtMs: fired.nowMs };
     } catch (error) {
       if (this.closed) throw error;
+      this.claimsInTransactionFromMs = clock.now() + claimCoolDownMs;
       this.emit({
         type: 'error',
         atMs: clock.now(),
-        message: `firing due routes in one transaction failed (claiming them with leases instead): ${(error as Error).message}`,
+        message: `firing due routes in one transaction failed (claiming them with leases for ${claimCoolDownMs / 1000} s): ${(error as Error).message}`,
       });
       return null;
     }
@@ -723,6 +739,7 @@ export class Engine {
       claimed: claim.due.length,
       outcomes: results.map((r) => (r.status === 'fulfilled' ? r.value.outcome : 'not_found')),
       next: { nowMs: claim.nowMs, nextMs: claim.nextMs, answeredAtMs },
+      claimedAtMs: claim.nowMs,
     };
   }
 

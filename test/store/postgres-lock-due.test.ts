@@ -37,6 +37,7 @@ async function twoNodes(routes: readonly Route[]) {
   return {
     a: a.store,
     b: b.store,
+    clusterA: a.cluster!,
     sqlOn,
     close: async () => {
       await a.store.close();
@@ -45,7 +46,8 @@ async function twoNodes(routes: readonly Route[]) {
   };
 }
 
-const lockDue = (tx: StoreTransaction, owner: string, limit = 100) => tx.lockDueRoutes!(owner, limit);
+const lockDue = async (tx: StoreTransaction, owner: string, limit = 100) =>
+  (await tx.lockDueRoutes!({ owner, limit, holdMs: 60_000 })).due;
 const ids = (due: readonly { id: string }[]) => due.map((d) => d.id);
 
 describe('[DUR-01] due routes locked and fired in one transaction on shared nodes', () => {
@@ -137,6 +139,67 @@ describe('[DUR-01] due routes locked and fired in one transaction on shared node
         { routeIds: ['moved'] },
       );
       expect(ids(due)).toEqual(['stays']);
+    } finally {
+      await nodes.close();
+    }
+  });
+
+  it("after a claim, names as next neither an overdue route another transaction held, but a route due since and a foreign lease's end", async () => {
+    const nodes = await twoNodes([waiting('held-elsewhere', t0), waiting('leased-elsewhere', t0 + 1)]);
+    try {
+      const leaseEnd = Date.now() + 3_600_000;
+      await nodes.sqlOn(`UPDATE $schema.routes SET lease_owner = 'node-b', lease_until_ms = ${leaseEnd}
+        WHERE id = 'leased-elsewhere'`);
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let lockedByB!: () => void;
+      const bLocked = new Promise<void>((resolve) => (lockedByB = resolve));
+      const b = nodes.b.transact(async (tx) => {
+        expect(await lockDue(tx, 'node-b')).toHaveLength(2);
+        lockedByB();
+        await held;
+      });
+      await bLocked;
+      const claim = await nodes.a.transact((tx) =>
+        tx.lockDueRoutes!({ owner: 'node-a', limit: 100, holdMs: 60_000 }),
+      );
+      expect(claim.due).toEqual([]);
+      // Without the claim's clock both overdue routes look claimable now: a node would claim again at once and
+      // spin while node B fires.
+      expect((await nodes.clusterA.nextClaimable([])).nextMs).toBe(t0);
+      expect((await nodes.clusterA.nextClaimable([], claim.nowMs)).nextMs).toBe(leaseEnd);
+      // A route that came due after the claim is claimable now.
+      await nodes.a.transact(async (tx) => tx.insertRoute(waiting('due-since', claim.nowMs + 1)));
+      expect((await nodes.clusterA.nextClaimable([], claim.nowMs)).nextMs).toBe(claim.nowMs + 1);
+      release();
+      await b;
+    } finally {
+      await nodes.close();
+    }
+  });
+
+  it('a node that stalls while it holds due routes locked loses them once its transaction has idled holdMs', async () => {
+    const nodes = await twoNodes([waiting('d0', t0), waiting('d1', t0 + 1)]);
+    try {
+      let lockedByA!: () => void;
+      const aLocked = new Promise<void>((resolve) => (lockedByA = resolve));
+      // Node A locks both, then stalls (a frozen process keeps its connection open): no statement for 1.5 s.
+      const a = nodes.a
+        .transact(async (tx) => {
+          const locked = await tx.lockDueRoutes!({ owner: 'node-a', limit: 10, holdMs: 300 });
+          expect(ids(locked.due)).toEqual(['d0', 'd1']);
+          lockedByA();
+          await new Promise((resolve) => setTimeout(resolve, 1_500));
+          return tx.readRoute('d0');
+        })
+        .then(
+          () => 'committed',
+          () => 'ended by the database',
+        );
+      await aLocked;
+      expect(ids(await nodes.b.transact((tx) => lockDue(tx, 'node-b')))).toEqual([]);
+      expect(await a).toBe('ended by the database');
+      expect(ids(await nodes.b.transact((tx) => lockDue(tx, 'node-b')))).toEqual(['d0', 'd1']);
     } finally {
       await nodes.close();
     }

@@ -1,6 +1,7 @@
-import { factsOf, forEachToken, type Facts } from './facts.js';
+import { factsOf, forEachTokenAt, type Facts } from './facts.js';
 import { fieldKey, statusKey, type CompiledCatalogue } from './compiled-catalogue.js';
 import { matchRule } from './match-rule.js';
+import type { GramTable } from './required-grams.js';
 import { unstrippedOffset } from './terminal-codes.js';
 import { resolve, type Resolution, type RuleMatch } from './resolve.js';
 import type { Classification, UnclassifiedReason } from './classification.js';
@@ -152,7 +153,7 @@ function run(
 ): Explanation {
   const timingOrigin = timingOriginOf(evidence.observedAtMs, nowMs(options));
   const referenceMs = timingOrigin.originMs;
-  const facts = factsOf(evidence);
+  const facts = factsOf(evidence, catalogue.grams);
   const base = {
     catalogue_version: catalogue.version,
     provider_id: safeIdentifier(evidence.providerId ?? evidence.agentId),
@@ -175,7 +176,7 @@ function run(
   const matches = findMatches(facts, catalogue, explain);
   const resolution = resolve(matches);
   return {
-    classification: build(resolution, evidence, facts, base, referenceMs),
+    classification: build(resolution, evidence, facts, base, referenceMs, catalogue.grams),
     timingOrigin,
     // Only an explanation lists them: a classification need not build the list.
     matches: explain
@@ -196,9 +197,7 @@ function findMatches(facts: Facts, catalogue: CompiledCatalogue, all: boolean): 
   const byKey = catalogue.byKey;
   const marks = catalogue.marks;
   const pass = nextPass(marks);
-  const take = (key: string) => {
-    const list = byKey.get(key);
-    if (list === undefined) return;
+  const takeAll = (list: readonly number[]) => {
     for (let i = 0; i < list.length; i++) {
       const index = list[i]!;
       if (marks[index] === pass) continue;
@@ -206,7 +205,20 @@ function findMatches(facts: Facts, catalogue: CompiledCatalogue, all: boolean): 
       candidates.push(index);
     }
   };
-  forEachToken(facts.text, take, catalogue.tokenFilter);
+  const take = (key: string) => {
+    const list = byKey.get(key);
+    if (list !== undefined) takeAll(list);
+  };
+  // Text tokens are looked up in place by their hash (no string built for them).
+  const tokenIndex = catalogue.tokenIndex;
+  forEachTokenAt(
+    facts.text,
+    (text, start, end, hash) => {
+      const list = tokenIndex.get(text, start, end, hash);
+      if (list !== undefined) takeAll(list);
+    },
+    catalogue.tokenFilter,
+  );
   // forEach, not for-of: no iterator and no entry pair per field.
   facts.fields.forEach((values, name) => {
     for (let i = 0; i < values.length; i++) take(fieldKey(name, values[i]!));
@@ -270,6 +282,7 @@ function build(
   facts: Facts,
   base: Base,
   referenceMs: number,
+  grams: GramTable,
 ): Classification {
   if (resolution.kind === 'none') {
     return unclassified(base, 'unknown', null, null, 'low', safeExcerpt(facts.raw, defaultAnchor(evidence)));
@@ -296,7 +309,7 @@ function build(
   if (rule.confidence === 'low') return unclassified(base, 'low_confidence', null, rule.id, 'low', excerpt);
 
   const timing = extractTiming(
-    { headers: facts.headers, text: facts.text, referenceMs },
+    { headers: facts.headers, text: facts.text, referenceMs, grams },
     winner.compiled.timing,
   );
   const code = promoteByWindow(rule.code, timing, referenceMs);

@@ -9,7 +9,7 @@ import {
 } from '../catalogue/rule.js';
 import type { EvidenceKind } from '../evidence/envelope.js';
 import { RecourseError } from '../errors.js';
-import { isCjk, tokenFilter } from './facts.js';
+import { isCjk, tokenFilter, TokenIndex } from './facts.js';
 import { GramTable, LazyGate } from './required-grams.js';
 
 /** A rule prepared for matching: its rank and the keys it is indexed under. */
@@ -79,6 +79,8 @@ export interface CompiledCatalogue {
   readonly byKey: ReadonlyMap<string, readonly number[]>;
   /** `tokenFilter` of every key of `byKey`: which text tokens are worth looking up. */
   readonly tokenFilter: Uint32Array;
+  /** `byKey` by the tokenizer's hash: a text token is looked up in place, without building its string. */
+  readonly tokenIndex: TokenIndex<readonly number[]>;
   /** Rules with no selective key (evaluated for every evidence). */
   readonly always: readonly number[];
   /** Each rule's `rank`, by index: candidates are sorted by it. */
@@ -151,6 +153,7 @@ export function compileCatalogue(version: string, rules: readonly Rule[]): Compi
     rules: compiled,
     byKey,
     tokenFilter: tokenFilter(byKey.keys()),
+    tokenIndex: new TokenIndex(byKey),
     always,
     ranks: Float64Array.from(compiled, (rule) => rule.rank),
     marks: new Uint32Array(compiled.length + 1),

@@ -1,6 +1,7 @@
 import { statusFromText } from './text-status.js';
 import { stripTerminalCodes } from './terminal-codes.js';
 import { structuredFields } from './structured-fields.js';
+import type { GramTable } from './required-grams.js';
 import type { Evidence, HeaderList } from '../evidence/evidence.js';
 import type { EvidenceKind } from '../evidence/envelope.js';
 
@@ -35,7 +36,11 @@ export interface Facts {
   readonly text: string;
 }
 
-export function factsOf(evidence: Evidence): Facts {
+/**
+ * The facts of `evidence`. `grams`, the classifier's trigram table, is filled from the text here so that text
+ * status, the rules' gates and timing read one table (an answer never depends on it).
+ */
+export function factsOf(evidence: Evidence, grams?: GramTable): Facts {
   const raw = windowOf(primaryText(evidence));
   // Rules read the text without terminal escape sequences; the excerpt is cut from `raw` (see unstrippedOffset).
   const text = stripTerminalCodes(raw).toLowerCase();
@@ -46,7 +51,7 @@ export function factsOf(evidence: Evidence): Facts {
   return {
     kind: evidence.kind,
     sourceIds,
-    status: structuredStatus(evidence) ?? statusFromText(text)?.status ?? statusFromCodeField(fields),
+    status: structuredStatus(evidence) ?? statusFromText(text, grams)?.status ?? statusFromCodeField(fields),
     rpcCode: evidence.kind === 'acp_error' ? evidence.rpcCode : null,
     exitCode: evidence.kind === 'process_exit' ? evidence.exitCode : null,
     signal: evidence.kind === 'process_exit' && evidence.signal ? evidence.signal.toUpperCase() : null,
@@ -115,12 +120,65 @@ const filterSlot = (h: number): number => (h ^ (h >>> 16)) & (filterSlots - 1);
 export function tokenFilter(keys: Iterable<string>): Uint32Array {
   const bits = new Uint32Array(filterSlots / 32);
   for (const key of keys) {
-    let h = hashSeed;
-    for (let i = 0; i < key.length; i++) h = hashStep(h, key.charCodeAt(i));
-    const slot = filterSlot(h);
+    const slot = filterSlot(tokenHash(key));
     bits[slot >>> 5]! |= 1 << (slot & 31);
   }
   return bits;
+}
+
+/** The hash the tokenizer computes for `token` as it reads it. */
+function tokenHash(token: string): number {
+  let h = hashSeed;
+  for (let i = 0; i < token.length; i++) h = hashStep(h, token.charCodeAt(i));
+  return h;
+}
+
+/**
+ * Keys and their values, found by the tokenizer's hash and compared with the text in place: a token is looked up
+ * without building its string (no slice, no string hash, no map probe). Open addressing over a power-of-two table
+ * at most a quarter full.
+ */
+export class TokenIndex<V> {
+  private readonly slots: Int32Array;
+  private readonly hashes: number[] = [];
+  private readonly keys: string[] = [];
+  private readonly values: V[] = [];
+
+  constructor(entries: Iterable<readonly [string, V]>) {
+    const list = [...entries];
+    let size = 16;
+    while (size < list.length * 4) size *= 2;
+    this.slots = new Int32Array(size);
+    for (const [key, value] of list) {
+      const h = tokenHash(key);
+      let slot = filterSlot(h) & (size - 1);
+      while (this.slots[slot] !== 0) slot = (slot + 1) & (size - 1);
+      this.slots[slot] = this.keys.length + 1;
+      this.hashes.push(h);
+      this.keys.push(key);
+      this.values.push(value);
+    }
+  }
+
+  /** The value of the key text[start, end), whose tokenizer hash is `h`, or undefined. */
+  get(text: string, start: number, end: number, h: number): V | undefined {
+    const slots = this.slots;
+    const mask = slots.length - 1;
+    for (let slot = filterSlot(h) & mask; ; slot = (slot + 1) & mask) {
+      const entry = slots[slot]!;
+      if (entry === 0) return undefined;
+      const k = entry - 1;
+      if (this.hashes[k] === h && sameText(this.keys[k]!, text, start, end)) return this.values[k];
+    }
+  }
+}
+
+/** Whether `key` is text[start, end). */
+function sameText(key: string, text: string, start: number, end: number): boolean {
+  if (key.length !== end - start) return false;
+  for (let i = 0; i < key.length; i++)
+    if (key.charCodeAt(i) !== charCodeAt.call(text, start + i)) return false;
+  return true;
 }
 
 const passes = (filter: Uint32Array | undefined, h: number): boolean => {
@@ -137,47 +195,67 @@ const passes = (filter: Uint32Array | undefined, h: number): boolean => {
  * `filter` (`tokenFilter` of the keys looked up), only the tokens that pass it are built and visited.
  */
 export function forEachToken(text: string, visit: (token: string) => void, filter?: Uint32Array): void {
+  forEachTokenAt(text, (from, start, end) => visit(from.slice(start, end)), filter);
+}
+
+/**
+ * Like `forEachToken`, without building the tokens: `visit` gets the text, where the token starts and ends, and
+ * its hash (for a `TokenIndex`).
+ */
+export function forEachTokenAt(text: string, visit: TokenVisitor, filter?: Uint32Array): void {
   const n = text.length;
-  let start = -1;
-  let underscore = false;
   let previousCjk = false;
-  let whole = hashSeed;
-  for (let i = 0; i <= n; i++) {
-    const c = i < n ? charCodeAt.call(text, i) : 0;
-    const word = (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95;
-    if (word) {
-      if (start < 0) {
-        start = i;
-        whole = hashSeed;
+  for (let i = 0; i < n; i++) {
+    let c = charCodeAt.call(text, i);
+    if (c < 128) {
+      if (wordCharacters[c] === 0) {
+        previousCjk = false;
+        continue;
       }
-      whole = hashStep(whole, c);
-      if (c === 95) underscore = true;
-      previousCjk = false;
-      continue;
-    }
-    if (start >= 0) {
-      if (i - start <= 48 && passes(filter, whole)) visit(text.slice(start, i));
+      // A word, read to its end in a loop of its own: most characters of a text are inside one.
+      const start = i;
+      let whole = hashStep(hashSeed, c);
+      let underscore = c === 95;
+      while (++i < n) {
+        c = charCodeAt.call(text, i);
+        if (c >= 128 || wordCharacters[c] === 0) break;
+        whole = hashStep(whole, c);
+        if (c === 95) underscore = true;
+      }
+      if (i - start <= 48 && passes(filter, whole)) visit(text, start, i, whole);
       if (underscore) visitParts(text, start, i, visit, filter);
-      start = -1;
-      underscore = false;
+      previousCjk = false;
+      // `c`, at `i`, ended the word: ASCII needs nothing more; anything else may begin a CJK run.
+      if (i >= n || c < 128) continue;
     }
     if (c < 0x1100) {
       previousCjk = false;
       continue;
     }
     const cjk = isCjk(c);
-    if (cjk && previousCjk && passes(filter, hashStep(hashStep(hashSeed, charCodeAt.call(text, i - 1)), c)))
-      visit(text.slice(i - 1, i + 1));
+    if (cjk && previousCjk) {
+      const h = hashStep(hashStep(hashSeed, charCodeAt.call(text, i - 1)), c);
+      if (passes(filter, h)) visit(text, i - 1, i + 1, h);
+    }
     previousCjk = cjk;
   }
 }
+
+/** What `forEachTokenAt` calls for each token: text[start, end) is the token, `hash` its tokenizer hash. */
+export type TokenVisitor = (text: string, start: number, end: number, hash: number) => void;
+
+/** The characters of a word token (`[a-z0-9_]`), by ASCII code: 1, else 0. */
+const wordCharacters = new Uint8Array(128);
+for (let c = 97; c <= 122; c++) wordCharacters[c] = 1;
+for (let c = 48; c <= 57; c++) wordCharacters[c] = 1;
+wordCharacters[95] = 1;
 
 /** The non-empty parts of at most 48 characters between the underscores of text[start, end), in order. */
 function visitParts(
   text: string,
   start: number,
   end: number,
-  visit: (token: string) => void,
+  visit: TokenVisitor,
   filter: Uint32Array | undefined,
 ): void {
   let from = start;
@@ -188,7 +266,7 @@ function visitParts(
       h = hashStep(h, c);
       continue;
     }
-    if (i > from && i - from <= 48 && passes(filter, h)) visit(text.slice(from, i));
+    if (i > from && i - from <= 48 && passes(filter, h)) visit(text, from, i, h);
     from = i + 1;
     h = hashSeed;
   }

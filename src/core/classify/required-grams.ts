@@ -7,6 +7,8 @@
  * require nothing; an expression this reader does not follow requires nothing at all.
  */
 
+import { gramSlot, gramSlots, type TrigramTable } from '../text/trigrams.js';
+
 /**
  * `String.prototype.charCodeAt` called explicitly, inlined whatever the text's representation (see
  * src/core/sanitize/secret-patterns.ts: `text.charCodeAt` over many representations is a generic call per character).
@@ -22,12 +24,6 @@ export type Requirement =
   | { readonly kind: 'any'; readonly parts: readonly Requirement[] };
 
 const none: Requirement = { kind: 'none' };
-
-/** Slots of the trigram table: 65,536 (collisions only let more through). */
-export const gramSlots = 65_536;
-
-/** The slot of the trigram a, b, c (UTF-16 code units). */
-export const gramSlot = (a: number, b: number, c: number): number => (a * 961 + b * 31 + c) & (gramSlots - 1);
 
 /**
  * The requirement of `expression` over the texts it is run on. Expressions with the `i`, `u` or `v` flag are
@@ -241,11 +237,18 @@ class Reader {
 const allNode = -1;
 const anyNode = -2;
 const allTrigramsNode = -3;
+/**
+ * A choice among literal runs (each a trigram or all of some), laid out for one tight loop: the kind, the end, the
+ * number of runs, each run's first trigram, then where each run's other trigrams start (one more entry, the end of
+ * the last), then those trigrams. Most runs of a big alternation are refused at their first trigram, read here from
+ * consecutive slots.
+ */
+const anyRunsNode = -4;
 
 /**
  * A requirement as a gate the classifier evaluates without allocating: the requirement's tree, flattened in
  * prefix order into one array. A trigram is its slot; a node with children is its kind (`allNode`, `anyNode`,
- * `allTrigramsNode`), the index just past its last child, then its children. Evaluated as a tree, a choice between many alternatives
+ * `allTrigramsNode`), the index just past its last child, then its children (an `anyRunsNode` has the layout its comment gives). Evaluated as a tree, a choice between many alternatives
  * costs one check per alternative, not one per combination (as a list of conjunctions would). Null requires
  * nothing.
  */
@@ -268,6 +271,7 @@ function write(requirement: Requirement, out: number[]): void {
       return;
     case 'all':
     case 'any': {
+      if (requirement.kind === 'any' && writeAnyRuns(requirement.parts, out)) return;
       const at = out.length;
       const flat = requirement.kind === 'all' && requirement.parts.every((part) => part.kind === 'gram');
       out.push(flat ? allTrigramsNode : requirement.kind === 'all' ? allNode : anyNode, 0);
@@ -282,6 +286,51 @@ function write(requirement: Requirement, out: number[]): void {
   }
 }
 
+/** The trigram slots of a run, or null when `requirement` is not one. */
+function runOf(requirement: Requirement): number[] | null {
+  if (requirement.kind === 'gram') return [requirement.slot];
+  if (requirement.kind !== 'all') return null;
+  const slots: number[] = [];
+  for (const part of requirement.parts) {
+    if (part.kind !== 'gram') return null;
+    slots.push(part.slot);
+  }
+  return slots;
+}
+
+/**
+ * Writes a choice with at least four runs among its parts as an `anyRunsNode` (alone, or as the first child of an
+ * `anyNode` holding the other parts; either way the same choice) and says whether it did.
+ */
+function writeAnyRuns(parts: readonly Requirement[], out: number[]): boolean {
+  const runs: number[][] = [];
+  const others: Requirement[] = [];
+  for (const part of parts) {
+    const run = runOf(part);
+    if (run === null) others.push(part);
+    else runs.push(run);
+  }
+  if (runs.length < 4) return false;
+  const outer = out.length;
+  if (others.length > 0) out.push(anyNode, 0);
+  const at = out.length;
+  out.push(anyRunsNode, 0, runs.length);
+  for (const run of runs) out.push(run[0]!);
+  const starts = out.length;
+  for (let k = 0; k <= runs.length; k++) out.push(0);
+  for (let k = 0; k < runs.length; k++) {
+    out[starts + k] = out.length;
+    for (let i = 1; i < runs[k]!.length; i++) out.push(runs[k]![i]!);
+  }
+  out[starts + runs.length] = out.length;
+  out[at + 1] = out.length;
+  if (others.length > 0) {
+    for (const part of others) write(part, out);
+    out[outer + 1] = out.length;
+  }
+  return true;
+}
+
 const isSet = (bits: Uint32Array, slot: number): boolean => (bits[slot >>> 5]! & (1 << (slot & 31))) !== 0;
 
 /** Whether the node of `gate` at `at` holds for the trigrams set in `bits`. */
@@ -290,6 +339,7 @@ function holds(gate: Int32Array, at: number, bits: Uint32Array): boolean {
   if (head >= 0) return isSet(bits, head);
   const end = gate[at + 1]!;
   if (head === allTrigramsNode) return allSet(gate, at + 2, end, bits);
+  if (head === anyRunsNode) return anyRunHolds(gate, at, bits);
   const wanted = head === anyNode;
   for (let p = at + 2; p < end;) {
     const word = gate[p]!;
@@ -305,6 +355,18 @@ function holds(gate: Int32Array, at: number, bits: Uint32Array): boolean {
     if (held === wanted) return wanted;
   }
   return !wanted;
+}
+
+/** Whether one run of the `anyRunsNode` at `at` has all its trigrams set. */
+function anyRunHolds(gate: Int32Array, at: number, bits: Uint32Array): boolean {
+  const count = gate[at + 2]!;
+  const firsts = at + 3;
+  const starts = firsts + count;
+  for (let k = 0; k < count; k++) {
+    if (!isSet(bits, gate[firsts + k]!)) continue;
+    if (allSet(gate, gate[starts + k]!, gate[starts + k + 1]!, bits)) return true;
+  }
+  return false;
 }
 
 /** Whether every trigram of gate[from, end) is set. */
@@ -329,7 +391,7 @@ export class LazyGate {
  * Which trigrams a text holds, filled once per text and read by every rule's gate: one bit a slot (8 KiB, which
  * stays in cache where the gates' scattered reads land), cleared for each new text.
  */
-export class GramTable {
+export class GramTable implements TrigramTable {
   private readonly bits = new Uint32Array(gramSlots / 32);
   private text: string | null = null;
 
@@ -338,6 +400,26 @@ export class GramTable {
     if (gate === null) return true;
     if (this.text !== text) this.fill(text);
     return holds(gate, 0, this.bits);
+  }
+
+  /**
+   * Whether `text` may contain the literal whose trigrams are `grams` (`literalGrams`): false only when one of
+   * them is missing, so a caller may skip a search for it. A literal shorter than three characters has none and
+   * always may.
+   */
+  mayContain(grams: Int32Array, text: string): boolean {
+    if (this.text !== text) this.fill(text);
+    return allSet(grams, 0, grams.length, this.bits);
+  }
+
+  /** Whether `text` may contain at least one of the literals (each as `literalGrams`). */
+  mayContainAny(literals: readonly Int32Array[], text: string): boolean {
+    if (this.text !== text) this.fill(text);
+    for (let i = 0; i < literals.length; i++) {
+      const grams = literals[i]!;
+      if (allSet(grams, 0, grams.length, this.bits)) return true;
+    }
+    return false;
   }
 
   private fill(text: string): void {

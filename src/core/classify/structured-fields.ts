@@ -17,6 +17,8 @@ const fieldPattern = new RegExp(
 const codexVariant =
   /codex_?error_?info\\{0,3}["']?\s{0,3}:\s{0,3}\{?\s{0,3}\\{0,3}["']([a-z_]{3,60})\\{0,3}["']/g;
 
+const underscores = /_/g;
+
 export function structuredFields(text: string): Map<string, string[]> {
   const fields = new Map<string, string[]>();
   if (!text.includes(':') && !text.includes('=')) return fields;
@@ -25,12 +27,18 @@ export function structuredFields(text: string): Map<string, string[]> {
     if (list === undefined) fields.set(key, [value]);
     else if (list.length < 16 && !list.includes(value)) list.push(value);
   };
-  for (const m of text.matchAll(fieldPattern)) {
+  // `exec` on the module's own global expressions rather than `matchAll`, which clones the expression and steps
+  // through a generic iterator on every call; neither expression matches the empty string, so the loops see the
+  // same matches.
+  fieldPattern.lastIndex = 0;
+  for (let m = fieldPattern.exec(text); m !== null; m = fieldPattern.exec(text)) {
     const value = (m[2] ?? m[3] ?? '').trim();
     if (value !== '') add(m[1]!, value);
   }
   if (text.includes('error')) {
-    for (const m of text.matchAll(codexVariant)) add('codexerrorinfo', m[1]!.replace(/_/g, ''));
+    codexVariant.lastIndex = 0;
+    for (let m = codexVariant.exec(text); m !== null; m = codexVariant.exec(text))
+      add('codexerrorinfo', m[1]!.replace(underscores, ''));
   }
   return fields;
 }

@@ -1,3 +1,6 @@
+import type { GramTable } from './required-grams.js';
+import { literalGrams } from '../text/trigrams.js';
+
 /**
  * HTTP status codes stated in text, but only behind an anchor that makes them an error report
  * (`API Error: 529`, `Error code: 429 -`, `last status: 401`, `[500 Internal Server Error]`, a line that starts
@@ -36,6 +39,9 @@ const anchoredStatus: ReadonlyArray<readonly [literal: string, pattern: RegExp]>
 
 const hasThreeDigits = /[1-5]\d\d/;
 
+/** Each form's literal as trigram slots: a text whose trigram table lacks one of them need not be searched. */
+const literalSlots = anchoredStatus.map(([literal]) => literalGrams(literal));
+
 /**
  * For each form, the form whose literal is the shortest other one inside its own (`status` inside `status code`), or
  * -1: a text without that literal has neither, so its own is not searched for (most texts have no `status`).
@@ -52,24 +58,33 @@ const innerLiteral = anchoredStatus.map(([literal]) => {
 /** Scratch of one call: whether each form's literal occurs (1) or not (0), or -1 before it is searched for. */
 const literalFound = new Int8Array(anchoredStatus.length);
 
-/** Whether the literal of form `index` occurs in `text`, searched for at most once a call. */
-function hasLiteral(text: string, index: number): boolean {
+/**
+ * Whether the literal of form `index` occurs in `text`, searched for at most once a call, and only when the
+ * text's trigrams (`grams`, when given) hold the literal's.
+ */
+function hasLiteral(text: string, index: number, grams: GramTable | undefined): boolean {
   const known = literalFound[index]!;
   if (known !== -1) return known === 1;
   const inner = innerLiteral[index]!;
-  const found = (inner < 0 || hasLiteral(text, inner)) && text.includes(anchoredStatus[index]![0]);
+  const found =
+    (inner < 0 || hasLiteral(text, inner, grams)) &&
+    (grams === undefined || grams.mayContain(literalSlots[index]!, text)) &&
+    text.includes(anchoredStatus[index]![0]);
   literalFound[index] = found ? 1 : 0;
   return found;
 }
 
-/** The first anchored status in the lower-cased `text`, with its offset, or null. */
-export function statusFromText(text: string): { status: number; offset: number } | null {
+/**
+ * The first anchored status in the lower-cased `text`, with its offset, or null. `grams`, a trigram table (filled
+ * from `text` if it is not), spares the searches for literals whose trigrams the text lacks; the answer is the same.
+ */
+export function statusFromText(text: string, grams?: GramTable): { status: number; offset: number } | null {
   if (!hasThreeDigits.test(text)) return null;
   literalFound.fill(-1);
   let best: { status: number; offset: number } | null = null;
   for (let index = 0; index < anchoredStatus.length; index++) {
     const [literal, pattern] = anchoredStatus[index]!;
-    if (literal !== '' && !hasLiteral(text, index)) continue;
+    if (literal !== '' && !hasLiteral(text, index, grams)) continue;
     const m = pattern.exec(text);
     if (m && m[1] && (best === null || m.index < best.offset))
       best = { status: Number(m[1]), offset: m.index };

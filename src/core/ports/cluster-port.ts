@@ -25,10 +25,14 @@ export interface ClusterTimers {
   claimDue(leaseMs: number, limit: number): Promise<ClusterClaim>;
   /**
    * The next instant worth a claim by the database's clock (a deadline, or the end of another node's lease on an
-   * overdue route), leaving out the routes `inHand`; `nextMs` null when none waits.
+   * overdue route), leaving out the routes `inHand`; `nextMs` null when none waits. `claimedAtMs`, the database's
+   * now of a claim that locked every free due route it could: a route due by then that it did not get was held by
+   * another transaction (firing it, or gone with its node), so it is left to that transaction and to the poll
+   * rather than claimed again at once, which would spin while the other node fires.
    */
   nextClaimable(
     inHand: readonly string[],
+    claimedAtMs?: number,
   ): Promise<{ readonly nowMs: number; readonly nextMs: number | null }>;
   /** Marks this node alive for `ttlMs` more of the database's clock. */
   heartbeat(ttlMs: number): Promise<void>;

@@ -1,5 +1,7 @@
 export {
   type DueClaim,
+  type DueLock,
+  type LockedDueRoutes,
   type PlanPageQuery,
   type PlanSummary,
   type ProfileSummary,

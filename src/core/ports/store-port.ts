@@ -184,8 +184,22 @@ export interface StoreTransaction {
    * Stores several nodes share (PostgreSQL) only: locks, for the rest of this transaction, the waiting routes due by
    * the database's clock that no other transaction holds and whose lease is free, expired or `owner`'s, earliest
    * first (then by route id), at most `limit`, after sending this transaction's own writes. Fired in the same
-   * transaction, they need no lease: another node passes over locked rows, and a node that dies mid-fire loses its
-   * locks with its connection, so the routes are due again at once.
+   * transaction, they need no lease: another node passes over locked rows. A node that dies mid-fire loses its
+   * locks with its connection; one that stalls (frozen, or its host cut off without closing the connection) loses
+   * them when the transaction has waited `holdMs` between two statements: the database ends it.
    */
-  lockDueRoutes?(owner: string, limit: number): Promise<readonly ScheduledRoute[]>;
+  lockDueRoutes?(lock: DueLock): Promise<LockedDueRoutes>;
+}
+
+/** Who locks due routes, how many at most, and how long its transaction may wait between statements. */
+export interface DueLock {
+  readonly owner: string;
+  readonly limit: number;
+  readonly holdMs: number;
+}
+
+/** What `StoreTransaction.lockDueRoutes` locked, and the database's now it judged them due by. */
+export interface LockedDueRoutes {
+  readonly due: readonly ScheduledRoute[];
+  readonly nowMs: number;
 }

@@ -543,26 +543,35 @@ const wordStartsThird = Uint32Array.from(thirdCharacters, (bits) => bits >>> 0);
  * text (letters, digits, escaped punctuation) is compared as lower-cased text, the rest run as sticky expressions.
  * A JSON body has a colon in every pair, so a colon must cost a comparison, not a regular expression.
  */
-type Trigger = { readonly literal: string } | { readonly expression: RegExp };
+interface Trigger {
+  /** The trigger as lower-case text, or null when it is an expression. */
+  readonly literal: string | null;
+  readonly expression: RegExp | null;
+}
 const otherTriggers = new Map<number, Trigger[]>();
 for (const { first, trigger } of otherStarts()) {
   const list = otherTriggers.get(first) ?? [];
   const plain = /^(?:\\[^A-Za-z0-9]|[A-Za-z0-9:@-])+$/.test(trigger);
   const entry: Trigger = plain
-    ? { literal: trigger.replace(/\\(.)/g, '$1').toLowerCase() }
-    : { expression: new RegExp(trigger, 'iy') };
-  const same = (t: Trigger) => ('literal' in t && 'literal' in entry ? t.literal === entry.literal : false);
-  if (!list.some(same)) list.push(entry);
+    ? { literal: trigger.replace(/\\(.)/g, '$1').toLowerCase(), expression: null }
+    : { literal: null, expression: new RegExp(trigger, 'iy') };
+  if (!list.some((t) => t.literal !== null && t.literal === entry.literal)) list.push(entry);
   otherTriggers.set(first, list);
 }
+/** The same, by character code (one shape, an array read per trigger character: no map lookup, no iterator). */
+const triggersByCode: ReadonlyArray<readonly Trigger[]> = Array.from(
+  { length: 128 },
+  (_, c) => otherTriggers.get(c) ?? [],
+);
 
 /** Whether `trigger` matches `text` at `at`. */
 function triggerAt(trigger: Trigger, text: string, at: number): boolean {
-  if ('expression' in trigger) {
-    trigger.expression.lastIndex = at;
-    return trigger.expression.test(text);
+  const literal = trigger.literal;
+  if (literal === null) {
+    const expression = trigger.expression!;
+    expression.lastIndex = at;
+    return expression.test(text);
   }
-  const { literal } = trigger;
   if (at + literal.length > text.length) return false;
   for (let k = 1; k < literal.length; k++) {
     if (lower(charCodeAt.call(text, at + k)) !== literal.charCodeAt(k)) return false;
@@ -614,8 +623,25 @@ export function nextCandidate(text: string, from: number): number {
           }
         }
       }
-    } else if ((cls & triggerBit) !== 0) {
-      for (const trigger of otherTriggers.get(c)!) if (triggerAt(trigger, text, i)) return i;
+      // The rest of the word can begin nothing: each letter follows a letter (no word start, no run start). Its end
+      // is found once, and a run that begins with the word is measured on from there.
+      let wordEnd = i + 1;
+      while (wordEnd < n && (classOf(charCodeAt.call(text, wordEnd)) & alnumBit) !== 0) wordEnd++;
+      if ((previous & runBit) === 0) {
+        if (runEnd < i) {
+          runEnd = wordEnd;
+          while (runEnd < n && (classOf(charCodeAt.call(text, runEnd)) & runBodyBit) !== 0) runEnd++;
+        }
+        if (runEnd - i >= 32) return i;
+      }
+      // Every letter and digit has the same class bits: `previous` is the word's last character's class too.
+      i = wordEnd - 1;
+      previous = cls;
+      continue;
+    }
+    if ((cls & triggerBit) !== 0) {
+      const triggers = triggersByCode[c]!;
+      for (let k = 0; k < triggers.length; k++) if (triggerAt(triggers[k]!, text, i)) return i;
     }
     if ((cls & runBodyBit) !== 0 && (previous & runBit) === 0) {
       if (runEnd < i) {
@@ -623,10 +649,6 @@ export function nextCandidate(text: string, from: number): number {
         while (runEnd < n && (classOf(charCodeAt.call(text, runEnd)) & runBodyBit) !== 0) runEnd++;
       }
       if (runEnd - i >= 32) return i;
-    }
-    if ((cls & alnumBit) !== 0) {
-      // The rest of the word can begin nothing: each letter follows a letter (no word start, no run start).
-      while (i + 1 < n && (classOf(charCodeAt.call(text, i + 1)) & alnumBit) !== 0) i++;
     }
     previous = cls;
   }

@@ -54,14 +54,25 @@ export class PostgresCluster implements ClusterTimers {
    * route. Every write of a route frees its lease and only due routes are leased, so a future deadline is free:
    * the index on deadlines gives its first entry, and only the overdue rows are read whole.
    */
-  async nextClaimable(inHand: readonly string[]): Promise<{ nowMs: number; nextMs: number | null }> {
+  async nextClaimable(
+    inHand: readonly string[],
+    claimedAtMs?: number,
+  ): Promise<{ nowMs: number; nextMs: number | null }> {
     const owner = this.nodeId;
+    // Overdue by the claim's clock and not taken: held by another transaction (no lease) or leased to another
+    // node (then its lease's end). Without a claim's clock, every overdue route counts.
+    const heldSince = claimedAtMs ?? null;
     const next = await sql<{ next_ms: number | null; now_ms: number }>`
       WITH clock AS (SELECT ${databaseNow} AS ms)
       SELECT least(
         (SELECT r.deadline_ms FROM routes r, clock WHERE r.deadline_ms > clock.ms ORDER BY r.deadline_ms LIMIT 1),
-        (SELECT min(GREATEST(r.deadline_ms, CASE WHEN r.lease_owner = ${owner} THEN 0
-                                                 ELSE coalesce(r.lease_until_ms, 0) END))
+        (SELECT min(CASE
+                      WHEN ${heldSince}::bigint IS NOT NULL AND r.deadline_ms <= ${heldSince}::bigint
+                        THEN CASE WHEN r.lease_owner <> ${owner} AND r.lease_until_ms > ${heldSince}::bigint
+                                  THEN r.lease_until_ms END
+                      ELSE GREATEST(r.deadline_ms, CASE WHEN r.lease_owner = ${owner} THEN 0
+                                                        ELSE coalesce(r.lease_until_ms, 0) END)
+                    END)
            FROM routes r, clock WHERE r.deadline_ms <= clock.ms
              AND NOT (r.id = any(${[...inHand]}::text[])))) AS next_ms,
         (SELECT ms FROM clock) AS now_ms`.execute(this.db);

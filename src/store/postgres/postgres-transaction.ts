@@ -3,14 +3,15 @@ import type {
   AttemptRecord,
   Circuit,
   DispatchIntent,
+  DueLock,
   DynamicProfile,
   IntentOutcome,
   Plan,
   PlanErrorRecord,
   ReplayEvidence,
   Route,
+  LockedDueRoutes,
   RouteFence,
-  ScheduledRoute,
   StoreTransaction,
 } from '../../core/index.js';
 import { readProfile, readRoute } from '../kysely-store-reads.js';
@@ -85,21 +86,35 @@ export class PostgresTransaction implements StoreTransaction {
     for (const i of intents) this.openIntents.add(i.id);
   }
 
-  async lockDueRoutes(owner: string, limit: number): Promise<readonly ScheduledRoute[]> {
+  async lockDueRoutes({ owner, limit, holdMs }: DueLock): Promise<LockedDueRoutes> {
     // The due rows as this transaction left them: a route it moved out of waiting is not due any more.
     await this.flush();
-    const rows = await sql<RouteRow>`
-      WITH clock AS (SELECT ${databaseNow} AS ms)
-      SELECT r.* FROM routes r, clock
-      WHERE r.deadline_ms IS NOT NULL AND r.deadline_ms <= clock.ms
-        AND (r.lease_until_ms IS NULL OR r.lease_until_ms <= clock.ms OR r.lease_owner = ${owner})
-      ORDER BY r.deadline_ms, r.id
-      LIMIT ${limit}
-      FOR UPDATE OF r SKIP LOCKED`.execute(this.db);
-    const fresh = rows.rows.filter((row) => !this.locked.has(row.id));
-    for (const row of fresh) this.locked.set(row.id, rowToRoute(row));
-    await this.lockOpenIntents(fresh.map((row) => row.id));
-    return rows.rows.map((row) => ({ id: row.id, generation: row.generation, deadlineMs: row.deadline_ms! }));
+    // The clock is read once, and answered even when nothing is due (the outer row). The locks must not outlive a
+    // node that stalls: its transaction is ended by the database once idle `holdMs` (for this transaction only).
+    const rows = await sql<RouteRow & { now_ms: number }>`
+      WITH clock AS (
+        SELECT ${databaseNow} AS ms,
+               set_config('idle_in_transaction_session_timeout', ${String(Math.max(1, Math.round(holdMs)))}, true))
+      SELECT d.*, clock.ms AS now_ms FROM clock LEFT JOIN LATERAL (
+        SELECT r.* FROM routes r
+        WHERE r.deadline_ms IS NOT NULL AND r.deadline_ms <= clock.ms
+          AND (r.lease_until_ms IS NULL OR r.lease_until_ms <= clock.ms OR r.lease_owner = ${owner})
+        ORDER BY r.deadline_ms, r.id
+        LIMIT ${limit}
+        FOR UPDATE OF r SKIP LOCKED) d ON true`.execute(this.db);
+    const due = rows.rows.filter((row) => row.id !== null);
+    // A waiting route has no unresolved intent (its last one was answered before it could wait), so there is
+    // nothing of theirs to lock; an intent found all the same is resolved by a statement of its own.
+    for (const row of due) {
+      if (!this.locked.has(row.id)) {
+        const { now_ms: _now, ...route } = row;
+        this.locked.set(row.id, rowToRoute(route));
+      }
+    }
+    return {
+      due: due.map((row) => ({ id: row.id, generation: row.generation, deadlineMs: row.deadline_ms! })),
+      nowMs: Number(rows.rows[0]!.now_ms),
+    };
   }
 
   /** Sends the held writes: before any statement that might read them, and when the work is done. */

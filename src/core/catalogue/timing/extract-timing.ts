@@ -4,6 +4,7 @@ import { validateHint, type RawHints } from './hint.js';
 import { relativePhraseHints, usageLimitEpochHints, zonedClockHints } from './phrase-hints.js';
 import type { HeaderList } from '../../evidence/evidence.js';
 import type { TimingExtractor } from '../rule.js';
+import { literalGrams, type TrigramTable } from '../../text/trigrams.js';
 
 export interface TimingHints {
   /** Epoch ms the provider asked to wait until (relative delays resolved from the reference time). */
@@ -18,6 +19,11 @@ export interface TimingInput {
   readonly text: string;
   /** The timing origin (a trusted `observed_at`, else the caller's now): relative hints are measured from it. */
   readonly referenceMs: number;
+  /**
+   * The text's trigram table, when the caller has one: an extractor whose words' trigrams are all missing is not
+   * run (the same answer, without its searches).
+   */
+  readonly grams?: TrigramTable;
 }
 
 /**
@@ -48,22 +54,40 @@ const phraseWords = /try|reset|wait|available|come back|后/;
 const zonedClockWords = /reset|again|regain|retry after/;
 const zonedClockZones = /utc|gmt|\//;
 
-/** Cheap literal checks first: most evidence carries no timing at all. */
+/**
+ * The same words' trigrams, checked in the caller's trigram table before the expressions run: a text without all
+ * trigrams of any word holds none of them. A word under three characters (`后`) has none, so `phrases` is only
+ * ever skipped by its expression.
+ */
+const ratelimitGrams = [literalGrams('ratelimit')];
+const bodyFieldGrams = ['retry', 'reset', 'delay', 'estimated_time'].map(literalGrams);
+const zonedClockGrams = ['reset', 'again', 'regain', 'retry after'].map(literalGrams);
+const phraseGrams = ['try', 'reset', 'wait', 'available', 'come back'].map(literalGrams);
+
+/** Whether the text may hold one of `words` (true without a table). */
+const mayHold = (input: TimingInput, words: readonly Int32Array[]): boolean =>
+  input.grams === undefined || input.grams.mayContainAny(words, input.text);
+
+/** Cheap checks first (the trigram table, then literals): most evidence carries no timing at all. */
 function run(extractor: TimingExtractor, input: TimingInput): RawHints {
   const text = input.text;
   switch (extractor) {
     case 'headers':
       return input.headers.length === 0 ? noHints : headerHints(input.headers, input.referenceMs);
     case 'quoted_headers':
-      return text.includes('ratelimit') ? quotedHeaderHints(text, input.referenceMs) : noHints;
+      return mayHold(input, ratelimitGrams) && text.includes('ratelimit')
+        ? quotedHeaderHints(text, input.referenceMs)
+        : noHints;
     case 'body_fields':
-      return bodyFieldWords.test(text) ? bodyFieldHints(text) : noHints;
+      return mayHold(input, bodyFieldGrams) && bodyFieldWords.test(text) ? bodyFieldHints(text) : noHints;
     case 'phrases':
-      return phraseWords.test(text) ? relativePhraseHints(text) : noHints;
+      return (mayHold(input, phraseGrams) || text.includes('后')) && phraseWords.test(text)
+        ? relativePhraseHints(text)
+        : noHints;
     case 'usage_limit_epoch':
       return text.includes('|') ? usageLimitEpochHints(text) : noHints;
     case 'zoned_clock':
-      return zonedClockWords.test(text) && zonedClockZones.test(text)
+      return mayHold(input, zonedClockGrams) && zonedClockWords.test(text) && zonedClockZones.test(text)
         ? zonedClockHints(text, input.referenceMs)
         : noHints;
   }
