@@ -1,4 +1,5 @@
 import type { Rule } from '../rule.js';
+import { hedgedCause } from './prose.js';
 
 /**
  * Bare HTTP status codes, from a structured field or anchored in text. Generic: any specific signature in
@@ -107,7 +108,8 @@ export const httpStatusRules: readonly Rule[] = [
     priority: -10,
     code: 'rate_limited',
     confidence: 'medium',
-    when: { status: [429] },
+    // A help page explaining that a 429 "is not caused by" the rate limit "but most probably by" another limit.
+    when: { status: [429], unless: hedgedCause },
   },
   {
     id: 'http.status_499.v1',
@@ -130,7 +132,9 @@ export const httpStatusRules: readonly Rule[] = [
     when: {
       status: [500, 502, 503, 504, 520, 521, 522, 523, 524, 525, 526, 530],
       // A gateway whose own code threw answers 5xx with the exception as its body: no provider failed.
-      unless: /cannot read propert(?:y|ies) of (?:undefined|null)/,
+      // A CDN's own verdict on its origin ("503 Server Error: Backend is unhealthy", Varnish and Fastly) names
+      // neither the origin nor a provider.
+      unless: /cannot read propert(?:y|ies) of (?:undefined|null)|\bbackend is unhealthy\b/,
     },
   },
   {
