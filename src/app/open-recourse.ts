@@ -328,7 +328,11 @@ async function openPostgres(
       ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
       ...(options.transcriptClock === undefined ? {} : { transcriptClock: options.transcriptClock }),
       ...(options.nodes === 'shared'
-        ? { nodeId: options.nodeId ?? uuidv7(Date.now()), pollMs: options.pollMs ?? defaultPollMs }
+        ? {
+            nodeId: options.nodeId ?? uuidv7(Date.now()),
+            pollMs: options.pollMs ?? defaultPollMs,
+            holdMs: options.leaseMs ?? defaultLeaseMs,
+          }
         : {}),
     });
   } catch (error) {

@@ -2,7 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import type { Route, StoreTransaction } from '../../src/core/index.js';
 import { routesInEveryState, t0 } from '../core/route/route-fixtures.js';
-import { dropSchemas, testDatabaseUrl } from '../helpers/postgres.js';
+import { openPostgresDatabase } from '../../src/store/postgres/postgres-store.js';
+import { dropSchemas, schemaLocation, testDatabaseUrl } from '../helpers/postgres.js';
 import { twoSharedNodes } from '../helpers/shared-node.js';
 
 // The real PostgreSQL at 127.0.0.1:5432, database `test`, a fresh schema per test, dropped at the end. Two stores
@@ -26,7 +27,14 @@ async function twoNodes(routes: readonly Route[]) {
       await client.end();
     }
   };
-  return { a: nodes.a.store, b: nodes.b.store, clusterA: nodes.a.cluster!, sqlOn, close: nodes.close };
+  return {
+    schema: nodes.schema,
+    a: nodes.a.store,
+    b: nodes.b.store,
+    clusterA: nodes.a.cluster!,
+    sqlOn,
+    close: nodes.close,
+  };
 }
 
 const lockDue = async (tx: StoreTransaction, owner: string, limit = 100) =>
@@ -184,6 +192,67 @@ describe('[DUR-01] due routes locked and fired in one transaction on shared node
       expect(await a).toBe('ended by the database');
       expect(ids(await nodes.b.transact((tx) => lockDue(tx, 'node-b')))).toEqual(['d0', 'd1']);
     } finally {
+      await nodes.close();
+    }
+  });
+
+  it('a leased claim, too, leaves an overdue route another transaction holds to it instead of naming it as next', async () => {
+    const nodes = await twoNodes([waiting('held-elsewhere', t0)]);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let lockedByB!: () => void;
+    const bLocked = new Promise<void>((resolve) => (lockedByB = resolve));
+    const b = nodes.b.transact(async (tx) => {
+      expect(ids(await lockDue(tx, 'node-b'))).toEqual(['held-elsewhere']);
+      lockedByB();
+      await held;
+    });
+    try {
+      await bLocked;
+      // Before, the claim named the held route's past deadline as next: the node claimed again at once, over and
+      // over, until node B committed.
+      const claim = await nodes.clusterA.claimDue(30_000, 5);
+      expect(claim.due).toEqual([]);
+      expect(claim.nextMs).toBeNull();
+    } finally {
+      release();
+      await b;
+      await nodes.close();
+    }
+  });
+
+  it("a stalled node's other transactions lose their row locks too once idle holdMs: any transaction of a shared store", async () => {
+    const nodes = await twoNodes([waiting('d0', t0)]);
+    const stalling = await openPostgresDatabase({
+      location: schemaLocation(nodes.schema),
+      nodeId: 'node-c',
+      pollMs: 3_600_000,
+      holdMs: 300,
+    });
+    try {
+      let lockedByC!: () => void;
+      const cLocked = new Promise<void>((resolve) => (lockedByC = resolve));
+      // An ordinary transaction (a Cancel, a report) that locks the due route, then stalls for 1.5 s.
+      const c = stalling.store
+        .transact(
+          async (tx) => {
+            expect(await tx.readRoute('d0')).not.toBeNull();
+            lockedByC();
+            await new Promise((resolve) => setTimeout(resolve, 1_500));
+            return tx.readRoute('d0');
+          },
+          { routeIds: ['d0'] },
+        )
+        .then(
+          () => 'committed',
+          () => 'ended by the database',
+        );
+      await cLocked;
+      expect(ids(await nodes.b.transact((tx) => lockDue(tx, 'node-b')))).toEqual([]);
+      expect(await c).toBe('ended by the database');
+      expect(ids(await nodes.b.transact((tx) => lockDue(tx, 'node-b')))).toEqual(['d0']);
+    } finally {
+      await stalling.store.close();
       await nodes.close();
     }
   });

@@ -24,7 +24,13 @@ export class PostgresCluster implements ClusterTimers {
 
   async claimDue(leaseMs: number, limit: number): Promise<ClusterClaim> {
     const owner = this.nodeId;
-    const claimed = await sql<{ id: string; generation: number; deadline_ms: number; now_ms: number }>`
+    // The clock is answered even when nothing is claimed (the outer row): the next instant is judged by it.
+    const claimed = await sql<{
+      id: string | null;
+      generation: number;
+      deadline_ms: number;
+      now_ms: number;
+    }>`
       WITH clock AS (SELECT ${databaseNow} AS ms),
       due AS (
         SELECT r.id FROM routes r, clock
@@ -33,19 +39,28 @@ export class PostgresCluster implements ClusterTimers {
         ORDER BY r.deadline_ms, r.id
         LIMIT ${limit}
         FOR UPDATE OF r SKIP LOCKED
-      )
-      UPDATE routes SET lease_owner = ${owner}, lease_until_ms = clock.ms + ${leaseMs}
-      FROM due, clock WHERE routes.id = due.id
-      RETURNING routes.id, routes.generation, routes.deadline_ms, clock.ms AS now_ms`.execute(this.db);
+      ),
+      leased AS (
+        UPDATE routes SET lease_owner = ${owner}, lease_until_ms = clock.ms + ${leaseMs}
+        FROM due, clock WHERE routes.id = due.id
+        RETURNING routes.id, routes.generation, routes.deadline_ms)
+      SELECT leased.*, clock.ms AS now_ms FROM clock LEFT JOIN leased ON true`.execute(this.db);
+    const nowMs = Number(claimed.rows[0]!.now_ms);
     const due = claimed.rows
-      .map((r) => ({ id: r.id, generation: r.generation, deadlineMs: r.deadline_ms }))
+      .flatMap((r) =>
+        r.id === null ? [] : [{ id: r.id, generation: r.generation, deadlineMs: r.deadline_ms }],
+      )
       .sort((a, b) => a.deadlineMs - b.deadlineMs || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     // A full claim leaves more due at once: the caller claims again without asking when.
-    if (due.length === limit) return { due, nowMs: Number(claimed.rows[0]!.now_ms), nextMs: null };
-    // The routes just claimed are not waiting: their firing writes their next deadline.
+    if (due.length === limit) return { due, nowMs, nextMs: null };
+    // The routes just claimed are not waiting: their firing writes their next deadline. An overdue route this claim
+    // did not get is another transaction's: claimed again at once, it would spin while that one fires.
     return {
       due,
-      ...(await this.nextClaimable(due.map((d) => d.id))),
+      ...(await this.nextClaimable(
+        due.map((d) => d.id),
+        nowMs,
+      )),
     };
   }
 

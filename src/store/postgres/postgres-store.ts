@@ -39,6 +39,12 @@ export interface PostgresStoreOptions {
   readonly nodeId?: string;
   /** Shared nodes: how often the event log is read when no notification came (1 s by default). */
   readonly pollMs?: number;
+  /**
+   * Shared nodes: how long a store transaction may wait between two statements before the database ends it, its
+   * row locks with it (10 s by default; the nodes' lease). A node that stalls with its connection open (a frozen
+   * process, a host cut off) must not hold routes the others would fire.
+   */
+  readonly holdMs?: number;
 }
 
 /** The database on PostgreSQL: the same four ports as the embedded one, in one schema. */
@@ -109,7 +115,12 @@ export async function openPostgresDatabase(options: PostgresStoreOptions): Promi
   const writes = new SerialQueue();
   const clock = options.transcriptClock ?? { now: Date.now, newId: () => uuidv7(Date.now()) };
   const ports = {
-    store: new PostgresStore(db, writes, location.schema),
+    store: new PostgresStore(
+      db,
+      writes,
+      location.schema,
+      options.nodeId === undefined ? null : (options.holdMs ?? 10_000),
+    ),
     transcript: new KyselyTranscript(db, clock),
     sessions: new KyselyTaskSessions(db),
   };
@@ -149,6 +160,8 @@ class PostgresStore extends KyselyStoreReads {
     db: Kysely<Database>,
     private readonly writes: SerialQueue,
     private readonly schema: string,
+    /** Shared nodes: the idle limit set on every transaction (null: none, a single node's schema). */
+    private readonly holdMs: number | null,
   ) {
     super(db, sql<SqlBool>`(dispatch::jsonb ->> 'finished') = 'true'`);
   }
@@ -182,6 +195,12 @@ class PostgresStore extends KyselyStoreReads {
   transact<T>(work: (tx: StoreTransaction) => Promise<T>, plan?: TransactionPlan): Promise<T> {
     return this.writes.run(() =>
       this.db.transaction().execute(async (trx) => {
+        // For this transaction only: a session lock's transaction stays open through its work on purpose.
+        if (this.holdMs !== null) {
+          await sql`SELECT set_config('idle_in_transaction_session_timeout', ${String(this.holdMs)}, true)`.execute(
+            trx,
+          );
+        }
         const tx = await PostgresTransaction.open(trx, this.profiles, plan?.routeIds ?? []);
         const result = await work(tx);
         await tx.flush();
