@@ -70,6 +70,10 @@ const hostileUnits = [
   'sk-',
   '@',
   '://',
+  // A registry manifest URL's parts (an image pull): its pattern once took 5 ms on a run of these.
+  'http:///v2/',
+  '/v2/',
+  'bin ',
   'Bearer ',
   'key=',
   'organization ',

@@ -16,11 +16,13 @@ export function stripTerminalCodes(text: string): string {
 }
 
 /**
- * Maps an offset in `stripTerminalCodes(text)` back to the same character in `text`. Only matching reads the
+ * Maps an offset in `stripTerminalCodes(text).toLowerCase()` (what rules match) back to the same character in
+ * `text`. Only matching reads the
  * stripped text: the excerpt is cut from the original and sanitized there, because a malformed sequence can
  * swallow a character (`\x1b[ a` eats the `a` of `arn:`) and hide a secret's context from the redactor.
  */
 export function unstrippedOffset(text: string, offset: number): number {
+  offset = beforeLowerCasing(text, offset);
   if (!text.includes('\u001b')) return offset;
   let removed = 0;
   for (const m of text.matchAll(terminalCode)) {
@@ -28,4 +30,20 @@ export function unstrippedOffset(text: string, offset: number): number {
     removed += m[0].length;
   }
   return offset + removed;
+}
+
+/**
+ * An offset in the lower-cased text as an offset before lower-casing: one character grows when lower-cased, `İ`
+ * (U+0130, to `i` and a combining dot), so each before the offset shifts it by one. Escape sequences hold no `İ`.
+ */
+function beforeLowerCasing(text: string, offset: number): number {
+  if (!text.includes('\u0130')) return offset;
+  const stripped = stripTerminalCodes(text);
+  let lowered = 0;
+  let at = 0;
+  while (at < stripped.length && lowered < offset) {
+    lowered += stripped.charCodeAt(at) === 0x130 ? 2 : 1;
+    at++;
+  }
+  return at;
 }

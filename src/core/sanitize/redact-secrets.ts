@@ -1,5 +1,6 @@
 import { findSecrets } from './secret-patterns.js';
 import { stripDisplayCodes } from '../text/display-codes.js';
+import { asText } from './as-text.js';
 
 /**
  * Replaces every credential and account identifier in `text` with `[REDACTED]` (e-mail addresses with
@@ -9,7 +10,7 @@ export function redactSecrets(text: string): string {
   // A key coloured by the terminal (`ESC[31mAKIA...`) only starts a word once the colour code is gone. Anything
   // but a string (from untyped JavaScript) is read as its text: the scan reads character codes, and a value it
   // cannot read must not come back unredacted.
-  const plain = stripDisplayCodes(typeof text === 'string' ? text : String(text));
+  const plain = stripDisplayCodes(asText(text));
   return redactRange(plain, 0, plain.length);
 }
 

@@ -2,6 +2,7 @@ import { isFreeOfSecrets, redactRange } from './redact-secrets.js';
 import { cutUtf8, cutUtf8Tail } from '../text/utf8.js';
 import { stripDisplayCodes } from '../text/display-codes.js';
 import { stripControlCharacters } from '../text/whitespace.js';
+import { asText } from './as-text.js';
 
 /** The bound of every `safe_excerpt`, in UTF-8 bytes (REQUIREMENTS DAT-09 decision). */
 export const excerptMaxBytes = 512;
@@ -26,7 +27,9 @@ export type ExcerptAnchor =
  * redacted, at most 512 bytes cut on a UTF-8 boundary. The window is chosen first and its edges snap to
  * non-token characters so that a secret is never split before the redactor sees it whole.
  */
-export function safeExcerpt(raw: string, anchor: ExcerptAnchor = { at: 'head' }): string {
+export function safeExcerpt(value: string, anchor: ExcerptAnchor = { at: 'head' }): string {
+  // Read as text whatever untyped JavaScript passes, as `redactSecrets` does.
+  const raw = asText(value);
   if (raw.length === 0) return '';
   let start = 0;
   let end = raw.length;

@@ -40,6 +40,15 @@ describe('[CLS-01] terminal colour codes', () => {
     expect(excerpt).toContain('Error: 529 Overloaded');
   });
 
+  it('cuts the excerpt at the match when the text holds İ, which lower-casing lengthens (one more per İ)', () => {
+    const text = `${'İ'.repeat(500)} upstream said: rate limit exceeded, slow down ${'z'.repeat(3000)}`;
+    const got = classify({ kind: 'http', status: 500, body: text }, { now });
+    expect(got.code).toBe('rate_limited');
+    expect(got.safe_excerpt).toContain('rate limit exceeded');
+    expect(unstrippedOffset('İİab', 5)).toBe(3);
+    expect(unstrippedOffset('\x1b[31mİ\x1b[0mab', 3)).toBe(11);
+  });
+
   it('never lets a malformed sequence swallow the context that marks a secret', () => {
     const text =
       '\x1b[31mAPI Error: \x1b[ arn:aws:bedrock:us-east-1:760871982093:inference-profile/x 529 Overloaded';

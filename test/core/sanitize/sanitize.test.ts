@@ -53,9 +53,18 @@ describe('[DAT-09][CLS-21] sanitization', () => {
   it('[DAT-09] a value that is not a string (from untyped JavaScript) is redacted as its text, never returned in clear', () => {
     const key = 'sk-ant-api03-' + 'Q'.repeat(40);
     for (const value of [[key], { toString: () => `key ${key}` }, new String(key)]) {
-      const out = redactSecrets(value as unknown as string);
-      expect(typeof out).toBe('string');
-      expect(out).not.toContain('Q'.repeat(20));
+      for (const out of [
+        redactSecrets(value as unknown as string),
+        safeExcerpt(value as unknown as string),
+      ]) {
+        expect(typeof out).toBe('string');
+        expect(out).not.toContain('Q'.repeat(20));
+      }
+    }
+    // Neither throws on what has no text of its own.
+    for (const value of [undefined, null, 123, {}, Object.create(null) as object]) {
+      expect(typeof redactSecrets(value as unknown as string)).toBe('string');
+      expect(typeof safeExcerpt(value as unknown as string)).toBe('string');
     }
   });
 

@@ -316,7 +316,7 @@ export const localRules: readonly Rule[] = [
         'manifest',
         'manifests',
       ],
-      text: /https?:\/\/[^\s"'<>]{1,200}\.(?:zip|tar\.gz|tgz|bin|safetensors|gguf|onnx|pth?|ckpt|h5|msgpack)(?=$|[\s"'?#),;])|\bpull(?:ing)? (?:the )?(?:model )?manifest\b|https?:\/\/[^\s"'<>]{1,120}\/v2\/[^\s"'<>]{1,120}\/manifests\//m,
+      text: /https?:\/\/[^\s"'<>]{1,200}\.(?:zip|tar\.gz|tgz|bin|safetensors|gguf|onnx|pth?|ckpt|h5|msgpack)(?=$|[\s"'?#),;])|\bpull(?:ing)? (?:the )?(?:model )?manifest\b|https?:\/\/[^\s"'<>/]{1,120}(?:\/[^\s"'<>/]{1,120}){0,6}\/v2\/[^\s"'<>/]{1,120}(?:\/[^\s"'<>/]{1,120}){0,3}\/manifests\//m,
     },
   },
   {
