@@ -92,11 +92,11 @@ const ordinaryWords = new Set([
 
 /**
  * Vendor and agent names that are also keywords or ordinary words of TypeScript code (the Continue editor
- * extension, Together AI, the `open` of Open WebUI, Meta's Llama API, Cursor's agent): as a bare word they would
- * flag every `continue;`, `open()` or the HTTP API's pagination `cursor`. Their hyphenated ids (`cursor-acp`),
- * the adapter ids and rule ids still count as signatures.
+ * extension, Together AI, the `open` of Open WebUI, Meta's Llama API, Cursor's agent, Writer's models): as a bare
+ * word they would flag every `continue;`, `open()`, the HTTP API's pagination `cursor` or "another writer won".
+ * Their hyphenated ids (`cursor-acp`), the adapter ids and rule ids still count as signatures.
  */
-const namesThatAreWords = new Set(['continue', 'together', 'open', 'meta', 'cursor']);
+const namesThatAreWords = new Set(['continue', 'together', 'open', 'meta', 'cursor', 'writer']);
 
 /** The classifier's own output vocabulary: codes are provider-neutral by design (DAT-02). */
 const catalogueCodes = new Set<string>([...transientCodes, ...hardCodes, ...nonProviderCodes]);
