@@ -706,11 +706,7 @@ export class Engine {
     if (clock.now() < this.claimsInTransactionFromMs) return null;
     try {
       const fired = await this.queue.submit(
-        claimAndFireWork(
-          { owner: shared.cluster.nodeId, limit: claimBatch, holdMs: shared.leaseMs },
-          this.newId,
-          () => clock.now(),
-        ),
+        claimAndFireWork({ owner: shared.cluster.nodeId, limit: claimBatch }, this.newId, () => clock.now()),
       );
       if (fired === null) {
         this.claimsInTransactionFromMs = Number.POSITIVE_INFINITY;

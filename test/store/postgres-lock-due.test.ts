@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import type { Route, StoreTransaction } from '../../src/core/index.js';
+import type { Route, Store, StoreTransaction, TransactionPlan } from '../../src/core/index.js';
 import { routesInEveryState, t0 } from '../core/route/route-fixtures.js';
 import { openPostgresDatabase } from '../../src/store/postgres/postgres-store.js';
 import { dropSchemas, schemaLocation, testDatabaseUrl } from '../helpers/postgres.js';
@@ -38,8 +38,42 @@ async function twoNodes(routes: readonly Route[]) {
 }
 
 const lockDue = async (tx: StoreTransaction, owner: string, limit = 100) =>
-  (await tx.lockDueRoutes!({ owner, limit, holdMs: 60_000 })).due;
+  (await tx.lockDueRoutes!({ owner, limit })).due;
 const ids = (due: readonly { id: string }[]) => due.map((d) => d.id);
+
+/** A third node on the schema whose store transactions the database ends after 300 ms idle. */
+const stallingNode = (schema: string) =>
+  openPostgresDatabase({
+    location: schemaLocation(schema),
+    nodeId: 'node-c',
+    pollMs: 3_600_000,
+    holdMs: 300,
+  });
+
+/**
+ * Runs `work` in a transaction of `store`, then stalls it (no statement for 1.5 s, as a frozen process with its
+ * connection open) before one more read: `locked` once `work` is done, `outcome` how the transaction ended.
+ */
+function stallInTransaction(
+  store: Store,
+  work: (tx: StoreTransaction) => Promise<void>,
+  plan?: TransactionPlan,
+) {
+  let done!: () => void;
+  const locked = new Promise<void>((resolve) => (done = resolve));
+  const outcome = store
+    .transact(async (tx) => {
+      await work(tx);
+      done();
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      return tx.readRoute('d0');
+    }, plan)
+    .then(
+      () => 'committed',
+      () => 'ended by the database',
+    );
+  return { locked, outcome };
+}
 
 describe('[DUR-01] due routes locked and fired in one transaction on shared nodes', () => {
   it('locks the overdue routes earliest first, not a future one nor one another node holds a live lease on, and writes no lease', async () => {
@@ -151,9 +185,7 @@ describe('[DUR-01] due routes locked and fired in one transaction on shared node
         await held;
       });
       await bLocked;
-      const claim = await nodes.a.transact((tx) =>
-        tx.lockDueRoutes!({ owner: 'node-a', limit: 100, holdMs: 60_000 }),
-      );
+      const claim = await nodes.a.transact((tx) => tx.lockDueRoutes!({ owner: 'node-a', limit: 100 }));
       expect(claim.due).toEqual([]);
       // Without the claim's clock both overdue routes look claimable now: a node would claim again at once and
       // spin while node B fires.
@@ -171,27 +203,19 @@ describe('[DUR-01] due routes locked and fired in one transaction on shared node
 
   it('a node that stalls while it holds due routes locked loses them once its transaction has idled holdMs', async () => {
     const nodes = await twoNodes([waiting('d0', t0), waiting('d1', t0 + 1)]);
+    const stalling = await stallingNode(nodes.schema);
     try {
-      let lockedByA!: () => void;
-      const aLocked = new Promise<void>((resolve) => (lockedByA = resolve));
-      // Node A locks both, then stalls (a frozen process keeps its connection open): no statement for 1.5 s.
-      const a = nodes.a
-        .transact(async (tx) => {
-          const locked = await tx.lockDueRoutes!({ owner: 'node-a', limit: 10, holdMs: 300 });
-          expect(ids(locked.due)).toEqual(['d0', 'd1']);
-          lockedByA();
-          await new Promise((resolve) => setTimeout(resolve, 1_500));
-          return tx.readRoute('d0');
-        })
-        .then(
-          () => 'committed',
-          () => 'ended by the database',
-        );
-      await aLocked;
+      // Node C locks both, then stalls (a frozen process keeps its connection open).
+      const c = stallInTransaction(stalling.store, async (tx) => {
+        const locked = await tx.lockDueRoutes!({ owner: 'node-a', limit: 10 });
+        expect(ids(locked.due)).toEqual(['d0', 'd1']);
+      });
+      await c.locked;
       expect(ids(await nodes.b.transact((tx) => lockDue(tx, 'node-b')))).toEqual([]);
-      expect(await a).toBe('ended by the database');
+      expect(await c.outcome).toBe('ended by the database');
       expect(ids(await nodes.b.transact((tx) => lockDue(tx, 'node-b')))).toEqual(['d0', 'd1']);
     } finally {
+      await stalling.store.close();
       await nodes.close();
     }
   });
@@ -223,33 +247,19 @@ describe('[DUR-01] due routes locked and fired in one transaction on shared node
 
   it("a stalled node's other transactions lose their row locks too once idle holdMs: any transaction of a shared store", async () => {
     const nodes = await twoNodes([waiting('d0', t0)]);
-    const stalling = await openPostgresDatabase({
-      location: schemaLocation(nodes.schema),
-      nodeId: 'node-c',
-      pollMs: 3_600_000,
-      holdMs: 300,
-    });
+    const stalling = await stallingNode(nodes.schema);
     try {
-      let lockedByC!: () => void;
-      const cLocked = new Promise<void>((resolve) => (lockedByC = resolve));
-      // An ordinary transaction (a Cancel, a report) that locks the due route, then stalls for 1.5 s.
-      const c = stalling.store
-        .transact(
-          async (tx) => {
-            expect(await tx.readRoute('d0')).not.toBeNull();
-            lockedByC();
-            await new Promise((resolve) => setTimeout(resolve, 1_500));
-            return tx.readRoute('d0');
-          },
-          { routeIds: ['d0'] },
-        )
-        .then(
-          () => 'committed',
-          () => 'ended by the database',
-        );
-      await cLocked;
+      // An ordinary transaction (a Cancel, a report) that locks the due route, then stalls.
+      const c = stallInTransaction(
+        stalling.store,
+        async (tx) => {
+          expect(await tx.readRoute('d0')).not.toBeNull();
+        },
+        { routeIds: ['d0'] },
+      );
+      await c.locked;
       expect(ids(await nodes.b.transact((tx) => lockDue(tx, 'node-b')))).toEqual([]);
-      expect(await c).toBe('ended by the database');
+      expect(await c.outcome).toBe('ended by the database');
       expect(ids(await nodes.b.transact((tx) => lockDue(tx, 'node-b')))).toEqual(['d0']);
     } finally {
       await stalling.store.close();

@@ -186,16 +186,15 @@ export interface StoreTransaction {
    * first (then by route id), at most `limit`, after sending this transaction's own writes. Fired in the same
    * transaction, they need no lease: another node passes over locked rows. A node that dies mid-fire loses its
    * locks with its connection; one that stalls (frozen, or its host cut off without closing the connection) loses
-   * them when the transaction has waited `holdMs` between two statements: the database ends it.
+   * them when the store ends its idle transaction (a shared PostgreSQL store: after `holdMs`, every transaction).
    */
   lockDueRoutes?(lock: DueLock): Promise<LockedDueRoutes>;
 }
 
-/** Who locks due routes, how many at most, and how long its transaction may wait between statements. */
+/** Who locks due routes, and how many at most. */
 export interface DueLock {
   readonly owner: string;
   readonly limit: number;
-  readonly holdMs: number;
 }
 
 /** What `StoreTransaction.lockDueRoutes` locked, and the database's now it judged them due by. */

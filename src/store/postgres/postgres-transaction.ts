@@ -86,15 +86,13 @@ export class PostgresTransaction implements StoreTransaction {
     for (const i of intents) this.openIntents.add(i.id);
   }
 
-  async lockDueRoutes({ owner, limit, holdMs }: DueLock): Promise<LockedDueRoutes> {
+  async lockDueRoutes({ owner, limit }: DueLock): Promise<LockedDueRoutes> {
     // The due rows as this transaction left them: a route it moved out of waiting is not due any more.
     await this.flush();
-    // The clock is read once, and answered even when nothing is due (the outer row). The locks must not outlive a
-    // node that stalls: its transaction is ended by the database once idle `holdMs` (for this transaction only).
+    // The clock is read once, and answered even when nothing is due (the outer row). The locks do not outlive a
+    // node that stalls: a shared store's transaction is ended by the database once idle (`PostgresStore.transact`).
     const rows = await sql<RouteRow & { now_ms: number }>`
-      WITH clock AS (
-        SELECT ${databaseNow} AS ms,
-               set_config('idle_in_transaction_session_timeout', ${String(Math.max(1, Math.round(holdMs)))}, true))
+      WITH clock AS (SELECT ${databaseNow} AS ms)
       SELECT d.*, clock.ms AS now_ms FROM clock LEFT JOIN LATERAL (
         SELECT r.* FROM routes r
         WHERE r.deadline_ms IS NOT NULL AND r.deadline_ms <= clock.ms
