@@ -159,7 +159,7 @@ export class Engine {
   /**
    * Shared mode: claims lock and fire due routes in one transaction from this instant on (this clock); never once
    * the store says it cannot. A failed claim transaction puts it off by `claimCoolDownMs`: a route that cannot fire
-   * stays due, and would fail every such claim before any other route fired.
+   * stays due, and would fail every such claim before any other route fired. A lost connection does not.
    */
   private claimsInTransactionFromMs = 0;
   private fireAgain = false;
@@ -720,7 +720,9 @@ export class Engine {
         claimedAtMs: fired.nowMs,
       };
     } catch (error) {
-      if (this.closed) throw error;
+      // A lost connection (the database restarting) says nothing against the routes: the pass fails, and the next
+      // one (a second later, or the poll) claims in a transaction again. Leases would only be slower meanwhile.
+      if (this.closed || this.options.store.connectionLost?.(error) === true) throw error;
       this.claimsInTransactionFromMs = clock.now() + claimCoolDownMs;
       this.emit({
         type: 'error',

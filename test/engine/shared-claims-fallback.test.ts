@@ -1,3 +1,4 @@
+import { sql, type Kysely } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DueLock, Store, StoreTransaction, TransactionPlan } from '../../src/core/index.js';
 import type { EngineEvent } from '../../src/engine/index.js';
@@ -56,6 +57,62 @@ describe('[DUR-01] a shared node whose claim-and-fire transaction fails claims w
           ),
         ).toHaveLength(1);
       }
+    } finally {
+      await engine.close();
+      await db.store.close();
+    }
+  });
+});
+
+describe('[DUR-01] a shared node whose claim transaction loses its connection claims in a transaction again', () => {
+  it('does not fall back to leases: the pass fails, the next one fires the route in a transaction', async () => {
+    const db = await openSharedNodeDatabase(schemas);
+    const events: EngineEvent[] = [];
+    let locks = 0;
+    let lost: unknown = null;
+    // The store as it is, but the first lock of due routes finds its connection ended by the server, as in a
+    // database restart: its backend is terminated (for real) by a statement on the transaction's own connection.
+    const losingOnce: Store = Object.assign(Object.create(db.store) as Store, {
+      transact: <T>(work: (tx: StoreTransaction) => Promise<T>, plan?: TransactionPlan) =>
+        db.store.transact((tx) => {
+          const lockDueRoutes = async (lock: DueLock) => {
+            if (locks++ === 0) {
+              // The transaction's connection (a private field: nothing else names this backend).
+              const own = (tx as unknown as { db: Kysely<unknown> }).db;
+              try {
+                await sql`SELECT pg_terminate_backend(pg_backend_pid())`.execute(own);
+              } catch (error) {
+                lost = error;
+                throw error;
+              }
+            }
+            return tx.lockDueRoutes!(lock);
+          };
+          return work(Object.assign(Object.create(tx) as StoreTransaction, { lockDueRoutes }));
+        }, plan),
+    });
+
+    const engine = await sharedEngineWithTwoRoutes(losingOnce, db.cluster!, events);
+    try {
+      expect((await failOverloaded(engine, db.store, 'r1')).state).toBe('retry_wait');
+      await until(async () => (await db.store.readRoute('r1'))!.state === 'retrying');
+      await engine.idle();
+      expect(db.store.connectionLost!(lost)).toBe(true);
+      const errors = events.filter((e) => e.type === 'error').map((e) => (e as { message: string }).message);
+      expect(errors.some((m) => m.startsWith('timer pass failed:'))).toBe(true);
+      expect(errors.filter((m) => m.includes('claiming them with leases'))).toEqual([]);
+      // Fired by the next pass, in a transaction (its lock was asked for), once.
+      expect(locks).toBeGreaterThanOrEqual(2);
+      const fired = events.filter(
+        (e) => e.type === 'transition' && e.route.id === 'r1' && e.decision === 'deadline',
+      );
+      expect(fired).toHaveLength(1);
+
+      // The next route due is fired in a transaction too: no cool-down was set.
+      const before = locks;
+      expect((await failOverloaded(engine, db.store, 'r2')).state).toBe('retry_wait');
+      await until(async () => (await db.store.readRoute('r2'))!.state === 'retrying');
+      expect(locks).toBeGreaterThan(before);
     } finally {
       await engine.close();
       await db.store.close();

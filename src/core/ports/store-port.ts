@@ -19,6 +19,12 @@ export interface Store {
    * will touch, so an adapter may read it up front (one round trip for the batch); the work must not depend on it.
    */
   transact<T>(work: (tx: StoreTransaction) => Promise<T>, plan?: TransactionPlan): Promise<T>;
+  /**
+   * Whether an error this store threw says its connection to the database was lost (a restart, a network cut)
+   * rather than that the database refused the work: done again later, the work may succeed. Stores with no
+   * connection to lose (SQLite's file) leave it out.
+   */
+  connectionLost?(error: unknown): boolean;
 
   readRoute(id: string): Promise<Route | null>;
   /**

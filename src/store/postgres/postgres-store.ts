@@ -17,6 +17,7 @@ import { claimDueRoutes } from '../kysely-claims.js';
 import { KyselyStoreReads } from '../kysely-store-reads.js';
 import { KyselyTaskSessions, KyselyTranscript, type TranscriptClock } from '../kysely-transcript.js';
 import type { Database } from '../schema.js';
+import { connectionLost } from './connection-loss.js';
 import { postgresMigrations } from './migrations/index.js';
 import { PostgresCluster } from './postgres-cluster.js';
 import { PostgresEventLog, SharedPostgresEventLog } from './postgres-event-log.js';
@@ -180,6 +181,10 @@ class PostgresStore extends KyselyStoreReads {
 
   async close(): Promise<void> {
     await this.db.destroy();
+  }
+
+  connectionLost(error: unknown): boolean {
+    return connectionLost(error);
   }
 
   claimDueRoutes(claim: DueClaim): Promise<readonly ScheduledRoute[]> {
