@@ -31,17 +31,24 @@ const updatedColumns = {
   lease_until_ms: 'bigint',
 } as const satisfies Record<Exclude<keyof RouteRow, 'id' | 'payload' | 'created_at_ms'>, 'text' | 'bigint'>;
 
-const columnNames = Object.keys(updatedColumns);
-const setList = sql.raw(columnNames.map((c) => `${c} = v.${c}`).join(', '));
-const recordType = sql.raw(
-  [
-    'id text COLLATE "C"',
-    ...Object.entries(updatedColumns).map(([c, type]) => `${c} ${type}`),
-    'fence_generation bigint',
-    'fence_state text',
-    'fence_revision bigint',
-  ].join(', '),
-);
+type UpdatedColumn = keyof typeof updatedColumns;
+const columnNames = Object.keys(updatedColumns) as UpdatedColumn[];
+
+/** The SET list and record type of an update that writes `columns` (in `columnNames` order). */
+function updateShape(columns: readonly UpdatedColumn[]) {
+  return {
+    setList: sql.raw(columns.map((c) => `${c} = v.${c}`).join(', ')),
+    recordType: sql.raw(
+      [
+        'id text COLLATE "C"',
+        ...columns.map((c) => `${c} ${updatedColumns[c]}`),
+        'fence_generation bigint',
+        'fence_state text',
+        'fence_revision bigint',
+      ].join(', '),
+    ),
+  };
+}
 
 /** Rows per multi-row INSERT: far below PostgreSQL's 65,535 parameters per statement for every table here. */
 const insertChunk = 500;
@@ -54,7 +61,7 @@ const insertChunk = 500;
  */
 export class DeferredWrites {
   private readonly inserted = new Map<string, { route: Route; createdAtMs: number }>();
-  private readonly updated = new Map<string, { route: Route; fence: RouteFence }>();
+  private readonly updated = new Map<string, HeldUpdate>();
   private readonly intents = new Map<string, IntentRow>();
   private readonly resolved = new Map<string, { outcome: IntentOutcome; atMs: number }>();
   private attempts: Omit<AttemptRow, 'seq'>[] = [];
@@ -76,20 +83,27 @@ export class DeferredWrites {
     this.inserted.set(route.id, { route, createdAtMs: route.updatedAtMs });
   }
 
-  /**
-   * `fence` is the stored row's as the transaction locked it: a second update of the route in the transaction
-   * keeps the first one's fence, and a route inserted in it is written once, as it ends up.
-   */
-  updateRoute(next: Route, fence: RouteFence): void {
+  /** A route this transaction inserted and still holds: it is written once, as it ends up. */
+  updateInsertedRoute(next: Route): void {
     const inserted = this.inserted.get(next.id);
-    if (inserted !== undefined) {
-      this.inserted.set(next.id, {
-        route: { ...next, payload: inserted.route.payload },
-        createdAtMs: inserted.createdAtMs,
-      });
-      return;
-    }
-    this.updated.set(next.id, { route: next, fence: this.updated.get(next.id)?.fence ?? fence });
+    if (inserted === undefined) throw new Error(`route ${next.id} is neither stored nor held for insertion`);
+    this.inserted.set(next.id, {
+      route: { ...next, payload: inserted.route.payload },
+      createdAtMs: inserted.createdAtMs,
+    });
+  }
+
+  /**
+   * A stored route: `fence` is its row's as the transaction locked it, and `stored` that row as stored now. A
+   * second update of the route before they are sent keeps the first one's.
+   */
+  updateRoute(next: Route, fence: RouteFence, stored: RouteRow): void {
+    const first = this.updated.get(next.id);
+    this.updated.set(next.id, {
+      route: next,
+      fence: first?.fence ?? fence,
+      stored: first?.stored ?? stored,
+    });
   }
 
   insertIntent(row: IntentRow): void {
@@ -120,9 +134,10 @@ export class DeferredWrites {
   /**
    * Sends everything held, in dependency order, and forgets it. An update or resolution that changes fewer rows
    * than held means a locked row moved under the transaction: that throws, and the transaction rolls back.
+   * Returns the route rows as now stored (inserted or updated), for the next updates to be told apart from.
    */
-  async flush(db: Kysely<Database>): Promise<void> {
-    if (this.pending === 0) return;
+  async flush(db: Kysely<Database>): Promise<readonly RouteRow[]> {
+    if (this.pending === 0) return [];
     const inserted = [...this.inserted.values()].map((i) => routeToRow(i.route, i.createdAtMs));
     const updated = [...this.updated.values()];
     const intents = [...this.intents.values()];
@@ -135,38 +150,68 @@ export class DeferredWrites {
     this.attempts = [];
     this.replays = [];
     for (const rows of chunks(inserted)) await db.insertInto('routes').values(rows).execute();
-    if (updated.length > 0) await updateRoutes(db, updated);
+    const written = updated.length > 0 ? await updateRoutes(db, updated) : [];
     for (const rows of chunks(intents)) await db.insertInto('dispatch_intents').values(rows).execute();
     if (resolved.length > 0) await resolveIntents(db, resolved);
     for (const rows of chunks(attempts)) await db.insertInto('attempts').values(rows).execute();
     for (const rows of chunks(replays)) await db.insertInto('replay_snapshots').values(rows).execute();
+    return [...inserted, ...written];
   }
 }
 
-/** Every held update in one statement, each fenced by the generation, state and revision it was decided on. */
-async function updateRoutes(
-  db: Kysely<Database>,
-  updates: readonly { route: Route; fence: RouteFence }[],
-): Promise<void> {
-  const records = updates.map(({ route, fence }) => {
-    const { payload: _payload, created_at_ms: _created, ...row } = routeToRow(route, route.updatedAtMs);
-    return {
-      ...row,
+/** A held update: the route as it ends up, and the stored row (with its fence) it was decided on. */
+interface HeldUpdate {
+  readonly route: Route;
+  readonly fence: RouteFence;
+  /** The row as stored when the transaction held its first update: only the columns that differ are sent. */
+  readonly stored: RouteRow;
+}
+
+/** A column's value as the database compares it: bigint columns come back as numbers, are written as numbers. */
+const asCompared = (value: string | number | null): string | null => (value === null ? null : String(value));
+
+/**
+ * The held updates as few statements as their changed columns allow (one per set of changed columns: a batch of
+ * firings, or of acknowledgements, changes the same ones), each row fenced by the generation, state and revision it
+ * was decided on. Only changed columns are sent: a route's last failure and usage (most of a row's bytes) stay as
+ * stored through a firing and its acknowledgement, and sending every column made the update the largest write of a
+ * firing (about 1 KiB a row).
+ */
+async function updateRoutes(db: Kysely<Database>, updates: readonly HeldUpdate[]): Promise<RouteRow[]> {
+  const byColumns = new Map<string, { columns: UpdatedColumn[]; records: Record<string, unknown>[] }>();
+  const written: RouteRow[] = [];
+  for (const { route, fence, stored } of updates) {
+    const row = routeToRow(route, route.updatedAtMs);
+    written.push(row);
+    const columns = columnNames.filter((c) => asCompared(row[c]) !== asCompared(stored[c]));
+    const record: Record<string, unknown> = {
+      id: row.id,
       fence_generation: fence.generation,
       fence_state: fence.state,
       fence_revision: fence.revision,
     };
-  });
-  const result = await sql`
-    UPDATE routes AS r SET ${setList}
-    FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb) AS v(${recordType})
-    WHERE r.id = v.id AND r.generation = v.fence_generation AND r.state = v.fence_state
-      AND r.revision = v.fence_revision`.execute(db);
-  if (Number(result.numAffectedRows) !== records.length) {
-    throw new Error(
-      `${records.length - Number(result.numAffectedRows)} locked route(s) changed under the transaction`,
-    );
+    for (const c of columns) record[c] = row[c];
+    const key = columns.join(',');
+    const group = byColumns.get(key) ?? { columns, records: [] };
+    group.records.push(record);
+    byColumns.set(key, group);
   }
+  for (const { columns, records } of byColumns.values()) {
+    // Nothing differs (a write of the row as it is): the fence was checked on the locked row; nothing to send.
+    if (columns.length === 0) continue;
+    const { setList, recordType } = updateShape(columns);
+    const result = await sql`
+      UPDATE routes AS r SET ${setList}
+      FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb) AS v(${recordType})
+      WHERE r.id = v.id AND r.generation = v.fence_generation AND r.state = v.fence_state
+        AND r.revision = v.fence_revision`.execute(db);
+    if (Number(result.numAffectedRows) !== records.length) {
+      throw new Error(
+        `${records.length - Number(result.numAffectedRows)} locked route(s) changed under the transaction`,
+      );
+    }
+  }
+  return written;
 }
 
 async function resolveIntents(

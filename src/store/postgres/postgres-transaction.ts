@@ -40,6 +40,8 @@ const asStored = (route: Route, payload: Route['payload']): Route =>
 export class PostgresTransaction implements StoreTransaction {
   /** The planned routes, as locked and as this transaction has written them since (null: not stored). */
   private readonly locked = new Map<string, Route | null>();
+  /** The rows of the locked routes as stored: a held update sends only the columns that differ from them. */
+  private readonly storedRows = new Map<string, RouteRow>();
   /** Unresolved intents of the planned routes, locked with them. */
   private readonly openIntents = new Set<string>();
   private readonly profileReads = new Map<string, Promise<DynamicProfile | null>>();
@@ -67,7 +69,7 @@ export class PostgresTransaction implements StoreTransaction {
       .forUpdate()
       .execute();
     for (const id of routeIds) tx.locked.set(id, null);
-    for (const row of rows) tx.locked.set(row.id, rowToRoute(row));
+    for (const row of rows) tx.lock(row);
     await tx.lockOpenIntents(routeIds);
     return tx;
   }
@@ -106,7 +108,7 @@ export class PostgresTransaction implements StoreTransaction {
     for (const row of due) {
       if (!this.locked.has(row.id)) {
         const { now_ms: _now, ...route } = row;
-        this.locked.set(row.id, rowToRoute(route));
+        this.lock(route);
       }
     }
     return {
@@ -115,9 +117,16 @@ export class PostgresTransaction implements StoreTransaction {
     };
   }
 
+  /** Holds a row this transaction read FOR UPDATE: reads and fenced writes of its route are answered in memory. */
+  private lock(row: RouteRow): void {
+    this.locked.set(row.id, rowToRoute(row));
+    this.storedRows.set(row.id, row);
+  }
+
   /** Sends the held writes: before any statement that might read them, and when the work is done. */
-  flush(): Promise<void> {
-    return this.held.flush(this.db);
+  async flush(): Promise<void> {
+    // What is stored now is what the next held update of these routes is told apart from.
+    for (const row of await this.held.flush(this.db)) this.storedRows.set(row.id, row);
   }
 
   async readRoute(id: string): Promise<Route | null> {
@@ -143,7 +152,9 @@ export class PostgresTransaction implements StoreTransaction {
     if (locked === null) return false;
     if (locked !== undefined) {
       if (!fenceHolds(locked, fence)) return false;
-      this.held.updateRoute(next, fence);
+      const stored = this.storedRows.get(next.id);
+      if (stored === undefined) this.held.updateInsertedRoute(next);
+      else this.held.updateRoute(next, fence, stored);
       // The payload is written once, with the route: an update keeps the stored one.
       this.locked.set(next.id, asStored(next, locked.payload));
       return true;
@@ -171,6 +182,7 @@ export class PostgresTransaction implements StoreTransaction {
     await this.flush();
     // Read from the database from now on: the route and its intents are gone or stay as they are.
     this.locked.delete(routeId);
+    this.storedRows.delete(routeId);
     const result = await this.db
       .deleteFrom('routes')
       .where('id', '=', routeId)
