@@ -35,7 +35,7 @@ describe('[DUR-01] a shared store sends only the changed columns of a held route
           ? next(r, { dispatch: r.dispatch === null ? null : { ...r.dispatch, acknowledged: true } })
           : i % 3 === 1
             ? next(r, { candidate: 'other-candidate', cycle: r.cycle + 1 })
-            : ({ ...next(every.action_required, {}), id: r.id, generation: r.generation + 1 }),
+            : { ...next(every.action_required, {}), id: r.id, generation: r.generation + 1 },
       );
       await db.store.transact(
         async (tx) => {
