@@ -13,7 +13,7 @@
 //   RECOURSE_BENCH_NODES=single for one engine.
 // - pg-boss: `send` with `startAfter` per job (scheduled), `work` fetching up to PGBOSS_BATCH (1,000) jobs per poll
 //   every 0.5 s (its minimum) on one worker (scheduled and fired).
-// Printed: scheduled per second, fired per second (from the first due time to the last firing; the offered rate is
+// Each side first fires WARM_UP (1,000) jobs the same way, not timed (below). Printed: scheduled per second, fired per second (from the first due time to the last firing; the offered rate is
 // N / SPREAD_MS), and the lateness of each firing (firing time minus due time) at p50 and p99.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -44,6 +44,16 @@ const waitForReset = {
     on_exhausted: 'stop',
   },
 };
+
+/**
+ * Before the measured run, each side schedules and fires WARM_UP (1,000) jobs the same way, due over 300 ms from 2 s
+ * after they are scheduled, and waits for them: not timed. A node that has run for a while has its firing path
+ * compiled; without it the first half second of firings measured a fresh process's first runs of that code.
+ */
+const warmUp = Number(process.env.WARM_UP ?? 1_000);
+const warmUpLimitMs = 60_000;
+const warmUpDueTimes = (startMs) =>
+  Array.from({ length: warmUp }, (_, i) => startMs + 2_000 + (300 * i) / warmUp);
 
 /** Due times evenly over the spread, from `leadMs` after `startMs`. */
 const dueTimes = (startMs) =>
@@ -106,6 +116,22 @@ async function recourse(url) {
   try {
     const { engine } = recourse;
     await engine.saveProfile(benchProfile(waitForReset));
+    if (warmUp > 0) {
+      const warmIds = Array.from({ length: warmUp }, (_, i) => `w${i}`);
+      const warmRoutes = await startRoutes(engine, warmIds);
+      const warmDue = warmUpDueTimes(Date.now());
+      await Promise.all(
+        warmRoutes.map((r, i) =>
+          failAttempt(engine, r, {
+            ...overloaded,
+            headers: { 'x-ratelimit-reset': String(Math.round(warmDue[i])) },
+          }),
+        ),
+      );
+      await reached(() => fired.size, warmUp, warmUpLimitMs, 'Recourse warm-up fired');
+      due.clear();
+      fired.clear();
+    }
     const ids = Array.from({ length: jobs }, (_, i) => `r${i}`);
     const setUp = performance.now();
     const routes = await startRoutes(engine, ids);
@@ -145,6 +171,14 @@ async function pgBoss(schema) {
       const now = Date.now();
       for (const job of batch) fired.set(job.data.i, now);
     });
+    if (warmUp > 0) {
+      const warmDue = warmUpDueTimes(Date.now());
+      await Promise.all(
+        warmDue.map((at, i) => boss.send(queue, { i: `w${i}` }, { startAfter: new Date(at) })),
+      );
+      await reached(() => fired.size, warmUp, warmUpLimitMs, 'pg-boss warm-up fired');
+      fired.clear();
+    }
     const started = Date.now();
     const dueAt = dueTimes(started);
     await Promise.all(
@@ -171,7 +205,7 @@ const row = (name, r) =>
   `${name.padEnd(22)} ${fmt(r.scheduled).padStart(9)} ${fmt(r.fired).padStart(9)}   ${fmt(r.p50, 1).padStart(8)} ${fmt(r.p99, 1).padStart(8)} ${fmt(r.max, 1).padStart(8)}`;
 try {
   console.log(
-    `${fmt(jobs)} delayed retries on PostgreSQL, due over ${fmt(spreadMs)} ms from ${fmt(leadMs)} ms after scheduling began (offered ${fmt(jobs / (spreadMs / 1000))} firings/s; Node ${process.version})`,
+    `${fmt(jobs)} delayed retries on PostgreSQL, due over ${fmt(spreadMs)} ms from ${fmt(leadMs)} ms after scheduling began (offered ${fmt(jobs / (spreadMs / 1000))} firings/s; after a warm-up of ${fmt(warmUp)} on each side, not timed; Node ${process.version})`,
   );
   const ours = await recourse(recourseUrl.toString());
   const theirs = await pgBoss(bossSchema);

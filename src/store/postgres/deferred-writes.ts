@@ -168,7 +168,9 @@ interface HeldUpdate {
 }
 
 /** A column's value as the database compares it: bigint columns come back as numbers, are written as numbers. */
-const asCompared = (value: string | number | null): string | null => (value === null ? null : String(value));
+const asCompared = (value: string | number | null | undefined): string | null =>
+  // A value left undefined is written as null (left out of the JSON record): compared so.
+  value === null || value === undefined ? null : String(value);
 
 /**
  * The held updates as few statements as their changed columns allow (one per set of changed columns: a batch of
