@@ -159,9 +159,11 @@ export class Engine {
   /**
    * Shared mode: claims lock and fire due routes in one transaction from this instant on (this clock); never once
    * the store says it cannot. A failed claim transaction puts it off by `claimCoolDownMs`: a route that cannot fire
-   * stays due, and would fail every such claim before any other route fired. A lost connection does not.
+   * stays due, and would fail every such claim before any other route fired. A lost connection does not, unless
+   * it was dropped under two claims in a row (`droppedClaims`: those since the last claim that committed).
    */
   private claimsInTransactionFromMs = 0;
+  private droppedClaims = 0;
   private fireAgain = false;
   /** Background work idle() waits for: re-arming the timer, waking the routes a closed circuit held. */
   private readonly refreshing = new Set<Promise<void>>();
@@ -712,6 +714,7 @@ export class Engine {
         this.claimsInTransactionFromMs = Number.POSITIVE_INFINITY;
         return null;
       }
+      this.droppedClaims = 0;
       return {
         claimed: fired.due.length,
         full: fired.due.length === claimBatch,
@@ -720,9 +723,14 @@ export class Engine {
         claimedAtMs: fired.nowMs,
       };
     } catch (error) {
-      // A lost connection (the database restarting) says nothing against the routes: the pass fails, and the next
-      // one (a second later, or the poll) claims in a transaction again. Leases would only be slower meanwhile.
-      if (this.closed || this.options.store.connectionLost?.(error) === true) throw error;
+      // A database that cannot be reached says nothing against the routes: the pass fails, and the next one (a
+      // second later, or the poll) claims in a transaction again; leases would only be slower meanwhile. So does one
+      // connection dropped under the claim (a restart). Dropped again with no claim between, the claim itself may be
+      // the cause (a batch stalling past the idle limit, a watchdog ending long transactions): leases.
+      const loss = this.options.store.connectionLoss?.(error) ?? null;
+      if (this.closed || loss === 'unreachable') throw error;
+      if (loss === 'dropped' && this.droppedClaims++ === 0) throw error;
+      this.droppedClaims = 0;
       this.claimsInTransactionFromMs = clock.now() + claimCoolDownMs;
       this.emit({
         type: 'error',

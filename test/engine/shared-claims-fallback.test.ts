@@ -64,55 +64,93 @@ describe('[DUR-01] a shared node whose claim-and-fire transaction fails claims w
   });
 });
 
-describe('[DUR-01] a shared node whose claim transaction loses its connection claims in a transaction again', () => {
-  it('does not fall back to leases: the pass fails, the next one fires the route in a transaction', async () => {
+/**
+ * The store as it is, but a claim transaction that locked route r1 has its connection ended by the server (for
+ * real: its backend terminated by a statement on the transaction's own connection, as a restart or a watchdog
+ * would) the first `drops` times: the row locks go with it, and r1 is due again.
+ */
+function droppingClaimsOfR1(store: Store, drops: number) {
+  const seen = { locks: 0, dropped: 0, errors: [] as unknown[] };
+  const dropping: Store = Object.assign(Object.create(store) as Store, {
+    transact: <T>(work: (tx: StoreTransaction) => Promise<T>, plan?: TransactionPlan) =>
+      store.transact((tx) => {
+        const lockDueRoutes = async (lock: DueLock) => {
+          seen.locks++;
+          const locked = await tx.lockDueRoutes!(lock);
+          if (seen.dropped < drops && locked.due.some((d) => d.id === 'r1')) {
+            seen.dropped++;
+            // The transaction's connection (a private field: nothing public names this backend).
+            const own = (tx as unknown as { db: Kysely<unknown> }).db;
+            try {
+              await sql`SELECT pg_terminate_backend(pg_backend_pid())`.execute(own);
+            } catch (error) {
+              seen.errors.push(error);
+              throw error;
+            }
+          }
+          return locked;
+        };
+        return work(Object.assign(Object.create(tx) as StoreTransaction, { lockDueRoutes }));
+      }, plan),
+  });
+  return { dropping, seen };
+}
+
+const errorsOf = (events: readonly EngineEvent[]) =>
+  events.filter((e) => e.type === 'error').map((e) => (e as { message: string }).message);
+
+/** Route `id` was fired by its deadline exactly once, and its retry dispatched exactly once. */
+function firedOnce(events: readonly EngineEvent[], id: string): void {
+  expect(
+    events.filter((e) => e.type === 'transition' && e.route.id === id && e.decision === 'deadline'),
+  ).toHaveLength(1);
+  expect(
+    events.filter((e) => e.type === 'dispatch' && e.intent.routeId === id && e.intent.kind !== 'initial'),
+  ).toHaveLength(1);
+}
+
+describe('[DUR-01] a shared node whose claim transaction loses its connection', () => {
+  it('once: does not fall back to leases; the next pass fires the route in a transaction, once', async () => {
     const db = await openSharedNodeDatabase(schemas);
     const events: EngineEvent[] = [];
-    let locks = 0;
-    let lost: unknown = null;
-    // The store as it is, but the first lock of due routes finds its connection ended by the server, as in a
-    // database restart: its backend is terminated (for real) by a statement on the transaction's own connection.
-    const losingOnce: Store = Object.assign(Object.create(db.store) as Store, {
-      transact: <T>(work: (tx: StoreTransaction) => Promise<T>, plan?: TransactionPlan) =>
-        db.store.transact((tx) => {
-          const lockDueRoutes = async (lock: DueLock) => {
-            if (locks++ === 0) {
-              // The transaction's connection (a private field: nothing else names this backend).
-              const own = (tx as unknown as { db: Kysely<unknown> }).db;
-              try {
-                await sql`SELECT pg_terminate_backend(pg_backend_pid())`.execute(own);
-              } catch (error) {
-                lost = error;
-                throw error;
-              }
-            }
-            return tx.lockDueRoutes!(lock);
-          };
-          return work(Object.assign(Object.create(tx) as StoreTransaction, { lockDueRoutes }));
-        }, plan),
-    });
-
-    const engine = await sharedEngineWithTwoRoutes(losingOnce, db.cluster!, events);
+    const { dropping, seen } = droppingClaimsOfR1(db.store, 1);
+    const engine = await sharedEngineWithTwoRoutes(dropping, db.cluster!, events);
     try {
       expect((await failOverloaded(engine, db.store, 'r1')).state).toBe('retry_wait');
       await until(async () => (await db.store.readRoute('r1'))!.state === 'retrying');
       await engine.idle();
-      expect(db.store.connectionLost!(lost)).toBe(true);
-      const errors = events.filter((e) => e.type === 'error').map((e) => (e as { message: string }).message);
-      expect(errors.some((m) => m.startsWith('timer pass failed:'))).toBe(true);
-      expect(errors.filter((m) => m.includes('claiming them with leases'))).toEqual([]);
-      // Fired by the next pass, in a transaction (its lock was asked for), once.
-      expect(locks).toBeGreaterThanOrEqual(2);
-      const fired = events.filter(
-        (e) => e.type === 'transition' && e.route.id === 'r1' && e.decision === 'deadline',
-      );
-      expect(fired).toHaveLength(1);
+      expect(seen.dropped).toBe(1);
+      expect(db.store.connectionLoss!(seen.errors[0])).toBe('dropped');
+      expect(errorsOf(events).some((m) => m.startsWith('timer pass failed:'))).toBe(true);
+      expect(errorsOf(events).filter((m) => m.includes('claiming them with leases'))).toEqual([]);
+      firedOnce(events, 'r1');
 
       // The next route due is fired in a transaction too: no cool-down was set.
-      const before = locks;
+      const before = seen.locks;
       expect((await failOverloaded(engine, db.store, 'r2')).state).toBe('retry_wait');
       await until(async () => (await db.store.readRoute('r2'))!.state === 'retrying');
-      expect(locks).toBeGreaterThan(before);
+      expect(seen.locks).toBeGreaterThan(before);
+      firedOnce(events, 'r2');
+    } finally {
+      await engine.close();
+      await db.store.close();
+    }
+  });
+
+  it('twice in a row: takes the claim itself for the cause and claims with leases; the route fires once', async () => {
+    const db = await openSharedNodeDatabase(schemas);
+    const events: EngineEvent[] = [];
+    const { dropping, seen } = droppingClaimsOfR1(db.store, 2);
+    const engine = await sharedEngineWithTwoRoutes(dropping, db.cluster!, events);
+    try {
+      expect((await failOverloaded(engine, db.store, 'r1')).state).toBe('retry_wait');
+      await until(async () => (await db.store.readRoute('r1'))!.state === 'retrying');
+      await engine.idle();
+      expect(seen.dropped).toBe(2);
+      const errors = errorsOf(events);
+      expect(errors.filter((m) => m.startsWith('timer pass failed:'))).toHaveLength(1);
+      expect(errors.filter((m) => m.includes('claiming them with leases for 60 s'))).toHaveLength(1);
+      firedOnce(events, 'r1');
     } finally {
       await engine.close();
       await db.store.close();

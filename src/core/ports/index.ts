@@ -8,6 +8,7 @@ export {
   type RouteFence,
   type RouteQuery,
   type ScheduledRoute,
+  type ConnectionLoss,
   type Store,
   type StoredAttempt,
   type StoredIntent,

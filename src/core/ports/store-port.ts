@@ -10,6 +10,9 @@ import type { ReplayEvidence } from '../safety/replay-evidence.js';
  * The Store port, owned by the core: what the engine needs durably, and nothing about how. Adapters
  * (SQLite now, PostgreSQL next) implement it with the same contract test suite. Times are epoch ms, UTC.
  */
+/** How a store lost its database connection (`Store.connectionLoss`). */
+export type ConnectionLoss = 'unreachable' | 'dropped';
+
 export interface Store {
   /** Applies pending numbered migrations; returns the names applied now (empty when up to date). */
   migrate(): Promise<readonly string[]>;
@@ -20,11 +23,11 @@ export interface Store {
    */
   transact<T>(work: (tx: StoreTransaction) => Promise<T>, plan?: TransactionPlan): Promise<T>;
   /**
-   * Whether an error this store threw says its connection to the database was lost (a restart, a network cut)
-   * rather than that the database refused the work: done again later, the work may succeed. Stores with no
-   * connection to lose (SQLite's file) leave it out.
+   * Whether an error this store threw says its connection to the database was lost rather than that the database
+   * refused the work (null): `unreachable` when none could be made, `dropped` when one ended under the work. Stores
+   * with no connection to lose (SQLite's file) leave it out.
    */
-  connectionLost?(error: unknown): boolean;
+  connectionLoss?(error: unknown): ConnectionLoss | null;
 
   readRoute(id: string): Promise<Route | null>;
   /**

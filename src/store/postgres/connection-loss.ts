@@ -1,39 +1,43 @@
+import type { ConnectionLoss } from '../../core/index.js';
+
 /**
- * SQLSTATEs that say the connection itself is gone or going, not that a statement was refused: class 08
- * (connection exception), the server shutting down or starting (57P01-57P03) and an idle transaction the server
- * ended (25P03).
+ * SQLSTATEs of a server that cannot take a connection (08001, 08004, 57P03: starting up) and of one that ended a
+ * connection (the rest of class 08, 57P01 and 57P02: shutting down). An idle transaction the server ended (25P03)
+ * is not a loss: it is this node's own stall. `pg` mostly reports a dropped connection in words, below: the code
+ * reaches only the client's error event.
  */
-const lostStates = new Set(['57P01', '57P02', '57P03', '25P03']);
+const unreachableStates = new Set(['08001', '08004', '57P03']);
+const droppedStates = new Set(['57P01', '57P02']);
 
 /** Node's socket errors: the server could not be reached, or the connection broke under a query. */
-const socketCodes = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EPIPE',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-]);
+const unreachableCodes = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const droppedCodes = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
 
 /**
  * `pg`'s own words for a client whose connection ended: they carry no code ("Connection terminated unexpectedly",
  * "Client has encountered a connection error and is not queryable", "Client was closed and is not queryable").
  */
-const lostWords = /^Connection terminated|is not queryable$/;
+const droppedWords = /^Connection terminated|is not queryable$/;
 
 /**
- * Whether `error` says the database connection was lost (a restart, a network cut, the server ending an idle
- * transaction) rather than that the database refused what was asked. A loss says nothing about the work: done
- * again on a new connection, it may well succeed.
+ * Whether `error` says the database connection was lost rather than that the database refused what was asked:
+ * `unreachable` when no connection could be made (the server down or starting), `dropped` when one ended under the
+ * work (a restart, a network cut, a watchdog, or the server ending a transaction that stalled: the work may be the
+ * cause), null otherwise. Followed through `cause` and AggregateError.
  */
-export function connectionLost(error: unknown, depth = 0): boolean {
-  if (typeof error !== 'object' || error === null || depth > 4) return false;
+export function connectionLoss(error: unknown, depth = 0): ConnectionLoss | null {
+  if (typeof error !== 'object' || error === null || depth > 4) return null;
   const { code, message, cause } = error as { code?: unknown; message?: unknown; cause?: unknown };
-  if (typeof code === 'string' && (code.startsWith('08') || lostStates.has(code) || socketCodes.has(code)))
-    return true;
-  if (typeof message === 'string' && lostWords.test(message)) return true;
-  if (error instanceof AggregateError && error.errors.some((e) => connectionLost(e, depth + 1))) return true;
-  return connectionLost(cause, depth + 1);
+  if (typeof code === 'string') {
+    if (unreachableStates.has(code) || unreachableCodes.has(code)) return 'unreachable';
+    if (code.startsWith('08') || droppedStates.has(code) || droppedCodes.has(code)) return 'dropped';
+  }
+  if (typeof message === 'string' && droppedWords.test(message)) return 'dropped';
+  if (error instanceof AggregateError) {
+    for (const inner of error.errors) {
+      const loss = connectionLoss(inner, depth + 1);
+      if (loss !== null) return loss;
+    }
+  }
+  return connectionLoss(cause, depth + 1);
 }

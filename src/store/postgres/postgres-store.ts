@@ -2,6 +2,7 @@ import { Kysely, Migrator, PostgresDialect, sql, type SqlBool } from 'kysely';
 import pg from 'pg';
 import type {
   ClusterTimers,
+  ConnectionLoss,
   DueClaim,
   EventLog,
   ScheduledRoute,
@@ -17,7 +18,7 @@ import { claimDueRoutes } from '../kysely-claims.js';
 import { KyselyStoreReads } from '../kysely-store-reads.js';
 import { KyselyTaskSessions, KyselyTranscript, type TranscriptClock } from '../kysely-transcript.js';
 import type { Database } from '../schema.js';
-import { connectionLost } from './connection-loss.js';
+import { connectionLoss } from './connection-loss.js';
 import { postgresMigrations } from './migrations/index.js';
 import { PostgresCluster } from './postgres-cluster.js';
 import { PostgresEventLog, SharedPostgresEventLog } from './postgres-event-log.js';
@@ -183,8 +184,8 @@ class PostgresStore extends KyselyStoreReads {
     await this.db.destroy();
   }
 
-  connectionLost(error: unknown): boolean {
-    return connectionLost(error);
+  connectionLoss(error: unknown): ConnectionLoss | null {
+    return connectionLoss(error);
   }
 
   claimDueRoutes(claim: DueClaim): Promise<readonly ScheduledRoute[]> {

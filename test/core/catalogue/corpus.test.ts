@@ -12,7 +12,7 @@ describe('[CLS-01][CLS-16][CLS-20] labelled corpus replay', () => {
     ]);
   });
 
-  it.each(corpusFiles)('%s: at least 98%% code accuracy and no unsafe prediction', (file) => {
+  it.each(corpusFiles)('%s: at least 98.2%% code accuracy and no unsafe prediction', (file) => {
     const records = readCorpus(file);
     expect(records.length).toBeGreaterThan(10);
     const misses: string[] = [];
@@ -29,7 +29,7 @@ describe('[CLS-01][CLS-16][CLS-20] labelled corpus replay', () => {
     }
     const accuracy = (records.length - misses.length) / records.length;
     expect(unsafe, 'not_provider/unclassified records classified transient or hard').toEqual([]);
-    expect(accuracy, misses.join('\n')).toBeGreaterThanOrEqual(0.98);
+    expect(accuracy, misses.join('\n')).toBeGreaterThanOrEqual(0.982);
   });
 });
 

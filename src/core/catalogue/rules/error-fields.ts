@@ -141,6 +141,9 @@ const specs: readonly FieldRuleSpec[] = [
     field: 'code',
     values: ['invalid_api_key'],
     code: 'auth_required',
+    // A gateway that answers a key's spent allowance under this code ("API key reached its usage limit"): the
+    // message names the limit, and the limit wins.
+    unless: /\b(?:reached|exceeded|hit) (?:its|the|your) (?:[\w-]{1,16} )?(?:usage limit|quota)\b/,
   },
   {
     id: 'openai.account_deactivated.v1',

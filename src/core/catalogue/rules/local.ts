@@ -171,7 +171,7 @@ export const localRules: readonly Rule[] = [
   {
     id: 'local.runtime.v1',
     description:
-      'The local runtime failed: missing binaries or modules, out of memory, disk full, serialization bugs',
+      'The local runtime failed: missing binaries or modules, out of memory, disk full, serialization bugs, a self-hosted model server with no worker to serve a model',
     tier: 'signature',
     priority: 40,
     code: 'local_runtime',
@@ -210,8 +210,10 @@ export const localRules: readonly Rule[] = [
         'runner',
         'insufficient',
         'installed',
+        'worker',
+        'workers',
       ],
-      text: /\benoent\b|no such file or directory|uv_spawn|command not found|is not recognized as an internal or external command|cannot find module|err_module_not_found|javascript heap out of memory|out of memory|requires more system memory|more (?:system |gpu |v)?memory than (?:is )?available|segmentation fault|core dumped|\benospc\b|no space left on device|\bemfile\b|too many open files|serialize binary|serialization error|maxfilereadtokenexceedederror|file content \(\d{1,9} tokens\) exceeds maximum allowed tokens|npm err(?:or|!)?:? code|\betarget\b|no matching version found|agent loop died unexpectedly|session configured event was not the first|llama\.cpp error|failed to load (?:the )?model\b|model loading (?:was )?stopped|insufficient system resources|attempt to (?:call|index) (?:field|a nil value|local|global|upvalue)|llama runner process has terminated|runner process (?:has )?terminated|\b(?:is|are) not installed\b/,
+      text: /\benoent\b|no such file or directory|uv_spawn|command not found|is not recognized as an internal or external command|cannot find module|err_module_not_found|javascript heap out of memory|out of memory|requires more system memory|more (?:system |gpu |v)?memory than (?:is )?available|segmentation fault|core dumped|\benospc\b|no space left on device|\bemfile\b|too many open files|serialize binary|serialization error|maxfilereadtokenexceedederror|file content \(\d{1,9} tokens\) exceeds maximum allowed tokens|npm err(?:or|!)?:? code|\betarget\b|no matching version found|agent loop died unexpectedly|session configured event was not the first|llama\.cpp error|failed to load (?:the )?model\b|model loading (?:was )?stopped|insufficient system resources|attempt to (?:call|index) (?:field|a nil value|local|global|upvalue)|llama runner process has terminated|runner process (?:has )?terminated|\b(?:is|are) not installed\b|\bhas no worker to serve (?:the )?inference request\b|\bscale workers api\b/,
     },
   },
   {
@@ -263,7 +265,7 @@ export const localRules: readonly Rule[] = [
     confidence: 'high',
     when: {
       keywords: ['conversation', 'session', 'resume', 'deferred', 'rollout', 'thread'],
-      text: /no conversation found|conversation (?:not found|does not exist)|session (?:[\w-]{1,64} )?(?:not found|does not exist|cannot be resumed)|(?:could not|cannot|failed to|unable to) (?:find|resume|load) (?:the )?(?:previous |prior )?(?:session|conversation|thread)|no deferred tool marker|invalid session id|no rollout (?:file )?found|thread not found/,
+      text: /no conversation found|conversation (?:not found|does not exist)|session (?:[\w-]{1,64} )?(?:not found|does not exist|cannot be resumed)|(?:could not|cannot|failed to|unable to) (?:find|resume|load|fetch) (?:the )?(?:previous |prior )?(?:session|conversation|thread)|no deferred tool marker|invalid session id|no rollout (?:file )?found|thread not found/,
     },
   },
   {
@@ -338,7 +340,7 @@ export const localRules: readonly Rule[] = [
   {
     id: 'local.tooling_network.v1',
     description:
-      'A network or TLS failure of the tools around the agent (sign-in, OAuth and device-code flows, installers and downloads, plugins, extensions, language servers, git): not a provider failing a prompt (issue 10 decision)',
+      'A network or TLS failure of the tools around the agent (sign-in, OAuth and device-code flows, installers and downloads, plugins, extensions, language servers, git, a container image pushed to a registry): not a provider failing a prompt (issue 10 decision)',
     tier: 'signature',
     // Below the named side channels and editor internals, above provider and network rules: the subject decides
     // whose failure it is.
@@ -373,11 +375,18 @@ export const localRules: readonly Rule[] = [
         'gyp',
         'auth',
         'authentication',
+        'push',
+        'pushing',
+        'image',
+        'images',
+        'ghcr',
+        'quay',
+        'gcr',
       ],
       near: {
         anchor:
           /error sending request|\be(?:timedout|notfound|connreset|connrefused|proto|ai_again)\b|getaddrinfo|could not resolve host|unable to access|\bssl\b|\btls\b|certificate|fetch failed|socket hang up|network (?:error|request failed)|timed out|connection (?:closed|reset|refused)|check your (?:internet|network) (?:connection|configuration|settings)|\bfailed, reason:/,
-        word: /\b(?:sign[- ]?in|log[- ]?in|oauth|token exchange|device[- ]code|auth(?:orization)? callback|install(?:ing|ation|er)?|download(?:ing)?|plugins? (?:marketplace|install|update|download)|marketplace|extension host terminated|language server|lsp|git (?:push|pull|clone|fetch)|gh:|(?:request|obtain|fetch|get|refresh)(?:ing)? (?:an? |the )?access token|\bnpm (?:error|err!)|\bgyp err!|\b(?:sdk|cli|client) auth(?:entication)? failed)/,
+        word: /\b(?:sign[- ]?in|log[- ]?in|oauth|token exchange|device[- ]code|auth(?:orization)? callback|install(?:ing|ation|er)?|download(?:ing)?|plugins? (?:marketplace|install|update|download)|marketplace|extension host terminated|language server|lsp|git (?:push|pull|clone|fetch)|gh:|(?:request|obtain|fetch|get|refresh)(?:ing)? (?:an? |the )?access token|\bnpm (?:error|err!)|\bgyp err!|\b(?:sdk|cli|client) auth(?:entication)? failed|\bpush(?:ing)? (?:the )?(?:docker |container )?images?\b|\b(?:ghcr|quay|gcr)\.io\b)/,
         before: 120,
         after: 60,
       },
@@ -427,7 +436,7 @@ export const localRules: readonly Rule[] = [
   {
     id: 'local.side_channel.v1',
     description:
-      "Telemetry, installer and update downloads, MCP servers, IDE companion and an editor extension's activation, keychain and settings probes, databases a tool connects to, a cloud management API's throttle (a Describe or List operation, a throttle answered with 400), a container registry's pull throttle, a sign-in's code-for-token exchange",
+      "Telemetry, installer and update downloads, MCP servers, IDE companion and an editor extension's activation, keychain and settings probes, databases a tool connects to, a cloud management API's throttle (a Describe or List operation, a throttle answered with 400), a container registry's pull throttle, a sign-in's code-for-token exchange, an analytics relay, a package registry's index (cargo's spurious network error, a registry host), a messaging platform's web API, a search, scrape or crawl API and its helpers, a usage meter of a metered tool API (`rate_current`, `quota_current`), a service that calls itself a public API",
     tier: 'signature',
     priority: 60,
     code: 'side_channel',
@@ -546,10 +555,47 @@ export const localRules: readonly Rule[] = [
         'throttling',
         'exchange',
         'exchanging',
+        'posthog',
+        'posthogproxy',
+        'analytics',
+        'spurious',
+        'crates',
+        'rubygems',
+        'golang',
+        'slack',
+        'discord',
+        'discordapp',
+        'telegram',
+        'public',
+        'scrape',
+        'scraping',
+        'crawl',
+        'crawling',
+        'crawler',
+        'searching',
+        'fetching',
+        'getimages',
+        'getvideos',
+        'getsources',
+        'getsearchresults',
+        'fetchimages',
+        'fetchvideos',
+        'fetchsources',
+        'fetchsearchresults',
+        'searchimages',
+        'searchvideos',
+        'searchsources',
+        'searchsearchresults',
+        'tavily',
+        'firecrawl',
+        'firecrawlerror',
+        'brave',
+        'rate_current',
+        'quota_current',
       ],
       // Shell tools and installers (curl's own `curl: (28)` lines, a failed installation or release download) and
       // account look-ups beside the prompt (credits, usage, balance): none of them is a provider failing a prompt.
-      text: /(?<!failed to perform, )\bcurl: \(\d{1,3}\)|installation failed|failed to install|install(?:er|ation)? (?:failed|error)|failed to (?:fetch|download) (?:the )?(?:latest )?(?:version|release|releases)\b|failed to (?:fetch|load|get|retrieve|refresh) (?:the )?(?:user'?s? |account )?(?:credits?|credit information|usage(?: data| stats)?|balance|billing info(?:rmation)?|account info(?:rmation)?|user info(?:rmation)?|subscription status)\b|\bedit[_ ]predictions?\b|predict_edits|error response from daemon|registry-1\.docker\.io|invalid oauth error response|clearcut|1p event logging|event logging|telemetry|\botlp(?:exporter|\b)|opentelemetry|statsig|sentry\.io|error installing (?:the )?(?:server|extension|update)|auto-?updat(?:e|er|ing)|failed to (?:check for|install|download|apply) (?:the )?updates?|update check failed|updates\/download|vscode-reh|\bmcp (?:server|error|client|tool|connection)|mcp server|\bide (?:companion|extension|integration|server|connection)|companion (?:extension|server|connection)|keychain|seckeychain|libsecret|keytar|(?:failed|unable) to (?:read|load|parse) (?:the )?(?:managed |optional |user |project )?settings|downloading (?:the )?extension|\bbinary request timed out\b|could not get enabled capabilities|eligibility check failed|error during web search|\bweb search failed\b|mcp_tool_result|api\.github\.com|authenticated requests get a higher rate limit|\bqdrant|\bchroma\b|\bredis(?::\/\/|\.exceptions|\/connection|\b)|\bpinecone\b|\bweaviate\b|\bmilvus\b|vector ?store|metrics export(?:er)? failed|periodicexportingmetricreader|port=431[78]\b|:431[78]\/|\/v1\/metrics\b|\bsentry\b|files\.pythonhosted\.org|\bpypi\.org|pip\._vendor|installing extensions?\b|could not log in with device flow|\bsign in failed\b|@modelcontextprotocol\/sdk|tool execution failed|sandboxerror|sandbox failed to start|waiting for client to become ready|blocked by network policy|(?:with url|request to):? \S{0,60}\/embeddings?\b|\bplugin\(mcp\/|https?:\/\/\S{1,120}\/mcp(?=[:\s"']|$)|before responding to .?initialize.? request|(?:error|failed to|unable to|could not) (?:fetch|fetching|load|loading|get|getting|download|downloading) (?:the )?(?:model )?(?:pricing|prices)\b|\bin (?:success|failure) logging\b|huggingface\.co\S{0,80}\/resolve\/|cannot (?:determine|assess|check|verify) the safety of|safety (?:classifier|checker?) (?:is )?(?:unavailable|failed|down)\b|\bextension activation failed\b|\bno ide (?:selected|found|detected|connected|available)\b|(?:failed to connect|disconnected|unable to connect) (?:to|from) (?:android studio|intellij(?: idea)?|jetbrains|pycharm|webstorm|goland|xcode|vs ?code|visual studio(?: code)?)\b|\bmongodb(?:\+srv)?\b|\bmongo(?:server|network|parse)error\b|\bpostgres(?:ql)?:\/\/|\bmysql\b|x-ms-ratelimit-remaining-(?:subscription|tenant)-(?:reads|writes|deletes)|\btoomanyrequests: (?:retry-after:|you have reached your (?:unauthenticated )?pull rate limit)|\bwhen calling the (?:describe|list)[a-z]{2,60} operation\b|\boperation error [\w ]{1,40}: (?:describe|list)[a-z]{2,60}\b|\bthrottling(?:exception)?:? rate exceeded,? status ?code:? 400\b|\bstatus ?code: 400\b[^\n]{0,80}\bthrottlingexception\b|\bexchanging (?:the )?(?:authori[sz]ation )?code for (?:an? )?(?:access )?tokens?\b|\b(?:oauth |authori[sz]ation )?(?:code|token) exchange failed \(\d{3}\)/,
+      text: /(?<!failed to perform, )\bcurl: \(\d{1,3}\)|installation failed|failed to install|install(?:er|ation)? (?:failed|error)|failed to (?:fetch|download) (?:the )?(?:latest )?(?:version|release|releases)\b|failed to (?:fetch|load|get|retrieve|refresh) (?:the )?(?:user'?s? |account )?(?:credits?|credit information|usage(?: data| stats)?|balance|billing info(?:rmation)?|account info(?:rmation)?|user info(?:rmation)?|subscription status)\b|\bedit[_ ]predictions?\b|predict_edits|error response from daemon|registry-1\.docker\.io|invalid oauth error response|clearcut|1p event logging|event logging|telemetry|\botlp(?:exporter|\b)|opentelemetry|statsig|sentry\.io|error installing (?:the )?(?:server|extension|update)|auto-?updat(?:e|er|ing)|failed to (?:check for|install|download|apply) (?:the )?updates?|update check failed|updates\/download|vscode-reh|\bmcp (?:server|error|client|tool|connection)|mcp server|\bide (?:companion|extension|integration|server|connection)|companion (?:extension|server|connection)|keychain|seckeychain|libsecret|keytar|(?:failed|unable) to (?:read|load|parse) (?:the )?(?:managed |optional |user |project )?settings|downloading (?:the )?extension|\bbinary request timed out\b|could not get enabled capabilities|eligibility check failed|error during web search|\bweb search failed\b|mcp_tool_result|api\.github\.com|authenticated requests get a higher rate limit|\bqdrant|\bchroma\b|\bredis(?::\/\/|\.exceptions|\/connection|\b)|\bpinecone\b|\bweaviate\b|\bmilvus\b|vector ?store|metrics export(?:er)? failed|periodicexportingmetricreader|port=431[78]\b|:431[78]\/|\/v1\/metrics\b|\bsentry\b|files\.pythonhosted\.org|\bpypi\.org|pip\._vendor|installing extensions?\b|could not log in with device flow|\bsign in failed\b|@modelcontextprotocol\/sdk|tool execution failed|sandboxerror|sandbox failed to start|waiting for client to become ready|blocked by network policy|(?:with url|request to):? \S{0,60}\/embeddings?\b|\bplugin\(mcp\/|https?:\/\/\S{1,120}\/mcp(?=[:\s"']|$)|before responding to .?initialize.? request|(?:error|failed to|unable to|could not) (?:fetch|fetching|load|loading|get|getting|download|downloading) (?:the )?(?:model )?(?:pricing|prices)\b|\bin (?:success|failure) logging\b|huggingface\.co\S{0,80}\/resolve\/|cannot (?:determine|assess|check|verify) the safety of|safety (?:classifier|checker?) (?:is )?(?:unavailable|failed|down)\b|\bextension activation failed\b|\bno ide (?:selected|found|detected|connected|available)\b|(?:failed to connect|disconnected|unable to connect) (?:to|from) (?:android studio|intellij(?: idea)?|jetbrains|pycharm|webstorm|goland|xcode|vs ?code|visual studio(?: code)?)\b|\bmongodb(?:\+srv)?\b|\bmongo(?:server|network|parse)error\b|\bpostgres(?:ql)?:\/\/|\bmysql\b|x-ms-ratelimit-remaining-(?:subscription|tenant)-(?:reads|writes|deletes)|\btoomanyrequests: (?:retry-after:|you have reached your (?:unauthenticated )?pull rate limit)|\bwhen calling the (?:describe|list)[a-z]{2,60} operation\b|\boperation error [\w ]{1,40}: (?:describe|list)[a-z]{2,60}\b|\bthrottling(?:exception)?:? rate exceeded,? status ?code:? 400\b|\bstatus ?code: 400\b[^\n]{0,80}\bthrottlingexception\b|\bexchanging (?:the )?(?:authori[sz]ation )?code for (?:an? )?(?:access )?tokens?\b|\b(?:oauth |authori[sz]ation )?(?:code|token) exchange failed \(\d{3}\)|\bposthog|\banalytics (?:proxy|relay|endpoint|request)|\bspurious network error \(\d{1,3} tries? remaining\)|\b(?:index\.|static\.)?crates\.io\b|\brubygems\.org\b|\bproxy\.golang\.org\b|\bslack\.com\/api\/|\bdiscord(?:app)?\.com\/api\/|\bapi\.telegram\.org\b|\bpublic api service\b|\b(?:search|scrap(?:e|ing)|crawl(?:ing|er)?) api\b|\berror searching with\b|\bfailed fetching sources\b|\bat (?:get|fetch|search)(?:images|videos|sources|searchresults)\b|\bapi\.tavily\.com\b|\btavily\b|\bfirecrawl(?:error)?\b|\bapi\.search\.brave\.com\b|"(?:rate|quota)_current"\s{0,2}:/,
       // A POST to a model endpoint in the same text is the agent's model call, even when curl printed it.
       unless: /\bpost https?:\/\/\S{1,200}\/(?:v1\/)?(?:messages|chat\/completions|completions|responses)\b/,
     },

@@ -23,9 +23,10 @@ export const proseCue =
  * multiple consecutive capacity errors or you have reached your daily quota limit"): it says it does not know
  * which one happened, so no rule for one of those reasons may read it as that failure. So does a message that names
  * three kinds of limit joined by "or" ("quota, credits, or rate limit was exhausted"): a tool that could not tell
- * which limit its provider answered. A documentation row that names a second cause ("this error also occurs when
+ * which limit its provider answered; two kinds joined the same way before a verb ("rate or quota limit reached")
+ * hedge too. A documentation row that names a second cause ("this error also occurs when
  * ..."), a row that lists an invalid argument and an incorrect key as alternatives, and an explanation that a status
  * "is not caused by" one limit "but most probably by" another are hedges of the same kind.
  */
 export const hedgedCause =
-  /possible reasons? (?:for this )?(?:are|is|include|could be)\b|\b(?:quota|credits?|rate[- ]limits?|usage limits?|balance),? (?:or )?(?:quota|credits?|rate[- ]limits?|usage limits?|balance),? or (?:quota|credits?|rate[- ]limits?|usage limits?|balance)\b|\bthis error (?:also|can also|may also) occurs? (?:when|if)\b|\binvalid (?:argument|param(?:eter)?)\b[^\n]{0,200}\b(?:an? )?(?:incorrect|invalid) api key is (?:supplied|provided)\b|\b(?:is|was) not caused by\b[^\n]{0,80}\bbut (?:most )?(?:probably|likely)\b/;
+  /possible reasons? (?:for this )?(?:are|is|include|could be)\b|\b(?:quota|credits?|rate[- ]limits?|usage limits?|balance),? (?:or )?(?:quota|credits?|rate[- ]limits?|usage limits?|balance),? or (?:quota|credits?|rate[- ]limits?|usage limits?|balance)\b|\bthis error (?:also|can also|may also) occurs? (?:when|if)\b|\binvalid (?:argument|param(?:eter)?)\b[^\n]{0,200}\b(?:an? )?(?:incorrect|invalid) api key is (?:supplied|provided)\b|\b(?:is|was) not caused by\b[^\n]{0,80}\bbut (?:most )?(?:probably|likely)\b|\b(?:rate|quota) or (?:rate|quota) limits? (?:reached|exceeded|hit)\b/;
