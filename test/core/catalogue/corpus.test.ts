@@ -12,7 +12,7 @@ describe('[CLS-01][CLS-16][CLS-20] labelled corpus replay', () => {
     ]);
   });
 
-  it.each(corpusFiles)('%s: at least 98.2%% code accuracy and no unsafe prediction', (file) => {
+  it.each(corpusFiles)('%s: at least 98.3%% code accuracy and no unsafe prediction', (file) => {
     const records = readCorpus(file);
     expect(records.length).toBeGreaterThan(10);
     const misses: string[] = [];
@@ -29,12 +29,12 @@ describe('[CLS-01][CLS-16][CLS-20] labelled corpus replay', () => {
     }
     const accuracy = (records.length - misses.length) / records.length;
     expect(unsafe, 'not_provider/unclassified records classified transient or hard').toEqual([]);
-    expect(accuracy, misses.join('\n')).toBeGreaterThanOrEqual(0.982);
+    expect(accuracy, misses.join('\n')).toBeGreaterThanOrEqual(0.983);
   });
 });
 
 describe('[CLS-01][CLS-23] labelled timing hints', () => {
-  it('gives at least 90% of the labelled delays and resets within tolerance', () => {
+  it('gives at least 95% of the labelled delays and resets within tolerance', () => {
     const misses: string[] = [];
     let scored = 0;
     for (const record of corpusFiles.flatMap(readCorpus)) {
@@ -48,7 +48,7 @@ describe('[CLS-01][CLS-23] labelled timing hints', () => {
         );
     }
     expect(scored).toBeGreaterThan(10);
-    expect((scored - misses.length) / scored, misses.join('\n')).toBeGreaterThanOrEqual(0.9);
+    expect((scored - misses.length) / scored, misses.join('\n')).toBeGreaterThanOrEqual(0.95);
   });
 });
 

@@ -10,10 +10,12 @@ export const causeOnly = /^\s{0,8}\[?cause\]?:/;
 
 /**
  * A response that arrived but did not parse (a JSON error, a bad chunk, a stream event of a kind the client does not
- * know): the connection did its job, so this is not a network or transport failure, whatever library wrapped it.
+ * know): the connection did its job, so this is not a network or transport failure, whatever library wrapped it. A
+ * JSON decoder's own words under a server-error type ("Upstream error: Unterminated string starting at: line 1
+ * column 138") say a body did not parse, not that the server failed: it could be the request or the upstream.
  */
 export const malformedResponse =
-  /error parsing chunk|expecting property name enclosed|expected value at line \d{1,6} column|not valid json|invalid json|json parse error|exception - '[a-z_]{1,20}'\s*$|failed to parse (?:the )?(?:[a-z]{1,20} )?stream(?:ing)? (?:event|chunk)|unknown variant .{1,40}, expected one of/m;
+  /error parsing chunk|expecting property name enclosed|expected value at line \d{1,6} column|unterminated string starting at:? line \d{1,6} column|not valid json|invalid json|json parse error|exception - '[a-z_]{1,20}'\s*$|failed to parse (?:the )?(?:[a-z]{1,20} )?stream(?:ing)? (?:event|chunk)|unknown variant .{1,40}, expected one of/m;
 
 export const proseCue =
   /^\s*(?:fix|fixes|feat|chore|docs?|refactor|tests?|handle|document|make sure|ensure|add|implement|support|investigate|todo|note|consider|explain|describe|why does)\b|\bthe task (?:mentioned|says|said|asks)|\bmentioned\b/;

@@ -1,4 +1,4 @@
-import { hedgedCause, proseCue } from './prose.js';
+import { hedgedCause, malformedResponse, proseCue } from './prose.js';
 import type { Rule } from '../rule.js';
 
 /**
@@ -131,13 +131,14 @@ export const providerSignatureRules: readonly Rule[] = [
         'overdue',
         'preconsumedquota',
         'allowance',
+        'consumed',
       ],
       // "Credit limit exceeded ... add credit or upgrade your plan": the credit is the cause, the plan a remedy.
       // "No credits consumed on this tool call" reports a charge, not an empty balance.
       unless: new RegExp(
         `no credits (?:were |was )?(?:consumed|charged|used|deducted)|${hedgedCause.source}`,
       ),
-      text: /credit limit (?:exceeded|reached)|credit balance (?:is )?too low|insufficient (?:credits?|balance|funds|account (?:balance|funds))|insufficient_balance|(?:out of|run out of|ran out of|no(?: remaining| more)?) credits|requires? more credits|(?:add|purchase|buy|top up) (?:more )?credits|used all (?:of )?(?:your |the )?(?:available\s{1,4})?credits|(?:has|have) (?:either )?used all\s{1,4}available credits|(?:don.t|doesn.t|do not|does not) have (?:any |enough )?credits|credits? (?:have been |has been |are |is )?(?:exhausted|depleted)|never purchased credits|can only afford|balance (?:is )?(?:insufficient|too low|exhausted|depleted)|not enough (?:credits|balance|allowance)|余额不足|账户已欠费|已欠费|overdue account|preconsumedquota \[\d{1,12}\] ?is not enough/,
+      text: /credit limit (?:exceeded|reached)|credit balance (?:is )?too low|insufficient (?:credits?|balance|funds|account (?:balance|funds))|insufficient_balance|(?:out of|run out of|ran out of|no(?: remaining| more)?) credits|requires? more credits|(?:add|purchase|buy|top up) (?:more )?credits|(?:used|consumed) all (?:of )?(?:your |the )?(?:available\s{1,4})?credits|(?:has|have) (?:either )?used all\s{1,4}available credits|(?:don.t|doesn.t|do not|does not) have (?:any |enough )?credits|credits? (?:have been |has been |are |is )?(?:exhausted|depleted)|never purchased credits|can only afford|balance (?:is )?(?:insufficient|too low|exhausted|depleted)|not enough (?:credits|balance|allowance)|余额不足|账户已欠费|已欠费|overdue account|preconsumedquota \[\d{1,12}\] ?is not enough/,
     },
   },
   {
@@ -189,10 +190,13 @@ export const providerSignatureRules: readonly Rule[] = [
         'paused',
         'max',
         'exceed_token_quota_limit',
+        'prepaidbilloverdue',
+        '支出',
+        '限额',
       ],
       // One-api relays say "the group's upstream load is saturated" under a billing code: the message wins.
       unless: new RegExp(`负载已饱和|${hedgedCause.source}`),
-      text: /insufficient[_ ]quota|insufficient_user_quota|quota is not enough|\bquotalimit\b|reached the set inference limit|model service has been paused|current cost=[\d.]{1,20},\s{0,2}max budget=|account is in good standing|overdue[- ]payment|exceeded (?:your|the) (?:current |monthly |daily )?quota|quota (?:has been |was )?(?:exceeded|exhausted|reached|depleted|used up)|quota_exceeded|quotaexceeded|you have no quota|out of quota|no (?:remaining |more )?quota (?:left|remaining|available)|reached (?:your|the) (?:[\w-]{1,20} )?quota|billing hard limit|billing_hard_limit_reached|billing_not_active|billing (?:is )?not active|spend(?:ing)? limit|budget (?:has been )?(?:exceeded|reached)|budgetexceedederror|usage cap\b|premium requests? (?:allowance|limit|quota)|exceeded (?:your )?(?:monthly |premium )?(?:request )?allowance|servicequotaexceededexception|arrearage|account (?:is )?(?:in )?arrears|payment (?:is )?overdue|\busage exceeded (?:the |its |your )?quota(?: limit)?\b|\bexceed(?:ed)?_token_quota(?:_limit)?\b/,
+      text: /insufficient[_ ]quota|insufficient_user_quota|quota is not enough|\bquotalimit\b|reached the set inference limit|model service has been paused|current cost=[\d.]{1,20},\s{0,2}max budget=|account is in good standing|overdue[- ]payment|exceeded (?:your|the) (?:current |monthly |daily )?quota|quota (?:has been |was )?(?:exceeded|exhausted|reached|depleted|used up)|quota_exceeded|quotaexceeded|you have no quota|out of quota|no (?:remaining |more )?quota (?:left|remaining|available)|reached (?:your|the) (?:[\w-]{1,20} )?quota|billing hard limit|billing_hard_limit_reached|billing_not_active|billing (?:is )?not active|spend(?:ing)?[_ ]limit|支出限额|budget (?:has been )?(?:exceeded|reached)|budgetexceedederror|usage cap\b|premium requests? (?:allowance|limit|quota)|exceeded (?:your )?(?:monthly |premium )?(?:request )?allowance|servicequotaexceededexception|arrearage|account (?:is )?(?:in )?arrears|(?:payment|(?:prepaid )?bill) (?:is )?overdue|\bprepaidbilloverdue\b|\busage exceeded (?:the |its |your )?quota(?: limit)?\b|\bexceed(?:ed)?_token_quota(?:_limit)?\b/,
     },
   },
   {
@@ -267,7 +271,7 @@ export const providerSignatureRules: readonly Rule[] = [
       unless: new RegExp(
         `\\b403\\b\\s{0,3}[-:]\\s{0,3}(?:api )?rate limit exceeded|usually indicates (?:[\\w ]{1,30}, ){1,5}rate limits|localratelimiterror|\\blocal rate limit(?:er)?\\b|${hedgedCause.source}`,
       ),
-      text: /(?<![a-z-])rate[ -]?limit(?:ed|ing|s)?\b|(?<![a-z_])ratelimited\b|too many requests|speed[ -]limited|throttl(?:ed|ing)|slow down|you have exhausted your capacity|resource has been exhausted|too many (?:tokens|requests), please wait|please wait before trying again|访问过于频繁|请求过于频繁|请求速度过快|并发超限|超过了每秒频率上限|限制了访问频率|\brequestlimitexceeded\b|\brequestlimiterror\b|速率限制|(?:遇到|触发)了?(?:官方|上游)?限(?:速|流)/,
+      text: /(?<![a-z-])rate[ -]?limit(?:ed|ing|s)?\b|(?<![a-z_])ratelimited\b|too many requests|speed[ -]limited|throttl(?:ed|ing)|slow down|you have exhausted your capacity|resource has been exhausted|too many (?:tokens|requests), please wait|please wait before trying again|访问过于频繁|请求过于频繁|请求速度过快|并发超限|超过了每秒频率上限|限制了访问频率|\brequestlimitexceeded\b|\brequestlimiterror\b|速率限制|速率(?:已)?(?:超过|超出)(?:了)?(?:[^\n]{0,4})?限制|(?:遇到|触发)了?(?:官方|上游)?限(?:速|流)/,
     },
   },
   {
@@ -299,6 +303,8 @@ export const providerSignatureRules: readonly Rule[] = [
     when: {
       keywords: ['server_error', 'service_unavailable', 'internal_server_error'],
       text: /\bserver_error\b|\bservice_unavailable\b|\bcode: internal_server_error\b/,
+      // A body that did not parse, reported under a server-error type, names no server failure.
+      unless: malformedResponse,
     },
   },
   {
@@ -327,12 +333,13 @@ export const providerSignatureRules: readonly Rule[] = [
         '需求',
         'insufficient',
         'executor',
+        '模型',
       ],
       // A fallback after a response that did not parse is not a capacity notice.
       unless: new RegExp(
         `not valid json|invalid json|json parse error|no fallback model|${hedgedCause.source}`,
       ),
-      text: /\bmodel is not ready\b|\binsufficient model capacity\b|\bno valid executor\b|\bmodel_overloaded\b|high demand[^\n]{0,120}(?:switch(?:ing)? (?:to )?(?:another |a different )?models?|consider switching)|high demand[\s\S]{0,160}?switch(?:ing)? (?:to )?(?:another |a different )?models?|high demand for (?:the selected model|this model|(?:claude|gpt|gemini|opus|sonnet|haiku|grok|llama|deepseek|qwen|o\d)\b)|model (?:is )?(?:currently )?(?:overloaded|at capacity|over capacity|out of capacity|experiencing high demand|unavailable due to (?:high )?demand)|model (?:is )?temporarily unavailable due to (?:upstream |high )?(?:capacity|demand)|model_capacity_exhausted|no capacity available for (?:the )?model|capacity exceeded for this model|(?:automatically )?switching (?:from [\w.-]{1,40} )?to (?:the )?[\w. -]{0,30}flash|slow response times detected|falling back to (?:a |the )?[\w. -]{0,30}model|fallback model|\bmodel [^\n]{1,120} is currently loading\b|\bexception - loading model\.?\s{0,3}$|no deployments available for (?:the )?selected model|遇到高需求/,
+      text: /\bmodel is not ready\b|\binsufficient model capacity\b|\bno valid executor\b|\bmodel_overloaded\b|high demand[^\n]{0,120}(?:switch(?:ing)? (?:to )?(?:another |a different )?models?|consider switching)|high demand[\s\S]{0,160}?switch(?:ing)? (?:to )?(?:another |a different )?models?|high demand for (?:the selected model|this model|(?:claude|gpt|gemini|opus|sonnet|haiku|grok|llama|deepseek|qwen|o\d)\b)|model (?:is )?(?:currently )?(?:overloaded|at capacity|over capacity|out of capacity|experiencing high demand|unavailable due to (?:high )?demand)|model (?:is )?temporarily unavailable due to (?:upstream |high )?(?:capacity|demand)|model_capacity_exhausted|no capacity available for (?:the )?model|capacity exceeded for this model|(?:automatically )?switching (?:from [\w.-]{1,40} )?to (?:the )?[\w. -]{0,30}flash|slow response times detected|falling back to (?:a |the )?[\w. -]{0,30}model|fallback model|\bmodel [^\n]{1,120} is currently loading\b|\bexception - loading model\.?\s{0,3}$|no deployments available for (?:the )?selected model|遇到高需求|模型[^\n]{0,8}(?:访问量|请求量|负载)过(?:大|高)|模型[^\n]{0,4}(?:暂时|当前)?过载/,
     },
   },
   {
@@ -384,8 +391,12 @@ export const providerSignatureRules: readonly Rule[] = [
     confidence: 'high',
     when: {
       // A stream that ended before its terminal event was cut (transport.connection_lost.v1), whatever the client
-      // guesses about why; a permission refusal reported as an internal error says two opposite things.
-      unless: /stream ended (?:before|without)|permission[_ ]denied: an internal error/,
+      // guesses about why; a permission refusal reported as an internal error says two opposite things; a body that
+      // did not parse (a JSON decoder's words) under an upstream error could be the request's fault or the upstream's.
+      unless: new RegExp(
+        `stream ended (?:before|without)|permission[_ ]denied: an internal error|${malformedResponse.source}`,
+        'm',
+      ),
       keywords: [
         'service',
         'temporarily',
@@ -469,10 +480,14 @@ export const providerSignatureRules: readonly Rule[] = [
         'policy',
         'subscribe',
         'subscription_error',
+        '套餐',
+        '订阅',
+        'purchased',
+        'commoditynotpurchased',
       ],
       // "Upgrade your plan for a higher rate limit" is advice beside a rate limit, not a plan's refusal.
       unless: /\bupgrade (?:your )?plan (?:for|to get) (?:a )?higher rate limits?\b/,
-      text: /subscription (?:is )?required|(?:access denied|disabled|blocked) by (?:your |the )?(?:organization|enterprise|copilot|admin(?:istrator)?)(?:'s)? polic(?:y|ies)|requires? an? (?:enterprise|organization)(?: or (?:an? )?(?:enterprise|organization))? policy to be enabled|(?:must|need to) subscribe to a (?:[\w-]{1,12} )?plan|requires? (?:an? )?(?:active |paid |valid )?(?:subscription|paid plan|pro plan|max plan|plan upgrade)|(?:paid|pro|plus|max|team|enterprise|premium|higher) (?:plan|subscription|tier) (?:is )?required|upgrade (?:your (?:plan|subscription|account)|to (?:a |the )?(?:pro|plus|max|paid|premium|team|higher|copilot))|only available (?:for|on|to|with|in) (?:[\w-]{1,12} )?(?:subscription|paid|pro|max|plus|team|enterprise|premium)|not (?:available|included|supported|enabled) (?:with|in|on|for|under) (?:the |your )?(?:current |free )?(?:[\w-]{1,16} ){0,2}(?:plan|subscription|tier)|(?:copilot|feature|model|access) is not enabled for (?:this|your) (?:account|organization|plan|subscription)|not entitled|no entitlement|extra usage is required|free tier (?:was |has been |is )?(?:discontinued|ended|no longer)|free trial (?:has )?(?:ended|expired)|trial (?:period )?(?:has )?expired|(?<!402 )payment required|no active subscription|not subscribed to|cannot use individual [\w ]{0,30}subscriptions?|subscription (?:has )?(?:expired|ended|lapsed|been cancell?ed|is inactive)|need (?:a|an) [\w -]{0,20}subscription|switch to (?:a )?(?:coding plan|paid plan)|free tier (?:is )?not available\b|needs? a credit card|credit card (?:on file )?(?:is )?required|add a (?:credit|payment) card|\bsubscription_error\b/,
+      text: /subscription (?:is )?required|(?:access denied|disabled|blocked) by (?:your |the )?(?:organization|enterprise|copilot|admin(?:istrator)?)(?:'s)? polic(?:y|ies)|requires? an? (?:enterprise|organization)(?: or (?:an? )?(?:enterprise|organization))? policy to be enabled|(?:must|need to) subscribe to a (?:[\w-]{1,12} )?plan|requires? (?:an? )?(?:active |paid |valid )?(?:subscription|paid plan|pro plan|max plan|plan upgrade)|(?:paid|pro|plus|max|team|enterprise|premium|higher) (?:plan|subscription|tier) (?:is )?required|upgrade (?:your (?:plan|subscription|account)|to (?:a |the )?(?:pro|plus|max|paid|premium|team|higher|copilot))|only available (?:for|on|to|with|in) (?:[\w-]{1,12} )?(?:subscription|paid|pro|max|plus|team|enterprise|premium)|not (?:available|included|supported|enabled) (?:with|in|on|for|under) (?:the |your )?(?:current |free )?(?:[\w-]{1,16} ){0,2}(?:plan|subscription|tier)|(?:copilot|feature|model|access) is not enabled for (?:this|your) (?:account|organization|plan|subscription)|not entitled|no entitlement|extra usage is required|free tier (?:was |has been |is )?(?:discontinued|ended|no longer)|free trial (?:has )?(?:ended|expired)|trial (?:period )?(?:has )?expired|(?<!402 )payment required|no active subscription|not subscribed to|cannot use individual [\w ]{0,30}subscriptions?|subscription (?:has )?(?:expired|ended|lapsed|been cancell?ed|is inactive)|need (?:a|an) [\w -]{0,20}subscription|switch to (?:a )?(?:coding plan|paid plan)|free tier (?:is )?not available\b|needs? a credit card|credit card (?:on file )?(?:is )?required|add a (?:credit|payment) card|\bsubscription_error\b|(?:套餐|订阅)[^\n]{0,4}已经?(?:到期|过期)|(?:套餐|订阅)[^\n]{0,6}(?:暂)?未开放|\bcommoditynotpurchased\b|\b(?:commodity|product|service|plan) (?:has )?not (?:been )?purchased\b/,
     },
   },
   {
@@ -647,13 +662,15 @@ export const providerSignatureRules: readonly Rule[] = [
       // Being refused one model ("not allowed to sample from this model", "not authorized to access model X") is
       // that model's unavailability to this account, whatever the status or error type around it.
       text: /(?:not found|does not exist|doesn.t exist|not available|is not supported|isn.t supported|not supported (?:for|by|when|with)|is unavailable|has been (?:deprecated|decommissioned|retired|removed|discontinued|shut down)|no longer (?:available|supported|exists)|not accessible|is invalid|not enabled for|is not allowed|was removed on|reached the end of its life|do(?:es)? not have access|don.t have access)(?<=\bmodel\b[^\n]{0,120})|(?:unknown|invalid|unsupported|nonexistent) model\b|model_not_found|modelnotfound|no such model|is not a valid model\b|no endpoints found (?:for|that support)|(?:do(?:es)?n.t|do(?:es)? not) have access to (?:the )?(?:model|gemini|claude|gpt|o\d|grok|llama|mistral|deepseek|qwen)|must be verified to (?:use|stream)|decommissioned|there.s an issue with the selected model|model identifier is invalid|["']message["']\s{0,2}:\s{0,2}["']model: |not_found_error[^\n]{0,60}model:|is not found for api version|model_not_available|not (?:currently )?(?:able|allowed|permitted) to use (?:claude )?(?:opus|sonnet|haiku|gpt-?\d|o\d|gemini|grok)\b|\bmodel not exists?\b|not (?:currently )?(?:allowed|permitted|authori[sz]ed|entitled) to (?:use|access|sample from|call|invoke|query) (?:this |the |that |any |the requested |the selected )?models?\b|\bmodel_blocked\b|at 'modelid' failed to satisfy constraint|specified version does not exist|invalid version or not permitted|function '[^'\n]{1,80}': not found for account|\bapi was (?:removed|retired|deprecated)\b|no (?:team|user|key|organization) has access to|\b(?:claude|gpt|gemini|grok|opus|sonnet|haiku)\b[\w .-]{0,30} is no longer available|(?:模型|model)\s{1,3}[^\s]{1,80}\s{1,3}无可用渠道|不支持(?:当前|所选|该)模型|does not work with your (?:current )?plan|\bmodelnotopen\b|has not activated the model\b|\bmodel\b[^\n]{0,60}\bdoes not support (?:the |your )?[\w -]{0,30}\bplan\b|\bnot found (?:the )?model [a-z][\w.:/]{0,40}[-\d]|\bno permission to (?:use|access|call|invoke) (?:this |the |that |any )?model\b(?! (?:picker|selector|list|menu|settings))|\binvalid_model\b|\bnot (?:yet )?(?:agreed to|accepted) (?:the )?[\w. -]{0,40}\bmodel(?:.s)? (?:terms|license|licence|eula)\b|\bmodel use case (?:details|form) (?:have |has )?not been (?:submitted|filled|completed)\b|\bftuformnotfilled\b|\bmodel is gated\b|\b(?:need|have) to (?:agree to|accept) (?:the )?[\w. -]{0,40}\bmodel(?:.s)? (?:terms|license|licence|eula)\b|\bmodel is cold\b|\bnot ready for inference\b/,
-      unless: /no endpoints found matching your data policy/,
+      // "Model is unavailable, please try again later" is a passing state, not the model's fate: the status decides.
+      unless:
+        /no endpoints found matching your data policy|\bis unavailable[,.;]?\s{0,2}(?:please )?(?:try again|retry)(?: later| shortly| in a (?:moment|while|few))?/,
     },
   },
   {
     id: 'provider.model_access_denied.v1',
     description:
-      "Access to the model itself is denied (Bedrock's model access, a model outside the account's grants)",
+      "Access to the model itself is denied (Bedrock's model access, a model outside the account's grants, a model family closed to the caller's country or region)",
     tier: 'signature',
     // Above the configuration rule whose IAM wording ("not authorized to perform") such messages also carry.
     priority: 6,
@@ -661,7 +678,7 @@ export const providerSignatureRules: readonly Rule[] = [
     confidence: 'high',
     when: {
       keywords: ['model', 'access'],
-      text: /model access is denied|access (?:to|for) (?:this |the )?model (?:is |has been )?denied|\bmodel\b[^\n]{0,80}\bdisabled by (?:your |the )?(?:organization|enterprise)(?:'s)? polic(?:y|ies)/,
+      text: /model access is denied|access (?:to|for) (?:this |the )?model (?:is |has been )?denied|\bmodel\b[^\n]{0,80}\bdisabled by (?:your |the )?(?:organization|enterprise)(?:'s)? polic(?:y|ies)|\baccess to [\w.-]{1,30} models? is not (?:allowed|available|permitted|supported)\b/,
     },
   },
   {
@@ -740,8 +757,10 @@ export const providerSignatureRules: readonly Rule[] = [
         'servable',
         'region',
         'unknown_url',
+        'path',
+        '国家',
       ],
-      text: /(?:set up|configure|add) at least one (?:chat )?model|no (?:chat )?models? (?:has been |have been |is |are )?(?:configured|set up)\b|deploymentnotfound|deployment (?:for (?:this|the) resource )?does not exist|resource not found|invalid (?:base[ _-]?url|endpoint|region)|base[ _-]?url (?:is )?(?:not set|missing|empty|required)\b(?!,? (?:using|falling back|defaulting))|unknown (?:provider|region|endpoint)|provider[ _]?not[ _]?configured|providermodelnotfounderror|provideriniterror|providernotfounderror|404 page not found|not supported in (?:this|your) region|on-demand throughput isn.t supported|inference profile|consumer_invalid|user_project_denied|service_disabled|has not been used in project|(?:api|service) (?:has not been used|is disabled|is not enabled|not enabled)|billing (?:has not been|is not) enabled|(?:does not have|doesn.t have) (?:the )?required permission to use project|serviceusage\.services\.use|permission denied on resource|no endpoints found matching your data policy|data policy|guardrail|privacy settings|no allowed providers|user location is not supported|unsupported_country_region_territory|country, region,? or territory not supported|permission '[a-z.]{3,60}' denied|iam_permission_denied|is not authorized to perform|operationnotsupported|invalid url ?\(|requires? setting (?:the )?[a-z0-9_]{0,40}(?:project|region|location|endpoint|url|deployment)|no (?:model )?provider (?:is )?configured|please set (?:the |a )?(?:model )?provider\b|failed to load required configuration[^\n]{0,40}(?:provider|model)|no handler found on route|not authorized to invoke this api operation|unsupported [a-z-]{0,20}version header|provider header is required|configure (?:at least one|an?) (?:llm |model |ai )?provider|denied by a routing rule|verify your api base|(?:serverless |deployment )?endpoint not found|dedicated endpoint[^\n]{0,80}is not running|dedicated_endpoint_not_running|<title>404 not found<\/title>|\b(?:post|get) https?:\/\/[^\s"]{1,200}\/(?:chat\/completions|completions|messages|responses)\S{0,40} "?http\/[\d.]{1,3} 404|invalidendpoint\.notfound|targeted an endpoint that does not exist|invalid response object from api: '404 not found'|can only be accessed over https|not (?:currently )?available in your (?:location|region|country)|llm provider not provided|no provider found\b|pass in the llm provider|method not allowed|(?:requested )?endpoint (?:was )?not found|as the base url\b|no (?:language )?models? (?:is |are )?(?:configured|selected)|\bno (?:available |eligible )?(?:model )?(?:providers?|endpoints?)\b[^\n]{0,40}\b(?:meets?|match(?:es)?|satisf(?:y|ies)) (?:your |the )?(?:routing|provider) (?:requirements|preferences|constraints)|\b(?:model )?deployment (?:'[^'\n]{1,80}'|"[^"\n]{1,80}") does not exist\b|\bthe api endpoint is incorrect\b|\bresource path is invalid\b|\bnot supported (?:in|on|by) the \/?v1\/completions endpoint\b|\bdid you mean to use \/?v1\/chat\/completions\b|\bnot servable in (?:the )?(?:region|location)\b|\bregion (?:"[\w-]{1,30}"|'[\w-]{1,30}') (?:was |is )?not found\b|\bdoes not have an? (?:[\w.-]{1,30} ){0,5}model configured\b|\bunknown_url\b|\bunknown request url\b|\bbase[ _-]?url\s{0,2}(?:不能为空|为空|未设置|未配置)/,
+      text: /(?:set up|configure|add) at least one (?:chat )?model|no (?:chat )?models? (?:has been |have been |is |are )?(?:configured|set up)\b|deploymentnotfound|deployment (?:for (?:this|the) resource )?does not exist|resource not found|invalid (?:base[ _-]?url|endpoint|region)|base[ _-]?url (?:is )?(?:not set|missing|empty|required)\b(?!,? (?:using|falling back|defaulting))|unknown (?:provider|region|endpoint)|provider[ _]?not[ _]?configured|providermodelnotfounderror|provideriniterror|providernotfounderror|404 page not found|not supported in (?:this|your) region|on-demand throughput isn.t supported|inference profile|consumer_invalid|user_project_denied|service_disabled|has not been used in project|(?:api|service) (?:has not been used|is disabled|is not enabled|not enabled)|billing (?:has not been|is not) enabled|(?:does not have|doesn.t have) (?:the )?required permission to use project|serviceusage\.services\.use|permission denied on resource|no endpoints found matching your data policy|data policy|guardrail|privacy settings|no allowed providers|user location is not supported|unsupported_country_region_territory|country, region,? or territory not supported|permission '[a-z.]{3,60}' denied|iam_permission_denied|is not authorized to perform|operationnotsupported|invalid url ?\(|requires? setting (?:the )?[a-z0-9_]{0,40}(?:project|region|location|endpoint|url|deployment)|no (?:model )?provider (?:is )?configured|please set (?:the |a )?(?:model )?provider\b|failed to load required configuration[^\n]{0,40}(?:provider|model)|no handler found on route|not authorized to invoke this api operation|unsupported [a-z-]{0,20}version header|provider header is required|configure (?:at least one|an?) (?:llm |model |ai )?provider|denied by a routing rule|verify your api base|(?:serverless |deployment )?endpoint not found|dedicated endpoint[^\n]{0,80}is not running|dedicated_endpoint_not_running|<title>404 not found<\/title>|\b(?:post|get) https?:\/\/[^\s"]{1,200}\/(?:chat\/completions|completions|messages|responses)\S{0,40} "?http\/[\d.]{1,3} 404|invalidendpoint\.notfound|targeted an endpoint that does not exist|invalid response object from api: '404 not found'|can only be accessed over https|not (?:currently )?available in your (?:location|region|country)|llm provider not provided|no provider found\b|pass in the llm provider|method not allowed|(?:requested )?endpoint (?:was )?not found|as the base url\b|no (?:language )?models? (?:is |are )?(?:configured|selected)|\bno (?:available |eligible )?(?:model )?(?:providers?|endpoints?)\b[^\n]{0,40}\b(?:meets?|match(?:es)?|satisf(?:y|ies)) (?:your |the )?(?:routing|provider) (?:requirements|preferences|constraints)|\b(?:model )?deployment (?:'[^'\n]{1,80}'|"[^"\n]{1,80}") does not exist\b|\bthe api endpoint is incorrect\b|\b(?:request|resource) path (?:is )?(?:invalid|not correct|incorrect)\b|\bincorrect (?:request|resource) path\b|\bnot supported (?:in|on|by) the \/?v1\/completions endpoint\b|\bdid you mean to use \/?v1\/chat\/completions\b|\bnot servable in (?:the )?(?:region|location)\b|\bregion (?:"[\w-]{1,30}"|'[\w-]{1,30}') (?:was |is )?not found\b|\bdoes not have an? (?:[\w.-]{1,30} ){0,5}model configured\b|\bunknown_url\b|\bunknown request url\b|\bbase[ _-]?url\s{0,2}(?:不能为空|为空|未设置|未配置)|不(?:受)?支持的国家/,
       // A free tier refused in a country is the plan's limit (provider.subscription_required.v1), not a region setting.
       unless: /free tier (?:is )?not available/,
     },

@@ -16,7 +16,28 @@ const relativePhrase = new RegExp(
 
 /** The same in Chinese: "请 117 秒后重试" (retry after 117 seconds), "5 分钟后再试" (try again in 5 minutes). */
 const chineseRelativePhrase = /(\d{1,6})\s{0,2}(秒|秒钟|分钟|小时)后(?:再)?(?:重试|再试|尝试)/;
-const chineseUnitSeconds: Readonly<Record<string, number>> = { 秒: 1, 秒钟: 1, 分钟: 60, 小时: 3600 };
+/**
+ * "请等待 70 秒，然后重试" (please wait 70 seconds, then retry), also with the unit left in English by a partial
+ * translation ("请等待 70 seconds"): the wait is the provider's, like "please wait 2 minutes" in English.
+ */
+const chineseWaitPhrase =
+  /请?等待\s{0,2}(\d{1,6})\s{0,2}(秒钟|秒|分钟|小时|seconds?|secs?|minutes?|mins?|hours?)/;
+const chineseUnitSeconds: Readonly<Record<string, number>> = {
+  秒: 1,
+  秒钟: 1,
+  分钟: 60,
+  小时: 3600,
+  second: 1,
+  seconds: 1,
+  sec: 1,
+  secs: 1,
+  minute: 60,
+  minutes: 60,
+  min: 60,
+  mins: 60,
+  hour: 3600,
+  hours: 3600,
+};
 
 export function relativePhraseHints(text: string): RawHints {
   const m = relativePhrase.exec(text);
@@ -24,7 +45,7 @@ export function relativePhraseHints(text: string): RawHints {
     const seconds = parseHumanDuration(m[1]!);
     return seconds === null ? {} : { retryAfter: { delaySeconds: seconds } };
   }
-  const zh = chineseRelativePhrase.exec(text);
+  const zh = chineseRelativePhrase.exec(text) ?? chineseWaitPhrase.exec(text);
   return zh ? { retryAfter: { delaySeconds: Number(zh[1]) * chineseUnitSeconds[zh[2]!]! } } : {};
 }
 
