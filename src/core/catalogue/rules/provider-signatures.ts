@@ -289,7 +289,7 @@ export const providerSignatureRules: readonly Rule[] = [
         'rate_limited',
         'resource_exhausted',
       ],
-      text: /rate_limit_exceeded|rate_limit_error|ratelimitexceeded|\brate_limited\b|"code"\s{0,2}:\s{0,2}"resource_exhausted"/,
+      text: /rate_limit_exceeded|rate_limit_error|\bratelimitexceeded|\brate_limited\b|"code"\s{0,2}:\s{0,2}"resource_exhausted"/,
     },
   },
   {
