@@ -1,4 +1,4 @@
-import { hedgedCause, malformedResponse, proseCue } from './prose.js';
+import { decoderUnderServerError, hedgedCause, malformedResponse, proseCue } from './prose.js';
 import type { Rule } from '../rule.js';
 
 /**
@@ -391,11 +391,10 @@ export const providerSignatureRules: readonly Rule[] = [
     confidence: 'high',
     when: {
       // A stream that ended before its terminal event was cut (transport.connection_lost.v1), whatever the client
-      // guesses about why; a permission refusal reported as an internal error says two opposite things; a body that
-      // did not parse (a JSON decoder's words) under an upstream error could be the request's fault or the upstream's.
+      // guesses about why; a permission refusal reported as an internal error says two opposite things; a JSON
+      // decoder's words under a server-error type could be the request's fault or the upstream's.
       unless: new RegExp(
-        `stream ended (?:before|without)|permission[_ ]denied: an internal error|${malformedResponse.source}`,
-        'm',
+        `stream ended (?:before|without)|permission[_ ]denied: an internal error|${decoderUnderServerError.source}`,
       ),
       keywords: [
         'service',
