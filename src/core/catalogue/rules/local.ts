@@ -260,14 +260,17 @@ export const localRules: readonly Rule[] = [
   },
   {
     id: 'local.resume_state.v1',
-    description: 'A session or conversation to resume does not exist or cannot be resumed',
+    description:
+      'A session or conversation to resume does not exist or cannot be resumed, or its session metadata could not be fetched',
     tier: 'signature',
     priority: 40,
     code: 'resume_state',
     confidence: 'high',
     when: {
+      // A conversation or thread an API could not fetch (a 429 or a 5xx answered to that call) is the API's answer:
+      // only the session metadata a resume reads is read as resume state.
       keywords: ['conversation', 'session', 'resume', 'deferred', 'rollout', 'thread'],
-      text: /no conversation found|conversation (?:not found|does not exist)|session (?:[\w-]{1,64} )?(?:not found|does not exist|cannot be resumed)|(?:could not|cannot|failed to|unable to) (?:find|resume|load|fetch) (?:the )?(?:previous |prior )?(?:session|conversation|thread)|no deferred tool marker|invalid session id|no rollout (?:file )?found|thread not found/,
+      text: /no conversation found|conversation (?:not found|does not exist)|session (?:[\w-]{1,64} )?(?:not found|does not exist|cannot be resumed)|(?:could not|cannot|failed to|unable to) (?:find|resume|load) (?:the )?(?:previous |prior )?(?:session|conversation|thread)|(?:could not|cannot|failed to|unable to) fetch (?:the )?session metadata\b|no deferred tool marker|invalid session id|no rollout (?:file )?found|thread not found/,
     },
   },
   {
