@@ -177,7 +177,7 @@ export const localRules: readonly Rule[] = [
   {
     id: 'local.runtime.v1',
     description:
-      'The local runtime failed: missing binaries or modules, out of memory, disk full, serialization bugs, a self-hosted model server with no worker to serve a model',
+      'The local runtime failed: missing binaries or modules, out of memory, disk full, serialization bugs, a self-hosted model server with no worker to serve a model (not when a managed endpoint such as SageMaker InvokeEndpoint answered it)',
     tier: 'signature',
     priority: 40,
     code: 'local_runtime',
@@ -221,7 +221,7 @@ export const localRules: readonly Rule[] = [
         'disk',
         'edquot',
       ],
-      text: /\benoent\b|no such file or directory|uv_spawn|command not found|is not recognized as an internal or external command|cannot find module|err_module_not_found|javascript heap out of memory|out of memory|requires more system memory|more (?:system |gpu |v)?memory than (?:is )?available|segmentation fault|core dumped|\benospc\b|no space left on device|\bemfile\b|too many open files|serialize binary|serialization error|maxfilereadtokenexceedederror|file content \(\d{1,9} tokens\) exceeds maximum allowed tokens|npm err(?:or|!)?:? code|\betarget\b|no matching version found|agent loop died unexpectedly|session configured event was not the first|llama\.cpp error|failed to load (?:the )?model\b|model loading (?:was )?stopped|insufficient system resources|attempt to (?:call|index) (?:field|a nil value|local|global|upvalue)|llama runner process has terminated|runner process (?:has )?terminated|\b(?:is|are) not installed\b|\bhas no worker to serve (?:the )?inference request\b|\bscale workers api\b|\bdisk quota exceeded\b|\bedquot\b/,
+      text: /\benoent\b|no such file or directory|uv_spawn|command not found|is not recognized as an internal or external command|cannot find module|err_module_not_found|javascript heap out of memory|out of memory|requires more system memory|more (?:system |gpu |v)?memory than (?:is )?available|segmentation fault|core dumped|\benospc\b|no space left on device|\bemfile\b|too many open files|serialize binary|serialization error|maxfilereadtokenexceedederror|file content \(\d{1,9} tokens\) exceeds maximum allowed tokens|npm err(?:or|!)?:? code|\betarget\b|no matching version found|agent loop died unexpectedly|session configured event was not the first|llama\.cpp error|failed to load (?:the )?model\b|model loading (?:was )?stopped|insufficient system resources|attempt to (?:call|index) (?:field|a nil value|local|global|upvalue)|llama runner process has terminated|runner process (?:has )?terminated|\b(?:is|are) not installed\b|(?<!(?:invokeendpoint|amazonaws|sagemaker)[\s\S]{0,400})\bhas no worker to serve (?:the )?inference request\b|(?<!(?:invokeendpoint|amazonaws|sagemaker)[\s\S]{0,400})\bscale workers api\b|\bdisk quota exceeded\b|\bedquot\b/,
     },
   },
   {
