@@ -5,4 +5,4 @@
 export const catalogueVersion = '2026.12.05-15';
 
 /** Fingerprint of the rule set this version was released with (see test/core/catalogue/registry.test.ts). */
-export const catalogueFingerprint = '142-e750e1be';
+export const catalogueFingerprint = '142-ad5d81ff';
