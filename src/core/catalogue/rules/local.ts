@@ -1,6 +1,12 @@
 import { proseCue } from './prose.js';
 import type { Rule } from '../rule.js';
 
+/** Tool services named by their host or product (see local.tool_service_host.v1). */
+const toolServiceHost =
+  /\bposthog|\b(?:index\.|static\.)?crates\.io\b|\brubygems\.org\b|\bproxy\.golang\.org\b|\bslack\.com\/api\/|\bdiscord(?:app)?\.com\/api\/|\bapi\.telegram\.org\b|\bpublic api service\b|\b(?:search|scrap(?:e|ing)|crawl(?:ing|er)?) api\b|\bapi\.tavily\.com\b|\btavily\b|\bfirecrawl(?:error)?\b|\bapi\.search\.brave\.com\b/;
+/** One character of a line that does not begin a tool service's name. */
+const notToolServiceHost = `(?:(?!${toolServiceHost.source})[^\\n])`;
+
 /**
  * Errors Recourse recognizes but does not own: cancellation, context length, bad requests, local
  * permission and runtime failures, repository, task and resume state, and side channels (telemetry,
@@ -171,7 +177,7 @@ export const localRules: readonly Rule[] = [
   {
     id: 'local.runtime.v1',
     description:
-      'The local runtime failed: missing binaries or modules, out of memory, disk full, serialization bugs, a self-hosted model server with no worker to serve a model',
+      'The local runtime failed: missing binaries or modules, out of memory, disk full, serialization bugs, a self-hosted model server with no worker to serve a model (not when a managed endpoint such as SageMaker InvokeEndpoint answered it)',
     tier: 'signature',
     priority: 40,
     code: 'local_runtime',
@@ -215,7 +221,7 @@ export const localRules: readonly Rule[] = [
         'disk',
         'edquot',
       ],
-      text: /\benoent\b|no such file or directory|uv_spawn|command not found|is not recognized as an internal or external command|cannot find module|err_module_not_found|javascript heap out of memory|out of memory|requires more system memory|more (?:system |gpu |v)?memory than (?:is )?available|segmentation fault|core dumped|\benospc\b|no space left on device|\bemfile\b|too many open files|serialize binary|serialization error|maxfilereadtokenexceedederror|file content \(\d{1,9} tokens\) exceeds maximum allowed tokens|npm err(?:or|!)?:? code|\betarget\b|no matching version found|agent loop died unexpectedly|session configured event was not the first|llama\.cpp error|failed to load (?:the )?model\b|model loading (?:was )?stopped|insufficient system resources|attempt to (?:call|index) (?:field|a nil value|local|global|upvalue)|llama runner process has terminated|runner process (?:has )?terminated|\b(?:is|are) not installed\b|\bhas no worker to serve (?:the )?inference request\b|\bscale workers api\b|\bdisk quota exceeded\b|\bedquot\b/,
+      text: /\benoent\b|no such file or directory|uv_spawn|command not found|is not recognized as an internal or external command|cannot find module|err_module_not_found|javascript heap out of memory|out of memory|requires more system memory|more (?:system |gpu |v)?memory than (?:is )?available|segmentation fault|core dumped|\benospc\b|no space left on device|\bemfile\b|too many open files|serialize binary|serialization error|maxfilereadtokenexceedederror|file content \(\d{1,9} tokens\) exceeds maximum allowed tokens|npm err(?:or|!)?:? code|\betarget\b|no matching version found|agent loop died unexpectedly|session configured event was not the first|llama\.cpp error|failed to load (?:the )?model\b|model loading (?:was )?stopped|insufficient system resources|attempt to (?:call|index) (?:field|a nil value|local|global|upvalue)|llama runner process has terminated|runner process (?:has )?terminated|\b(?:is|are) not installed\b|(?<!(?:invokeendpoint|amazonaws|sagemaker)[\s\S]{0,400})\bhas no worker to serve (?:the )?inference request\b|(?<!(?:invokeendpoint|amazonaws|sagemaker)[\s\S]{0,400})\bscale workers api\b|\bdisk quota exceeded\b|\bedquot\b/,
     },
   },
   {
@@ -260,14 +266,17 @@ export const localRules: readonly Rule[] = [
   },
   {
     id: 'local.resume_state.v1',
-    description: 'A session or conversation to resume does not exist or cannot be resumed',
+    description:
+      'A session or conversation to resume does not exist or cannot be resumed, or its session metadata could not be fetched',
     tier: 'signature',
     priority: 40,
     code: 'resume_state',
     confidence: 'high',
     when: {
+      // A conversation or thread an API could not fetch (a 429 or a 5xx answered to that call) is the API's answer:
+      // only the session metadata a resume reads is read as resume state.
       keywords: ['conversation', 'session', 'resume', 'deferred', 'rollout', 'thread'],
-      text: /no conversation found|conversation (?:not found|does not exist)|session (?:[\w-]{1,64} )?(?:not found|does not exist|cannot be resumed)|(?:could not|cannot|failed to|unable to) (?:find|resume|load|fetch) (?:the )?(?:previous |prior )?(?:session|conversation|thread)|no deferred tool marker|invalid session id|no rollout (?:file )?found|thread not found/,
+      text: /no conversation found|conversation (?:not found|does not exist)|session (?:[\w-]{1,64} )?(?:not found|does not exist|cannot be resumed)|(?:could not|cannot|failed to|unable to) (?:find|resume|load) (?:the )?(?:previous |prior )?(?:session|conversation|thread)|(?:could not|cannot|failed to|unable to) fetch (?:the )?session metadata\b|no deferred tool marker|invalid session id|no rollout (?:file )?found|thread not found/,
     },
   },
   {
@@ -675,7 +684,7 @@ export const localRules: readonly Rule[] = [
   {
     id: 'local.side_channel.v1',
     description:
-      "Telemetry, installer and update downloads, MCP servers, IDE companion and an editor extension's activation, keychain and settings probes, databases a tool connects to, a cloud management API's throttle (a Describe or List operation, a throttle answered with 400), a container registry's pull throttle, a sign-in's code-for-token exchange, an analytics relay, a package registry's index (cargo's spurious network error, a registry host), a messaging platform's web API, a search, scrape or crawl API and its helpers, a usage meter of a metered tool API (`rate_current`, `quota_current`), a service that calls itself a public API, a server's own response or an app's own local API whose stream closed early, credits for an operation of a metered data API, a tool service's anonymous tier (create a free key for more requests), a throttle in RFC 7807 problem details (a management API's shape), an application's plugin or document-retrieval step",
+      "Telemetry, installer and update downloads, MCP servers, IDE companion and an editor extension's activation, keychain and settings probes, databases a tool connects to, a cloud management API's throttle (a Describe or List operation, a throttle answered with 400), a container registry's pull throttle, a sign-in's code-for-token exchange, an analytics relay, cargo's spurious network error, a search helper, a usage meter of a metered tool API (`rate_current`, `quota_current`), a service that calls itself a public API, a server's own response or an app's own local API whose stream closed early, credits for an operation of a metered data API, a tool service's anonymous tier (create a free key for more requests), an application's plugin or document-retrieval step",
     tier: 'signature',
     priority: 60,
     code: 'side_channel',
@@ -794,23 +803,8 @@ export const localRules: readonly Rule[] = [
         'throttling',
         'exchange',
         'exchanging',
-        'posthog',
-        'posthogproxy',
         'analytics',
         'spurious',
-        'crates',
-        'rubygems',
-        'golang',
-        'slack',
-        'discord',
-        'discordapp',
-        'telegram',
-        'public',
-        'scrape',
-        'scraping',
-        'crawl',
-        'crawling',
-        'crawler',
         'searching',
         'fetching',
         'getimages',
@@ -825,10 +819,6 @@ export const localRules: readonly Rule[] = [
         'searchvideos',
         'searchsources',
         'searchsearchresults',
-        'tavily',
-        'firecrawl',
-        'firecrawlerror',
-        'brave',
         'rate_current',
         'quota_current',
         'serverresponse',
@@ -838,7 +828,6 @@ export const localRules: readonly Rule[] = [
         'operation',
         'action',
         'free',
-        'title',
         'plugin',
         'plugins',
         'invokepluginfailed',
@@ -848,9 +837,66 @@ export const localRules: readonly Rule[] = [
       ],
       // Shell tools and installers (curl's own `curl: (28)` lines, a failed installation or release download) and
       // account look-ups beside the prompt (credits, usage, balance): none of them is a provider failing a prompt.
-      text: /(?<!failed to perform, )\bcurl: \(\d{1,3}\)|installation failed|failed to install|install(?:er|ation)? (?:failed|error)|failed to (?:fetch|download) (?:the )?(?:latest )?(?:version|release|releases)\b|failed to (?:fetch|load|get|retrieve|refresh) (?:the )?(?:user'?s? |account )?(?:credits?|credit information|usage(?: data| stats)?|balance|billing info(?:rmation)?|account info(?:rmation)?|user info(?:rmation)?|subscription status)\b|\bedit[_ ]predictions?\b|predict_edits|error response from daemon|registry-1\.docker\.io|invalid oauth error response|clearcut|1p event logging|event logging|telemetry|\botlp(?:exporter|\b)|opentelemetry|statsig|sentry\.io|error installing (?:the )?(?:server|extension|update)|auto-?updat(?:e|er|ing)|failed to (?:check for|install|download|apply) (?:the )?updates?|update check failed|updates\/download|vscode-reh|\bmcp (?:server|error|client|tool|connection)|mcp server|\bide (?:companion|extension|integration|server|connection)|companion (?:extension|server|connection)|keychain|seckeychain|libsecret|keytar|(?:failed|unable) to (?:read|load|parse) (?:the )?(?:managed |optional |user |project )?settings|downloading (?:the )?extension|\bbinary request timed out\b|could not get enabled capabilities|eligibility check failed|error during web search|\bweb search failed\b|mcp_tool_result|api\.github\.com|authenticated requests get a higher rate limit|\bqdrant|\bchroma\b|\bredis(?::\/\/|\.exceptions|\/connection|\b)|\bpinecone\b|\bweaviate\b|\bmilvus\b|vector ?store|metrics export(?:er)? failed|periodicexportingmetricreader|port=431[78]\b|:431[78]\/|\/v1\/metrics\b|\bsentry\b|files\.pythonhosted\.org|\bpypi\.org|pip\._vendor|installing extensions?\b|could not log in with device flow|\bsign in failed\b|@modelcontextprotocol\/sdk|tool execution failed|sandboxerror|sandbox failed to start|waiting for client to become ready|blocked by network policy|(?:with url|request to):? \S{0,60}\/embeddings?\b|\bplugin\(mcp\/|https?:\/\/\S{1,120}\/mcp(?=[:\s"']|$)|before responding to .?initialize.? request|(?:error|failed to|unable to|could not) (?:fetch|fetching|load|loading|get|getting|download|downloading) (?:the )?(?:model )?(?:pricing|prices)\b|\bin (?:success|failure) logging\b|huggingface\.co\S{0,80}\/resolve\/|cannot (?:determine|assess|check|verify) the safety of|safety (?:classifier|checker?) (?:is )?(?:unavailable|failed|down)\b|\bextension activation failed\b|\bno ide (?:selected|found|detected|connected|available)\b|(?:failed to connect|disconnected|unable to connect) (?:to|from) (?:android studio|intellij(?: idea)?|jetbrains|pycharm|webstorm|goland|xcode|vs ?code|visual studio(?: code)?)\b|\bmongodb(?:\+srv)?\b|\bmongo(?:server|network|parse)error\b|\bpostgres(?:ql)?:\/\/|\bmysql\b|x-ms-ratelimit-remaining-(?:subscription|tenant)-(?:reads|writes|deletes)|\btoomanyrequests: (?:retry-after:|you have reached your (?:unauthenticated )?pull rate limit)|\bwhen calling the (?:describe|list)[a-z]{2,60} operation\b|\boperation error [\w ]{1,40}: (?:describe|list)[a-z]{2,60}\b|\bthrottling(?:exception)?:? rate exceeded,? status ?code:? 400\b|\bstatus ?code: 400\b[^\n]{0,80}\bthrottlingexception\b|\bexchanging (?:the )?(?:authori[sz]ation )?code for (?:an? )?(?:access )?tokens?\b|\b(?:oauth |authori[sz]ation )?(?:code|token) exchange failed \(\d{3}\)|\bposthog|\banalytics (?:proxy|relay|endpoint|request)|\bspurious network error \(\d{1,3} tries? remaining\)|\b(?:index\.|static\.)?crates\.io\b|\brubygems\.org\b|\bproxy\.golang\.org\b|\bslack\.com\/api\/|\bdiscord(?:app)?\.com\/api\/|\bapi\.telegram\.org\b|\bpublic api service\b|\b(?:search|scrap(?:e|ing)|crawl(?:ing|er)?) api\b|\berror searching with\b|\bfailed fetching sources\b|\bat (?:get|fetch|search)(?:images|videos|sources|searchresults)\b|\bapi\.tavily\.com\b|\btavily\b|\bfirecrawl(?:error)?\b|\bapi\.search\.brave\.com\b|"(?:rate|quota)_current"\s{0,2}:|\bserverresponse\.onclose\b|\[streamablefile\]|\bwhile trying to fetch https?:\/\/(?:localhost|127\.0\.0\.1)(?::\d{1,5})?\/api\/(?!chat\b|generate\b|embed|v1\b)[\w-]{1,40}\/|\b(?:insufficient|not enough) credits (?:to perform|for) this (?:operation|action)\b|\bcreate an? (?:free )?api[ _-]?key\b[^\n]{0,80}\bfor (?:more|additional) (?:requests|quota|usage)\b|"type"\s{0,2}:\s{0,2}"[^"\n]{1,120}",\s{0,8}"title"\s{0,2}:\s{0,2}"too many requests"|\bfailed to invoke (?:the )?plugins?\b|\binvokepluginfailed\b|\bfailed to retrieve (?:data )?from (?:the )?(?:documents?|knowledge base)\b|\bretri(?:e)?valfailed\b/,
+      text: /(?<!failed to perform, )\bcurl: \(\d{1,3}\)|installation failed|failed to install|install(?:er|ation)? (?:failed|error)|failed to (?:fetch|download) (?:the )?(?:latest )?(?:version|release|releases)\b|failed to (?:fetch|load|get|retrieve|refresh) (?:the )?(?:user'?s? |account )?(?:credits?|credit information|usage(?: data| stats)?|balance|billing info(?:rmation)?|account info(?:rmation)?|user info(?:rmation)?|subscription status)\b|\bedit[_ ]predictions?\b|predict_edits|error response from daemon|registry-1\.docker\.io|invalid oauth error response|clearcut|1p event logging|event logging|telemetry|\botlp(?:exporter|\b)|opentelemetry|statsig|sentry\.io|error installing (?:the )?(?:server|extension|update)|auto-?updat(?:e|er|ing)|failed to (?:check for|install|download|apply) (?:the )?updates?|update check failed|updates\/download|vscode-reh|\bmcp (?:server|error|client|tool|connection)|mcp server|\bide (?:companion|extension|integration|server|connection)|companion (?:extension|server|connection)|keychain|seckeychain|libsecret|keytar|(?:failed|unable) to (?:read|load|parse) (?:the )?(?:managed |optional |user |project )?settings|downloading (?:the )?extension|\bbinary request timed out\b|could not get enabled capabilities|eligibility check failed|error during web search|\bweb search failed\b|mcp_tool_result|api\.github\.com|authenticated requests get a higher rate limit|\bqdrant|\bchroma\b|\bredis(?::\/\/|\.exceptions|\/connection|\b)|\bpinecone\b|\bweaviate\b|\bmilvus\b|vector ?store|metrics export(?:er)? failed|periodicexportingmetricreader|port=431[78]\b|:431[78]\/|\/v1\/metrics\b|\bsentry\b|files\.pythonhosted\.org|\bpypi\.org|pip\._vendor|installing extensions?\b|could not log in with device flow|\bsign in failed\b|@modelcontextprotocol\/sdk|tool execution failed|sandboxerror|sandbox failed to start|waiting for client to become ready|blocked by network policy|(?:with url|request to):? \S{0,60}\/embeddings?\b|\bplugin\(mcp\/|https?:\/\/\S{1,120}\/mcp(?=[:\s"']|$)|before responding to .?initialize.? request|(?:error|failed to|unable to|could not) (?:fetch|fetching|load|loading|get|getting|download|downloading) (?:the )?(?:model )?(?:pricing|prices)\b|\bin (?:success|failure) logging\b|huggingface\.co\S{0,80}\/resolve\/|cannot (?:determine|assess|check|verify) the safety of|safety (?:classifier|checker?) (?:is )?(?:unavailable|failed|down)\b|\bextension activation failed\b|\bno ide (?:selected|found|detected|connected|available)\b|(?:failed to connect|disconnected|unable to connect) (?:to|from) (?:android studio|intellij(?: idea)?|jetbrains|pycharm|webstorm|goland|xcode|vs ?code|visual studio(?: code)?)\b|\bmongodb(?:\+srv)?\b|\bmongo(?:server|network|parse)error\b|\bpostgres(?:ql)?:\/\/|\bmysql\b|x-ms-ratelimit-remaining-(?:subscription|tenant)-(?:reads|writes|deletes)|\btoomanyrequests: (?:retry-after:|you have reached your (?:unauthenticated )?pull rate limit)|\bwhen calling the (?:describe|list)[a-z]{2,60} operation\b|\boperation error [\w ]{1,40}: (?:describe|list)[a-z]{2,60}\b|\bthrottling(?:exception)?:? rate exceeded,? status ?code:? 400\b|\bstatus ?code: 400\b[^\n]{0,80}\bthrottlingexception\b|\bexchanging (?:the )?(?:authori[sz]ation )?code for (?:an? )?(?:access )?tokens?\b|\b(?:oauth |authori[sz]ation )?(?:code|token) exchange failed \(\d{3}\)|\banalytics (?:proxy|relay|endpoint|request)|\bspurious network error \(\d{1,3} tries? remaining\)|\berror searching with\b|\bfailed fetching sources\b|\bat (?:get|fetch|search)(?:images|videos|sources|searchresults)\b|"(?:rate|quota)_current"\s{0,2}:|\bserverresponse\.onclose\b|\[streamablefile\]|\bwhile trying to fetch https?:\/\/(?:localhost|127\.0\.0\.1)(?::\d{1,5})?\/api\/(?!chat\b|generate\b|embed|v1\b)[\w-]{1,40}\/|\b(?:insufficient|not enough) credits (?:to perform|for) this (?:operation|action)\b|\bcreate an? (?:free )?api[ _-]?key\b[^\n]{0,80}\bfor (?:more|additional) (?:requests|quota|usage)\b|\bfailed to invoke (?:the )?plugins?\b|\binvokepluginfailed\b|\bfailed to retrieve (?:data )?from (?:the )?(?:documents?|knowledge base)\b|\bretri(?:e)?valfailed\b/,
       // A POST to a model endpoint in the same text is the agent's model call, even when curl printed it.
       unless: /\bpost https?:\/\/\S{1,200}\/(?:v1\/)?(?:messages|chat\/completions|completions|responses)\b/,
+    },
+  },
+  {
+    id: 'local.tool_service_host.v1',
+    description:
+      "A tool service named by its host or product (a package registry's index, a messaging platform's web API, a search, scrape or crawl API, an analytics client): a side channel, unless the text ends with the agent's own error line (`ERROR: ... last status: 429`, `API Error: 503`) that does not name it",
+    tier: 'signature',
+    priority: 60,
+    code: 'side_channel',
+    confidence: 'high',
+    when: {
+      keywords: [
+        'posthog',
+        'posthogproxy',
+        'crates',
+        'rubygems',
+        'golang',
+        'slack',
+        'discord',
+        'discordapp',
+        'telegram',
+        'public',
+        'scrape',
+        'scraping',
+        'crawl',
+        'crawling',
+        'crawler',
+        'tavily',
+        'firecrawl',
+        'firecrawlerror',
+        'brave',
+        'search',
+      ],
+      text: toolServiceHost,
+      // The agent's own terminal error line outranks a tool named earlier in the tail (a `cargo build` that updated
+      // the crates.io index, a grep that printed a Slack URL): only a tool named on that line is read.
+      unless: new RegExp(
+        String.raw`(?:^|\n)${notToolServiceHost}{0,40}\b(?:error:${notToolServiceHost}{0,80}\b(?:last|unexpected) status:? [45]\d\d|api error:?\s{0,3}[45]\d\d)\b${notToolServiceHost}{0,600}\s*$`,
+      ),
+    },
+  },
+  {
+    id: 'local.problem_details_throttle.v1',
+    description:
+      "A throttle in RFC 7807 problem details (a type, then the title 'Too Many Requests') whose detail names an API's request quota, from a source that is no model provider and with no model path or model in the text: a REST management API's shape",
+    tier: 'signature',
+    priority: 60,
+    code: 'side_channel',
+    confidence: 'high',
+    when: {
+      // A named provider's 429 in this format (NVIDIA's model API answers so) stays a rate limit.
+      sources: ['generic'],
+      keywords: ['title'],
+      text: /"type"\s{0,2}:\s{0,2}"[^"\n]{1,120}",\s{0,8}"title"\s{0,2}:\s{0,2}"too many requests"[^]{0,300}\bapi (?:request |call )?quota\b/,
+      // An `instance` or a text naming a model path, a model or tokens is a model API's answer.
+      unless:
+        /"instance"\s{0,2}:\s{0,2}"[^"\n]{0,120}\/(?:chat|completions?|messages|responses|generate|nvcf|functions|deployments|models)\b|\/v1\/(?:messages|chat\/completions|completions|responses)\b|\bmodels?\b|\btokens?\b/,
     },
   },
   {

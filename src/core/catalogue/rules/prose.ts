@@ -17,6 +17,15 @@ export const causeOnly = /^\s{0,8}\[?cause\]?:/;
 export const malformedResponse =
   /error parsing chunk|expecting property name enclosed|expected value at line \d{1,6} column|unterminated string starting at:? line \d{1,6} column|not valid json|invalid json|json parse error|exception - '[a-z_]{1,20}'\s*$|failed to parse (?:the )?(?:[a-z]{1,20} )?stream(?:ing)? (?:event|chunk)|unknown variant .{1,40}, expected one of/m;
 
+/**
+ * A JSON decoder's own words (Python's json module: "Unterminated string starting at: line 1 column 138", "Expecting
+ * property name enclosed", "Expecting value: line 1 column 1") on the line of a server-error type: the body that did not
+ * parse could be the request's fault or the upstream's, so no provider failure is read from it. A client that could
+ * not parse a plain-text "Service Unavailable" ("is not valid JSON") still reports the provider's answer.
+ */
+export const decoderUnderServerError =
+  /\bserver_error\b[^\n]{0,200}(?:unterminated string starting at:? line \d{1,6} column|expecting property name enclosed|expect(?:ed|ing) value:? (?:at )?line \d{1,6} column)/;
+
 export const proseCue =
   /^\s*(?:fix|fixes|feat|chore|docs?|refactor|tests?|handle|document|make sure|ensure|add|implement|support|investigate|todo|note|consider|explain|describe|why does)\b|\bthe task (?:mentioned|says|said|asks)|\bmentioned\b/;
 

@@ -1,4 +1,4 @@
-import { hedgedCause, malformedResponse, proseCue } from './prose.js';
+import { decoderUnderServerError, hedgedCause, malformedResponse, proseCue } from './prose.js';
 import type { Rule } from '../rule.js';
 
 /**
@@ -391,11 +391,10 @@ export const providerSignatureRules: readonly Rule[] = [
     confidence: 'high',
     when: {
       // A stream that ended before its terminal event was cut (transport.connection_lost.v1), whatever the client
-      // guesses about why; a permission refusal reported as an internal error says two opposite things; a body that
-      // did not parse (a JSON decoder's words) under an upstream error could be the request's fault or the upstream's.
+      // guesses about why; a permission refusal reported as an internal error says two opposite things; a JSON
+      // decoder's words under a server-error type could be the request's fault or the upstream's.
       unless: new RegExp(
-        `stream ended (?:before|without)|permission[_ ]denied: an internal error|${malformedResponse.source}`,
-        'm',
+        `stream ended (?:before|without)|permission[_ ]denied: an internal error|${decoderUnderServerError.source}`,
       ),
       keywords: [
         'service',
@@ -605,8 +604,11 @@ export const providerSignatureRules: readonly Rule[] = [
       // keys and OAuth tokens): another credential may work, so it is the credential's failure.
       text: /invalid (?:[\w-]{1,20} )?(?:x-)?api[ _-]?key|(?<!proxy )authentication (?:is )?required|invalid (?:access |auth |authentication |bearer |oauth |id |session |api )?token|incorrect api key|api[ _-]?key (?:is )?(?:not valid|invalid|expired|revoked|disabled|has been (?:revoked|disabled))|api_key_invalid|invalid_api_key|invalidapikey|authentication (?:failed|failure|fails|error)|failed to authenticate|unable to authenticate|(?<!["'])unauthenticated|not authenticated|not_authenticated|(?:oauth |access |auth |bearer |id |refresh )?token (?:has |is )?(?:expired|revoked|invalid)|expired (?:oauth |access |auth )?token|\/login\b|\bgh auth login\b|please (?:log ?in|sign ?in|re-?authenticate|authenticate)|sign in (?:again|via|with|to)|log ?in (?:again|required|expired)|not logged in|login (?:required|expired|failed)|failed to log ?in|re-?authentication (?:is )?(?:needed|required)|session (?:has )?expired|account (?:has been |is )?(?:deactivated|disabled|suspended|banned|locked)|organization (?:has been |is )?(?:disabled|deactivated|suspended)|has been suspended|(?:account|organization|team)\b[^.\n]{0,40}\b(?:is|was|been) (?:suspended|deactivated|disabled|banned)|refresh token (?:was |has been )?(?:already used|invalid|expired|revoked)|could not be refreshed|invalid_grant|invalid (?:authentication )?credentials|credentials (?:are |were )?(?:invalid|rejected|expired)|security token included in the request is (?:invalid|expired)|unrecognizedclientexception|expiredtokenexception|\bunauthorized\b|user not found|permission denied: consumer|invalid subscription key|auth(?:entication)? fails|organization has disabled [\w ]{0,40}access|invalid authentication\b|authorization token\s{0,2}(?:非法|无效|is invalid)|api[ _-]?key (?:is )?incorrect|incorrect api\s{1,8}key|(?:oauth |access |id )?token refresh failed|failed to refresh [\w ]{0,30}token|\brefresherror\b|(?:disabled|suspended|banned) (?:in|for) (?:this|your) account|for violation of (?:the |our )?terms of service|not authorized to use this (?:api[ _-]?)?key|\bclient not allowed\b|insufficient permissions?[^\n]{0,80}\b(?:api[ _-]?key|missing (?:required )?scopes?)\b|\b(?:access|account|api[ _-]?key) (?:has been |was |is )?(?:terminated|revoked)\b|\ballowed only from (?:approved |allowed |whitelisted )?ip\b|\bip (?:address )?(?:is )?not (?:in (?:the |your )?)?(?:allow|white)[- ]?list(?:ed)?\b|does not meet (?:the )?scope requirement|\binsufficient[_ ]scopes?\b|\btoken (?:does )?not match (?:the )?(?:group|key|account|user)\b|未授权[^\n]{0,40}(?:api ?key|token|密钥|令牌)|(?:api ?key|token|密钥|令牌)[^\n]{0,10}未授权|\bincompletesignature\b|\brequest signature (?:does not conform|is incomplete)\b|\bmust be a member of an? (?:organi[sz]ation|org|team|workspace) to use (?:the |this )?(?:api|models?|service)\b|\baccount (?:does not|doesn.t) have permission to access the requested resource\b|\bapi[ _-]?key (?:does not|doesn.t) have the required permissions?\b|\baccess denied due to insufficient permissions?\b|\bupstream access forbidden\b|\binsufficient authentication scopes?\b|\binvalid[_ ](?:oauth )?scope\b|\b(?:user|account)(?: id)? is not linked to an? (?:organi[sz]ation|org|team|workspace)\b|\brequests from (?:referr?er|this (?:android|ios) client application|this ip)\b[^\n]{0,80}\bare blocked\b|\bapi_key_(?:http_referrer|android_app|ios_app|ip_address|service)_blocked\b|\bapi[ _-]?key (?:does not exist or )?(?:does not|doesn.t) have the necessary permissions?\b|\bprincipal does not have access to (?:the )?api\b|\byour role does not (?:include|grant|allow)\b[^\n]{0,60}\baccess\b/,
       // A row that names a second cause ("this error also occurs when ...") or an incorrect key beside an invalid
-      // argument does not say the credential failed.
-      unless: hedgedCause,
+      // argument does not say the credential failed. A Google key blocked for a referrer, an app, an IP or a service
+      // whose ErrorInfo names a service other than a model API (generativelanguage, aiplatform) is a tool's key.
+      unless: new RegExp(
+        String.raw`${hedgedCause.source}|(?:api_key_(?:http_referrer|android_app|ios_app|ip_address|service)_blocked|requests from (?:referr?er|this (?:android|ios) client application|this ip)\b)[\s\S]{0,600}?\b(?!generativelanguage\.|aiplatform\.|[\w-]{1,30}-aiplatform\.)[\w-]{2,40}\.googleapis\.com\b`,
+      ),
     },
   },
   {
@@ -663,8 +665,9 @@ export const providerSignatureRules: readonly Rule[] = [
       // that model's unavailability to this account, whatever the status or error type around it.
       text: /(?:not found|does not exist|doesn.t exist|not available|is not supported|isn.t supported|not supported (?:for|by|when|with)|is unavailable|has been (?:deprecated|decommissioned|retired|removed|discontinued|shut down)|no longer (?:available|supported|exists)|not accessible|is invalid|not enabled for|is not allowed|was removed on|reached the end of its life|do(?:es)? not have access|don.t have access)(?<=\bmodel\b[^\n]{0,120})|(?:unknown|invalid|unsupported|nonexistent) model\b|model_not_found|modelnotfound|no such model|is not a valid model\b|no endpoints found (?:for|that support)|(?:do(?:es)?n.t|do(?:es)? not) have access to (?:the )?(?:model|gemini|claude|gpt|o\d|grok|llama|mistral|deepseek|qwen)|must be verified to (?:use|stream)|decommissioned|there.s an issue with the selected model|model identifier is invalid|["']message["']\s{0,2}:\s{0,2}["']model: |not_found_error[^\n]{0,60}model:|is not found for api version|model_not_available|not (?:currently )?(?:able|allowed|permitted) to use (?:claude )?(?:opus|sonnet|haiku|gpt-?\d|o\d|gemini|grok)\b|\bmodel not exists?\b|not (?:currently )?(?:allowed|permitted|authori[sz]ed|entitled) to (?:use|access|sample from|call|invoke|query) (?:this |the |that |any |the requested |the selected )?models?\b|\bmodel_blocked\b|at 'modelid' failed to satisfy constraint|specified version does not exist|invalid version or not permitted|function '[^'\n]{1,80}': not found for account|\bapi was (?:removed|retired|deprecated)\b|no (?:team|user|key|organization) has access to|\b(?:claude|gpt|gemini|grok|opus|sonnet|haiku)\b[\w .-]{0,30} is no longer available|(?:模型|model)\s{1,3}[^\s]{1,80}\s{1,3}无可用渠道|不支持(?:当前|所选|该)模型|does not work with your (?:current )?plan|\bmodelnotopen\b|has not activated the model\b|\bmodel\b[^\n]{0,60}\bdoes not support (?:the |your )?[\w -]{0,30}\bplan\b|\bnot found (?:the )?model [a-z][\w.:/]{0,40}[-\d]|\bno permission to (?:use|access|call|invoke) (?:this |the |that |any )?model\b(?! (?:picker|selector|list|menu|settings))|\binvalid_model\b|\bnot (?:yet )?(?:agreed to|accepted) (?:the )?[\w. -]{0,40}\bmodel(?:.s)? (?:terms|license|licence|eula)\b|\bmodel use case (?:details|form) (?:have |has )?not been (?:submitted|filled|completed)\b|\bftuformnotfilled\b|\bmodel is gated\b|\b(?:need|have) to (?:agree to|accept) (?:the )?[\w. -]{0,40}\bmodel(?:.s)? (?:terms|license|licence|eula)\b|\bmodel is cold\b|\bnot ready for inference\b/,
       // "Model is unavailable, please try again later" is a passing state, not the model's fate: the status decides.
+      // The tail (later, shortly, in a moment) is required: "please try again with a different model" is the fate.
       unless:
-        /no endpoints found matching your data policy|\bis unavailable[,.;]?\s{0,2}(?:please )?(?:try again|retry)(?: later| shortly| in a (?:moment|while|few))?/,
+        /no endpoints found matching your data policy|\bis unavailable[,.;]?\s{0,2}(?:please )?(?:try again|retry) (?:later|shortly|in a (?:moment|while|few))\b(?!\s{0,2}with\b)/,
     },
   },
   {

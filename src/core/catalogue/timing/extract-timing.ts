@@ -50,14 +50,14 @@ const noHints: RawHints = Object.freeze({});
  * object at every call.
  */
 const bodyFieldWords = /retry|reset|delay|estimated_time/;
-const phraseWords = /try|reset|wait|available|come back|后/;
+const phraseWords = /try|reset|wait|available|come back|后|等待/;
 const zonedClockWords = /reset|again|regain|retry after/;
 const zonedClockZones = /utc|gmt|\//;
 
 /**
  * The same words' trigrams, checked in the caller's trigram table before the expressions run: a text without all
- * trigrams of any word holds none of them. A word under three characters (`后`) has none, so `phrases` is only
- * ever skipped by its expression.
+ * trigrams of any word holds none of them. A word under three characters (`后`, `等待`) has none, so `phrases` is
+ * only ever skipped by its expression.
  */
 const ratelimitGrams = [literalGrams('ratelimit')];
 const bodyFieldGrams = ['retry', 'reset', 'delay', 'estimated_time'].map(literalGrams);
@@ -81,7 +81,8 @@ function run(extractor: TimingExtractor, input: TimingInput): RawHints {
     case 'body_fields':
       return mayHold(input, bodyFieldGrams) && bodyFieldWords.test(text) ? bodyFieldHints(text) : noHints;
     case 'phrases':
-      return (mayHold(input, phraseGrams) || text.includes('后')) && phraseWords.test(text)
+      return (mayHold(input, phraseGrams) || text.includes('后') || text.includes('等待')) &&
+        phraseWords.test(text)
         ? relativePhraseHints(text)
         : noHints;
     case 'usage_limit_epoch':

@@ -18,10 +18,13 @@ const relativePhrase = new RegExp(
 const chineseRelativePhrase = /(\d{1,6})\s{0,2}(秒|秒钟|分钟|小时)后(?:再)?(?:重试|再试|尝试)/;
 /**
  * "请等待 70 秒，然后重试" (please wait 70 seconds, then retry), also with the unit left in English by a partial
- * translation ("请等待 70 seconds"): the wait is the provider's, like "please wait 2 minutes" in English.
+ * translation ("请等待 70 seconds"): the wait is the provider's, like "please wait 2 minutes" in English. Only the
+ * request (请 right before 等待) is read: a client's own waiting ("已等待 600 秒", "已累计等待", "排队等待",
+ * "最长等待", "第 3/5 次重试，等待 8 秒") is not, nor a wait followed by an attempt counter, nor a word that only
+ * begins with an English unit ("等待 5 secondary replicas").
  */
 const chineseWaitPhrase =
-  /请?等待\s{0,2}(\d{1,6})\s{0,2}(秒钟|秒|分钟|小时|seconds?|secs?|minutes?|mins?|hours?)/;
+  /(?<![已计队长])请等待\s{0,2}(\d{1,6})\s{0,2}(秒钟|秒|分钟|小时|seconds?|secs?|minutes?|mins?|hours?)(?![a-z])(?![^\n]{0,24}(?:\battempts?\b|\(\s?\d{1,3}\s?\/\s?\d{1,3}\s?\)|第\s?\d{1,3}))/;
 const chineseUnitSeconds: Readonly<Record<string, number>> = {
   秒: 1,
   秒钟: 1,
