@@ -5,4 +5,4 @@
 export const catalogueVersion = '2026.12.05-16';
 
 /** Fingerprint of the rule set this version was released with (see test/core/catalogue/registry.test.ts). */
-export const catalogueFingerprint = '142-ec4e969e';
+export const catalogueFingerprint = '142-bcdf8a1b';
