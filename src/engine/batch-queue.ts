@@ -42,10 +42,14 @@ const writeRaceRetries = 8;
 /** How many times (a second apart) to ask whether a transaction whose COMMIT failed was applied. */
 const commitCheckTries = 30;
 
-interface Pending {
+/** A piece of work with how to answer whoever waits for it: what the queue holds, and what a caller may hold back. */
+export interface QueuedWork {
   readonly work: Work<unknown>;
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: unknown) => void;
+}
+
+interface Pending extends QueuedWork {
   /** Write races this piece has lost, alone. */
   races?: number;
 }
@@ -72,10 +76,25 @@ export class BatchQueue {
   ) {}
 
   submit<R>(work: Work<R>): Promise<R> {
+    return this.submitWith(work, []);
+  }
+
+  /**
+   * Queues `work`, then the pieces `along` right behind it, in one step: no batch can begin between them, so they
+   * share its transaction when the batch has room (a claim and the answers to the claim before it).
+   */
+  submitWith<R>(work: Work<R>, along: readonly QueuedWork[]): Promise<R> {
     return new Promise<R>((resolve, reject) => {
-      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject }, ...along);
       if (!this.running) void this.drain();
     });
+  }
+
+  /** Queues pieces held back by a caller, in their order. */
+  enqueue(pieces: readonly QueuedWork[]): void {
+    if (pieces.length === 0) return;
+    this.queue.push(...pieces);
+    if (!this.running) void this.drain();
   }
 
   /** Resolves once nothing is queued or running. */
