@@ -963,6 +963,10 @@ export class Engine {
   /** Queues work unless the engine is closed (then nothing is done: `EngineClosedError`, code `closed`). */
   private submit<R>(work: Work<R>): Promise<R> {
     if (this.closed) return Promise.reject(new EngineClosedError());
+    // Answers held for the next claim go first, in the order things came: a report of the retried attempt's failure
+    // a moment after the dispatcher accepted it must find the acceptance recorded, or the acceptance is refused as
+    // stale (the report proved delivery first).
+    this.queue.enqueue(this.takeHeldAnswers());
     return this.queue.submit(work);
   }
 }

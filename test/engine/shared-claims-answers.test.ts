@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DueLock, Store, StoreTransaction, TransactionPlan } from '../../src/core/index.js';
+import type { DispatchIntent, Route } from '../../src/core/index.js';
 import { Engine, systemClock, type EngineEvent } from '../../src/engine/index.js';
 import { dropSchemas } from '../helpers/postgres.js';
 import { openSharedNodeDatabase } from '../helpers/shared-node.js';
@@ -37,6 +38,41 @@ function recordingTransactions(store: Store) {
   return { recording, seen };
 }
 
+/** Anthropic's 529 with the instant its rate limit resets: the route waits for it. */
+const overloadedUntil = (resetAtMs: number) => ({
+  kind: 'http' as const,
+  status: 529,
+  provider: 'anthropic',
+  headers: { 'x-ratelimit-reset': String(resetAtMs) },
+  body: '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
+});
+
+/** Starts `count` routes on profile `p` (waits for reset up to 10 minutes), each dispatched once; returns them. */
+async function startWaitingRoutes(engine: Engine, count: number): Promise<Route[]> {
+  await engine.reconcile();
+  await engine.saveProfile(profileDocument({ version: 1, transient: waitsUpTo(600, off), hard: off }));
+  const ids = Array.from({ length: count }, (_, i) => `r${i}`);
+  const started = await Promise.all(ids.map((id) => engine.startRoute({ routeId: id, profileId: 'p' })));
+  await engine.idle();
+  return started;
+}
+
+/** Each route's first attempt fails with an overloaded 529 that resets at `resetAtMs`. */
+async function failAllUntil(engine: Engine, routes: readonly Route[], resetAtMs: number): Promise<void> {
+  await Promise.all(
+    routes.map((route) =>
+      engine.reportFailure({
+        routeId: route.id,
+        generation: route.generation,
+        invocationId: route.dispatch!.intentId,
+        evidence: overloadedUntil(resetAtMs),
+        replay: replayOf(route),
+      }),
+    ),
+  );
+  await engine.idle();
+}
+
 describe('[DUR-01] a shared node firing claim after claim', () => {
   it('records the answers to one claim’s firings in the next claim’s transaction, not in one of their own', async () => {
     const db = await openSharedNodeDatabase(schemas);
@@ -53,31 +89,10 @@ describe('[DUR-01] a shared node firing claim after claim', () => {
       onEvent: (e) => events.push(e),
     });
     try {
-      await engine.reconcile();
-      await engine.saveProfile(profileDocument({ version: 1, transient: waitsUpTo(600, off), hard: off }));
-      const ids = Array.from({ length: routes }, (_, i) => `r${i}`);
-      const started = await Promise.all(ids.map((id) => engine.startRoute({ routeId: id, profileId: 'p' })));
-      await engine.idle();
+      const started = await startWaitingRoutes(engine, routes);
+      const ids = started.map((r) => r.id);
       // Every route waits for one reset instant, so they all come due at once and the claims come back full.
-      const resetAtMs = Date.now() + 10_000;
-      await Promise.all(
-        started.map((route) =>
-          engine.reportFailure({
-            routeId: route.id,
-            generation: route.generation,
-            invocationId: route.dispatch!.intentId,
-            evidence: {
-              kind: 'http',
-              status: 529,
-              provider: 'anthropic',
-              headers: { 'x-ratelimit-reset': String(resetAtMs) },
-              body: '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
-            },
-            replay: replayOf(route),
-          }),
-        ),
-      );
-      await engine.idle();
+      await failAllUntil(engine, started, Date.now() + 10_000);
       const waiting = await Promise.all(ids.map(async (id) => (await db.store.readRoute(id))!.state));
       expect(waiting.every((s) => s === 'waiting_for_reset')).toBe(true);
       const from = seen.length;
@@ -109,6 +124,65 @@ describe('[DUR-01] a shared node firing claim after claim', () => {
       const answersAlone = during.filter((t) => t.claimed === null && t.routePieces > 0);
       expect(answersAlone.length).toBeLessThanOrEqual(2);
       expect(during.reduce((sum, t) => sum + t.routePieces, 0)).toBe(routes);
+    } finally {
+      await engine.close();
+      await db.store.close();
+    }
+  });
+
+  it('records an answer held for the next claim before a report that came after it', async () => {
+    const db = await openSharedNodeDatabase(schemas);
+    const events: EngineEvent[] = [];
+    const routes = 600;
+    let retrying = false;
+    const reports: Promise<unknown>[] = [];
+    // The dispatcher accepts each attempt after 3 ms; once the routes retry, the provider refuses again at once and
+    // the agent reports that failure 1 ms after the acceptance (the herd this path is for). The acceptance came
+    // first, so it must be recorded first: not refused as stale because the report proved delivery before it.
+    const engine: Engine = new Engine({
+      store: db.store,
+      clock: systemClock(),
+      dispatcher: {
+        dispatch: (intent: DispatchIntent) =>
+          new Promise<void>((resolve) =>
+            setTimeout(() => {
+              resolve();
+              if (!retrying || intent.kind === 'initial') return;
+              setTimeout(() => {
+                const report = db.store.readRoute(intent.routeId).then((route) =>
+                  engine.reportFailure({
+                    routeId: intent.routeId,
+                    generation: intent.generation,
+                    invocationId: intent.id,
+                    evidence: overloadedUntil(Date.now() + 300_000),
+                    replay: replayOf(route!),
+                  }),
+                );
+                reports.push(report);
+              }, 1);
+            }, 3),
+          ),
+      },
+      shared: { cluster: db.cluster!, leaseMs: 3_600_000, pollMs: 3_600_000 },
+      onEvent: (e) => events.push(e),
+    });
+    try {
+      const started = await startWaitingRoutes(engine, routes);
+      await failAllUntil(engine, started, Date.now() + 6_000);
+      retrying = true;
+      const from = events.length;
+      await until(() => reports.length === routes);
+      await Promise.all(reports);
+      await engine.idle();
+      const later = events.slice(from);
+      const refusedAnswers = later.filter(
+        (e) => e.type === 'refused' && e.trigger === 'dispatch_acknowledged',
+      );
+      expect(refusedAnswers).toEqual([]);
+      expect(later.filter((e) => e.type === 'dispatch_acknowledged')).toHaveLength(routes);
+      // Every report was taken as the retried attempt's failure (the policy allows one wait: the routes stop).
+      const outcomes = (await Promise.all(reports)) as { route: Route }[];
+      expect(outcomes.map((o) => o.route.state)).toEqual(started.map(() => 'action_required'));
     } finally {
       await engine.close();
       await db.store.close();
