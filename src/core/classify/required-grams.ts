@@ -375,6 +375,27 @@ function allSet(gate: Int32Array, from: number, end: number, bits: Uint32Array):
   return true;
 }
 
+/**
+ * Several gates in one array, one after another (each node's offsets are absolute, so each gate is read in place
+ * from its start): `starts[k]` is where gate k begins, or -1 when it requires nothing.
+ */
+export interface GateList {
+  readonly words: Int32Array;
+  readonly starts: Int32Array;
+}
+
+/** The gates of `requirements`, in their order, as one `GateList`. */
+export function compileGateList(requirements: readonly Requirement[]): GateList {
+  const out: number[] = [];
+  const starts = requirements.map((requirement) => {
+    if (requirement.kind === 'none') return -1;
+    const at = out.length;
+    write(requirement, out);
+    return at;
+  });
+  return { words: Int32Array.from(out), starts: Int32Array.from(starts) };
+}
+
 /** A pattern's gate, built the first time its rule is a candidate: start-up pays only for the rules it uses. */
 export class LazyGate {
   private gate: Gate | undefined;
@@ -400,6 +421,21 @@ export class GramTable implements TrigramTable {
     if (gate === null) return true;
     if (this.text !== text) this.fill(text);
     return holds(gate, 0, this.bits);
+  }
+
+  /**
+   * Which gates of `list` let `text` through: their indices, in order, written to `held` (as long as the list);
+   * returns how many.
+   */
+  select(list: GateList, text: string, held: Int32Array): number {
+    if (this.text !== text) this.fill(text);
+    const { words, starts } = list;
+    let count = 0;
+    for (let k = 0; k < starts.length; k++) {
+      const at = starts[k]!;
+      if (at < 0 || holds(words, at, this.bits)) held[count++] = k;
+    }
+    return count;
   }
 
   /**
