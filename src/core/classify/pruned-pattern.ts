@@ -7,7 +7,7 @@
  * match starts at the smallest of their first matches' starts, and it matches at all when one of them does.
  */
 
-import { compileGateList, type GateList, type GramTable, LazyGate, requiredGrams } from './required-grams.js';
+import { compileGateList, type GateList, type GramTable, requiredGrams } from './required-grams.js';
 
 /** Fewer top-level branches than this are not split: one gate for the whole pattern, as before. */
 export const minBranches = 8;
@@ -46,12 +46,14 @@ export function splitAlternation(source: string): string[] | null {
   return branches;
 }
 
-interface Split {
-  readonly branches: readonly string[];
+interface Prepared {
+  /** The branches, each run alone where its gate holds; null when the pattern runs whole. */
+  readonly branches: readonly string[] | null;
   /** Each branch as an expression of its own, compiled the first time its gate holds. */
   readonly expressions: Array<RegExp | undefined>;
+  /** A gate per branch, or one for the whole pattern. */
   readonly gates: GateList;
-  /** Scratch: the indices of the branches held for the current text. */
+  /** Scratch: the indices of the gates held for the current text. */
   readonly held: Int32Array;
 }
 
@@ -61,23 +63,22 @@ interface Split {
  * or `y` flag (a position kept between runs) or case folding is not split, only gated as a whole.
  */
 export class PrunedPattern {
-  private split: Split | null | undefined;
-  private readonly whole: LazyGate;
+  private prepared: Prepared | undefined;
 
-  constructor(readonly pattern: RegExp) {
-    this.whole = new LazyGate(pattern);
-  }
+  constructor(readonly pattern: RegExp) {}
 
   /** Where the pattern's first match in `text` starts, or -1 when it does not match. */
   search(text: string, grams: GramTable): number {
-    if (this.split === undefined) this.split = this.prepare();
-    const split = this.split;
-    if (split === null) return grams.allows(this.whole.get(), text) ? this.wholeSearch(text) : -1;
-    const count = grams.select(split.gates, text, split.held);
-    if (count > maxSeparate) return this.wholeSearch(text);
+    const prepared = (this.prepared ??= this.prepare());
+    const count = grams.select(prepared.gates, text, prepared.held);
+    if (count === 0) return -1;
+    if (prepared.branches === null || count > maxSeparate) {
+      const m = this.pattern.exec(text);
+      return m === null ? -1 : m.index;
+    }
     let first = -1;
     for (let i = 0; i < count && first !== 0; i++) {
-      const m = this.branch(split, split.held[i]!).exec(text);
+      const m = this.branch(prepared, prepared.held[i]!).exec(text);
       if (m !== null && (first < 0 || m.index < first)) first = m.index;
     }
     return first;
@@ -85,40 +86,41 @@ export class PrunedPattern {
 
   /** Whether the pattern matches `text`. */
   test(text: string, grams: GramTable): boolean {
-    if (this.split === undefined) this.split = this.prepare();
-    const split = this.split;
-    if (split === null) return grams.allows(this.whole.get(), text) && this.pattern.test(text);
-    const count = grams.select(split.gates, text, split.held);
-    if (count > maxSeparate) return this.pattern.test(text);
-    for (let i = 0; i < count; i++) if (this.branch(split, split.held[i]!).test(text)) return true;
+    const prepared = (this.prepared ??= this.prepare());
+    const count = grams.select(prepared.gates, text, prepared.held);
+    if (count === 0) return false;
+    if (prepared.branches === null || count > maxSeparate) return this.pattern.test(text);
+    for (let i = 0; i < count; i++) if (this.branch(prepared, prepared.held[i]!).test(text)) return true;
     return false;
   }
 
-  private wholeSearch(text: string): number {
-    const m = this.pattern.exec(text);
-    return m === null ? -1 : m.index;
+  private branch(prepared: Prepared, k: number): RegExp {
+    return (prepared.expressions[k] ??= new RegExp(prepared.branches![k]!, this.pattern.flags));
   }
 
-  private branch(split: Split, k: number): RegExp {
-    return (split.expressions[k] ??= new RegExp(split.branches[k]!, this.pattern.flags));
-  }
-
-  private prepare(): Split | null {
+  private prepare(): Prepared {
     const { source, flags } = this.pattern;
-    if (/[giuvy]/.test(flags)) return null;
-    const branches = splitAlternation(source);
-    if (branches === null || branches.length < minBranches) return null;
-    try {
-      const requirements = branches.map((branch) => requiredGrams(new RegExp(branch, flags)));
-      if (requirements.every((r) => r.kind === 'none')) return null;
-      return {
-        branches,
-        expressions: new Array<RegExp | undefined>(branches.length),
-        gates: compileGateList(requirements),
-        held: new Int32Array(branches.length),
-      };
-    } catch {
-      return null;
+    const branches = /[giuvy]/.test(flags) ? null : splitAlternation(source);
+    if (branches !== null && branches.length >= minBranches) {
+      try {
+        const requirements = branches.map((branch) => requiredGrams(new RegExp(branch, flags)));
+        if (requirements.some((r) => r.kind !== 'none')) {
+          return {
+            branches,
+            expressions: new Array<RegExp | undefined>(branches.length),
+            gates: compileGateList(requirements),
+            held: new Int32Array(branches.length),
+          };
+        }
+      } catch {
+        // A branch the engine does not take alone: the pattern runs whole.
+      }
     }
+    return {
+      branches: null,
+      expressions: [],
+      gates: compileGateList([requiredGrams(this.pattern)]),
+      held: new Int32Array(1),
+    };
   }
 }
