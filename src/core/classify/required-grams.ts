@@ -386,17 +386,31 @@ export interface GateList {
   readonly starts: Int32Array;
   readonly covers: Int32Array;
   readonly coverStarts: Int32Array;
+  /**
+   * The commonest case in one read: `firstCover[k]` is gate k's cover when that is one trigram, `coverList` when
+   * it is several (read from `covers`), `requiresNothing` when the gate is null.
+   */
+  readonly firstCover: Int32Array;
 }
+
+const coverList = -1;
+const requiresNothing = -2;
 
 /** The gates of `requirements`, in their order, as one `GateList`. */
 export function compileGateList(requirements: readonly Requirement[]): GateList {
   const out: number[] = [];
   const covers: number[] = [];
   const coverStarts: number[] = [];
+  const firstCover: number[] = [];
   const starts = requirements.map((requirement) => {
     coverStarts.push(covers.length);
-    if (requirement.kind === 'none') return -1;
-    covers.push(...cover(requirement)!);
+    if (requirement.kind === 'none') {
+      firstCover.push(requiresNothing);
+      return -1;
+    }
+    const slots = cover(requirement)!;
+    firstCover.push(slots.length === 1 ? slots[0]! : coverList);
+    covers.push(...slots);
     const at = out.length;
     write(requirement, out);
     return at;
@@ -407,6 +421,7 @@ export function compileGateList(requirements: readonly Requirement[]): GateList 
     starts: Int32Array.from(starts),
     covers: Int32Array.from(covers),
     coverStarts: Int32Array.from(coverStarts),
+    firstCover: Int32Array.from(firstCover),
   };
 }
 
@@ -473,16 +488,19 @@ export class GramTable implements TrigramTable {
    */
   select(list: GateList, text: string, held: Int32Array): number {
     if (this.text !== text) this.fill(text);
-    const { words, starts, covers, coverStarts } = list;
+    const { words, starts, firstCover } = list;
     const bits = this.bits;
     let count = 0;
-    for (let k = 0; k < starts.length; k++) {
-      const at = starts[k]!;
-      if (at >= 0) {
+    for (let k = 0; k < firstCover.length; k++) {
+      const first = firstCover[k]!;
+      if (first >= 0) {
+        if (!isSet(bits, first) || !holds(words, starts[k]!, bits)) continue;
+      } else if (first === coverList) {
+        const { covers, coverStarts } = list;
         const end = coverStarts[k + 1]!;
         let p = coverStarts[k]!;
         while (p < end && !isSet(bits, covers[p]!)) p++;
-        if (p === end || !holds(words, at, bits)) continue;
+        if (p === end || !holds(words, starts[k]!, bits)) continue;
       }
       held[count++] = k;
     }
