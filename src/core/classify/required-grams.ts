@@ -388,13 +388,15 @@ export interface GateList {
   readonly coverStarts: Int32Array;
   /**
    * The commonest case in one read: `firstCover[k]` is gate k's cover when that is one trigram, `coverList` when
-   * it is several (read from `covers`), `requiresNothing` when the gate is null.
+   * it is several (read from `covers`), `noCover` when it has none (the gate is read at once), `requiresNothing`
+   * when the gate is null.
    */
   readonly firstCover: Int32Array;
 }
 
 const coverList = -1;
 const requiresNothing = -2;
+const noCover = -3;
 
 /** The gates of `requirements`, in their order, as one `GateList`. */
 export function compileGateList(requirements: readonly Requirement[]): GateList {
@@ -408,8 +410,8 @@ export function compileGateList(requirements: readonly Requirement[]): GateList 
       firstCover.push(requiresNothing);
       return -1;
     }
-    const slots = cover(requirement)!;
-    firstCover.push(slots.length === 1 ? slots[0]! : coverList);
+    const slots = cover(requirement) ?? [];
+    firstCover.push(slots.length === 0 ? noCover : slots.length === 1 ? slots[0]! : coverList);
     covers.push(...slots);
     const at = out.length;
     write(requirement, out);
@@ -425,9 +427,13 @@ export function compileGateList(requirements: readonly Requirement[]): GateList 
   };
 }
 
+/** The most trigrams a cover may have: past that, reading it would cost about what the gate does. */
+const maxCover = 16;
+
 /**
  * The fewest trigrams found of which a text meeting `requirement` holds at least one: a trigram's own slot; of a
- * conjunction, its part with the smallest cover; of a choice, its parts' covers together. Null for nothing.
+ * conjunction, its part with the smallest cover (a trigram of its own first); of a choice, its parts' covers
+ * together. Null for nothing, or when no cover of at most `maxCover` trigrams is found.
  */
 function cover(requirement: Requirement): number[] | null {
   switch (requirement.kind) {
@@ -436,6 +442,8 @@ function cover(requirement: Requirement): number[] | null {
     case 'gram':
       return [requirement.slot];
     case 'all': {
+      const gram = requirement.parts.find((part) => part.kind === 'gram');
+      if (gram !== undefined) return cover(gram);
       let best: number[] | null = null;
       for (const part of requirement.parts) {
         const slots = cover(part);
@@ -449,6 +457,7 @@ function cover(requirement: Requirement): number[] | null {
         const own = cover(part);
         if (own === null) return null;
         for (const slot of own) if (!slots.includes(slot)) slots.push(slot);
+        if (slots.length > maxCover) return null;
       }
       return slots;
     }
@@ -501,7 +510,7 @@ export class GramTable implements TrigramTable {
         let p = coverStarts[k]!;
         while (p < end && !isSet(bits, covers[p]!)) p++;
         if (p === end || !holds(words, starts[k]!, bits)) continue;
-      }
+      } else if (first === noCover && !holds(words, starts[k]!, bits)) continue;
       held[count++] = k;
     }
     return count;
