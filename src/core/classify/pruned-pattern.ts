@@ -7,7 +7,13 @@
  * match starts at the smallest of their first matches' starts, and it matches at all when one of them does.
  */
 
-import { compileGateList, type GateList, type GramTable, requiredGrams } from './required-grams.js';
+import {
+  compileGateList,
+  type GateList,
+  type GramTable,
+  requiredGrams,
+  requiredGramsOf,
+} from './required-grams.js';
 
 /** Fewer top-level branches than this are not split: one gate for the whole pattern, as before. */
 export const minBranches = 8;
@@ -102,18 +108,16 @@ export class PrunedPattern {
     const { source, flags } = this.pattern;
     const branches = /[giuvy]/.test(flags) ? null : splitAlternation(source);
     if (branches !== null && branches.length >= minBranches) {
-      try {
-        const requirements = branches.map((branch) => requiredGrams(new RegExp(branch, flags)));
-        if (requirements.some((r) => r.kind !== 'none')) {
-          return {
-            branches,
-            expressions: new Array<RegExp | undefined>(branches.length),
-            gates: compileGateList(requirements),
-            held: new Int32Array(branches.length),
-          };
-        }
-      } catch {
-        // A branch the engine does not take alone: the pattern runs whole.
+      // A top-level branch of a valid expression without capturing groups is valid alone (its groups and classes
+      // close within it): read without being built here, built when its gate first holds.
+      const requirements = branches.map((branch) => requiredGramsOf(branch, flags));
+      if (requirements.some((r) => r.kind !== 'none')) {
+        return {
+          branches,
+          expressions: new Array<RegExp | undefined>(branches.length),
+          gates: compileGateList(requirements),
+          held: new Int32Array(branches.length),
+        };
       }
     }
     return {

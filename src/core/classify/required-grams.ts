@@ -30,9 +30,14 @@ const none: Requirement = { kind: 'none' };
  * not read (case folding and Unicode escapes change what a literal is): they require nothing.
  */
 export function requiredGrams(expression: RegExp): Requirement {
-  if (/[iuv]/.test(expression.flags)) return none;
+  return requiredGramsOf(expression.source, expression.flags);
+}
+
+/** `requiredGrams` of an expression's source and flags, without building the expression. */
+export function requiredGramsOf(source: string, flags: string): Requirement {
+  if (/[iuv]/.test(flags)) return none;
   try {
-    const reader = new Reader(expression.source);
+    const reader = new Reader(source);
     const requirement = reader.alternation();
     return reader.done() ? requirement : none;
   } catch {
