@@ -10,6 +10,7 @@ import {
 import type { EvidenceKind } from '../evidence/envelope.js';
 import { RecourseError } from '../errors.js';
 import { isCjk, tokenFilter, TokenIndex } from './facts.js';
+import { PrunedPattern } from './pruned-pattern.js';
 import { GramTable, LazyGate } from './required-grams.js';
 
 /** A rule prepared for matching: its rank and the keys it is indexed under. */
@@ -27,12 +28,15 @@ export interface CompiledRule {
   readonly outcomeClass: 'transient' | 'hard' | 'none';
   /** The rule's conditions, in the one shape every rule shares. */
   readonly test: RuleTest;
-  /** The trigrams the text must hold for `when.text` to match: when they are missing it is not run. */
-  readonly textGate: LazyGate | null;
-  /** Global copies of a `near` condition's patterns, for scanning every occurrence. */
+  /**
+   * Global copies of a `near` condition's patterns, for scanning every occurrence, each with its gate (a text
+   * without a pattern's required trigrams holds no occurrence of it).
+   */
   readonly near: {
     readonly anchor: RegExp;
+    readonly anchorGate: LazyGate;
     readonly word: RegExp;
+    readonly wordGate: LazyGate;
     readonly before: number;
     readonly after: number;
   } | null;
@@ -51,8 +55,12 @@ export interface RuleTest {
   readonly signals: readonly string[] | null;
   /** `when.fields` as pairs, in its order; a value list left undefined is null (nothing can match it). */
   readonly fields: ReadonlyArray<readonly [name: string, values: readonly string[] | null]> | null;
-  readonly text: RegExp | null;
-  readonly unless: RegExp | null;
+  /**
+   * `when.text` and `when.unless`, each run only where the text holds the trigrams it requires, and then only the
+   * branches of a long alternation that the text allows (src/core/classify/pruned-pattern.ts).
+   */
+  readonly text: PrunedPattern | null;
+  readonly unless: PrunedPattern | null;
   readonly predicate: SharedPredicate | null;
 }
 
@@ -66,8 +74,8 @@ function ruleTest(w: RuleCondition): RuleTest {
     fields: w.fields
       ? Object.entries(w.fields).map(([name, values]) => [name, values ?? null] as const)
       : null,
-    text: w.text ?? null,
-    unless: w.unless ?? null,
+    text: w.text ? new PrunedPattern(w.text) : null,
+    unless: w.unless ? new PrunedPattern(w.unless) : null,
     predicate: w.predicate ?? null,
   };
 }
@@ -91,7 +99,7 @@ export interface CompiledCatalogue {
    * is synchronous, so one pass never interleaves with another.
    */
   readonly marks: Uint32Array;
-  /** Scratch of the classifier: the trigrams of the text being classified, for the rules' `textGate`s. */
+  /** Scratch of the classifier: the trigrams of the text being classified, for the rules' patterns' gates. */
   readonly grams: GramTable;
 }
 
@@ -125,15 +133,7 @@ export function compileCatalogue(version: string, rules: readonly Rule[]): Compi
       timing: rule.timing ?? defaultTimingExtractors,
       outcomeClass: isProviderCode(rule.code) ? (classOfCode(rule.code) ?? 'none') : 'none',
       test: ruleTest(rule.when),
-      textGate: rule.when.text ? new LazyGate(rule.when.text) : null,
-      near: rule.when.near
-        ? {
-            anchor: new RegExp(rule.when.near.anchor.source, 'g'),
-            word: new RegExp(rule.when.near.word.source, 'g'),
-            before: rule.when.near.before,
-            after: rule.when.near.after,
-          }
-        : null,
+      near: rule.when.near ? nearOf(rule.when.near) : null,
     };
   });
   const byKey = new Map<string, number[]>();
@@ -158,6 +158,19 @@ export function compileCatalogue(version: string, rules: readonly Rule[]): Compi
     ranks: Float64Array.from(compiled, (rule) => rule.rank),
     marks: new Uint32Array(compiled.length + 1),
     grams: new GramTable(),
+  };
+}
+
+function nearOf(near: NonNullable<RuleCondition['near']>): NonNullable<CompiledRule['near']> {
+  const anchor = new RegExp(near.anchor.source, 'g');
+  const word = new RegExp(near.word.source, 'g');
+  return {
+    anchor,
+    anchorGate: new LazyGate(anchor),
+    word,
+    wordGate: new LazyGate(word),
+    before: near.before,
+    after: near.after,
   };
 }
 

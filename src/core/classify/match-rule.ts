@@ -1,6 +1,6 @@
 import type { Facts } from './facts.js';
 import type { CompiledRule } from './compiled-catalogue.js';
-import type { GramTable } from './required-grams.js';
+import type { GramTable, LazyGate } from './required-grams.js';
 import { matchCursorRetriableDiagnostic } from '../projection/cursor-diagnostic.js';
 import type { SharedPredicate } from '../catalogue/rule.js';
 
@@ -31,24 +31,33 @@ export function matchRule(compiled: CompiledRule, facts: Facts, grams: GramTable
   // The rule's own pattern before its veto: of the candidates the index selects, most fail their pattern (about
   // 5 in 6 over the corpus) and few are vetoed (1 in 50), so the veto runs only where it can matter. Every
   // condition is a pure test (no global or sticky flag), so the order changes the cost, never the answer.
-  // A text that lacks the pattern's required trigrams cannot match it: most candidates end here, unrun.
-  if (compiled.textGate !== null && !grams.allows(compiled.textGate.get(), facts.text)) return null;
-  const m = w.text !== null ? w.text.exec(facts.text) : undefined;
-  if (m === null) return null;
-  if (w.unless !== null && w.unless.test(facts.text)) return null;
+  // A text that lacks the pattern's required trigrams cannot match it: most candidates end here, unrun (and of a
+  // long alternation, only the branches whose trigrams the text holds run: src/core/classify/pruned-pattern.ts).
+  let at = -1;
+  if (w.text !== null) {
+    at = w.text.search(facts.text, grams);
+    if (at < 0) return null;
+  }
+  if (w.unless !== null && w.unless.test(facts.text, grams)) return null;
   if (w.predicate !== null && !predicates[w.predicate](facts)) return null;
   let offset = -1;
   if (compiled.near) {
-    const at = nearMatch(facts.text, compiled.near);
-    if (at === null) return null;
-    offset = at;
+    const near = nearMatch(facts.text, compiled.near, grams);
+    if (near === null) return null;
+    offset = near;
   }
-  return m ? m.index : offset;
+  return w.text !== null ? at : offset;
 }
 
 /** Start offsets and ends of every match of a global pattern, in order. */
-function occurrences(text: string, pattern: RegExp): Array<readonly [number, number]> {
+function occurrences(
+  text: string,
+  pattern: RegExp,
+  gate: LazyGate,
+  grams: GramTable,
+): Array<readonly [number, number]> {
   const found: Array<readonly [number, number]> = [];
+  if (!grams.allows(gate.get(), text)) return found;
   pattern.lastIndex = 0;
   for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
     found.push([m.index, m.index + m[0].length]);
@@ -58,10 +67,10 @@ function occurrences(text: string, pattern: RegExp): Array<readonly [number, num
 }
 
 /** The offset of the first anchor with a word within range, merging the two ordered position lists. */
-function nearMatch(text: string, near: NonNullable<CompiledRule['near']>): number | null {
-  const anchors = occurrences(text, near.anchor);
+function nearMatch(text: string, near: NonNullable<CompiledRule['near']>, grams: GramTable): number | null {
+  const anchors = occurrences(text, near.anchor, near.anchorGate, grams);
   if (anchors.length === 0) return null;
-  const words = occurrences(text, near.word);
+  const words = occurrences(text, near.word, near.wordGate, grams);
   let w = 0;
   for (const [start, end] of anchors) {
     // Skip words that end too far before this anchor; they are too far for every later anchor too.

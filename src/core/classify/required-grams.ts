@@ -30,9 +30,14 @@ const none: Requirement = { kind: 'none' };
  * not read (case folding and Unicode escapes change what a literal is): they require nothing.
  */
 export function requiredGrams(expression: RegExp): Requirement {
-  if (/[iuv]/.test(expression.flags)) return none;
+  return requiredGramsOf(expression.source, expression.flags);
+}
+
+/** `requiredGrams` of an expression's source and flags, without building the expression. */
+export function requiredGramsOf(source: string, flags: string): Requirement {
+  if (/[iuv]/.test(flags)) return none;
   try {
-    const reader = new Reader(expression.source);
+    const reader = new Reader(source);
     const requirement = reader.alternation();
     return reader.done() ? requirement : none;
   } catch {
@@ -375,6 +380,95 @@ function allSet(gate: Int32Array, from: number, end: number, bits: Uint32Array):
   return true;
 }
 
+/**
+ * Several gates in one array, one after another (each node's offsets are absolute, so each gate is read in place
+ * from its start): `starts[k]` is where gate k begins, or -1 when it requires nothing. Each gate also has a cover,
+ * a few trigrams of which the text must hold one for the gate to hold (`cover`):
+ * `covers[coverStarts[k], coverStarts[k + 1])`, read first, side by side, so most gates are refused in a check or two.
+ */
+export interface GateList {
+  readonly words: Int32Array;
+  readonly starts: Int32Array;
+  readonly covers: Int32Array;
+  readonly coverStarts: Int32Array;
+  /**
+   * The commonest case in one read: `firstCover[k]` is gate k's cover when that is one trigram, `coverList` when
+   * it is several (read from `covers`), `noCover` when it has none (the gate is read at once), `requiresNothing`
+   * when the gate is null.
+   */
+  readonly firstCover: Int32Array;
+}
+
+const coverList = -1;
+const requiresNothing = -2;
+const noCover = -3;
+
+/** The gates of `requirements`, in their order, as one `GateList`. */
+export function compileGateList(requirements: readonly Requirement[]): GateList {
+  const out: number[] = [];
+  const covers: number[] = [];
+  const coverStarts: number[] = [];
+  const firstCover: number[] = [];
+  const starts = requirements.map((requirement) => {
+    coverStarts.push(covers.length);
+    if (requirement.kind === 'none') {
+      firstCover.push(requiresNothing);
+      return -1;
+    }
+    const slots = cover(requirement) ?? [];
+    firstCover.push(slots.length === 0 ? noCover : slots.length === 1 ? slots[0]! : coverList);
+    covers.push(...slots);
+    const at = out.length;
+    write(requirement, out);
+    return at;
+  });
+  coverStarts.push(covers.length);
+  return {
+    words: Int32Array.from(out),
+    starts: Int32Array.from(starts),
+    covers: Int32Array.from(covers),
+    coverStarts: Int32Array.from(coverStarts),
+    firstCover: Int32Array.from(firstCover),
+  };
+}
+
+/** The most trigrams a cover may have: past that, reading it would cost about what the gate does. */
+const maxCover = 16;
+
+/**
+ * The fewest trigrams found of which a text meeting `requirement` holds at least one: a trigram's own slot; of a
+ * conjunction, its part with the smallest cover (a trigram of its own first); of a choice, its parts' covers
+ * together. Null for nothing, or when no cover of at most `maxCover` trigrams is found.
+ */
+function cover(requirement: Requirement): number[] | null {
+  switch (requirement.kind) {
+    case 'none':
+      return null;
+    case 'gram':
+      return [requirement.slot];
+    case 'all': {
+      const gram = requirement.parts.find((part) => part.kind === 'gram');
+      if (gram !== undefined) return cover(gram);
+      let best: number[] | null = null;
+      for (const part of requirement.parts) {
+        const slots = cover(part);
+        if (slots !== null && (best === null || slots.length < best.length)) best = slots;
+      }
+      return best;
+    }
+    case 'any': {
+      const slots: number[] = [];
+      for (const part of requirement.parts) {
+        const own = cover(part);
+        if (own === null) return null;
+        for (const slot of own) if (!slots.includes(slot)) slots.push(slot);
+        if (slots.length > maxCover) return null;
+      }
+      return slots;
+    }
+  }
+}
+
 /** A pattern's gate, built the first time its rule is a candidate: start-up pays only for the rules it uses. */
 export class LazyGate {
   private gate: Gate | undefined;
@@ -400,6 +494,31 @@ export class GramTable implements TrigramTable {
     if (gate === null) return true;
     if (this.text !== text) this.fill(text);
     return holds(gate, 0, this.bits);
+  }
+
+  /**
+   * Which gates of `list` let `text` through: their indices, in order, written to `held` (as long as the list);
+   * returns how many.
+   */
+  select(list: GateList, text: string, held: Int32Array): number {
+    if (this.text !== text) this.fill(text);
+    const { words, starts, firstCover } = list;
+    const bits = this.bits;
+    let count = 0;
+    for (let k = 0; k < firstCover.length; k++) {
+      const first = firstCover[k]!;
+      if (first >= 0) {
+        if (!isSet(bits, first) || !holds(words, starts[k]!, bits)) continue;
+      } else if (first === coverList) {
+        const { covers, coverStarts } = list;
+        const end = coverStarts[k + 1]!;
+        let p = coverStarts[k]!;
+        while (p < end && !isSet(bits, covers[p]!)) p++;
+        if (p === end || !holds(words, starts[k]!, bits)) continue;
+      } else if (first === noCover && !holds(words, starts[k]!, bits)) continue;
+      held[count++] = k;
+    }
+    return count;
   }
 
   /**

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { GramTable, LazyGate, requiredGrams } from '../../../src/core/classify/required-grams.js';
+import {
+  compileGateList,
+  GramTable,
+  LazyGate,
+  requiredGrams,
+} from '../../../src/core/classify/required-grams.js';
 import { defaultCatalogue, parseEnvelope } from '../../../src/core/index.js';
 import { factsOf } from '../../../src/core/classify/facts.js';
 import { corpusFiles, readCorpus, toEnvelope } from '../../helpers/corpus.mjs';
@@ -59,8 +64,9 @@ describe('[CLS-04] a rule pattern runs only on texts holding its required trigra
       const pattern = compiled.rule.when.text;
       if (pattern === undefined) continue;
       const table = new GramTable();
+      const gate = new LazyGate(pattern).get();
       for (const text of texts) {
-        const allowed = table.allows(compiled.textGate!.get(), text);
+        const allowed = table.allows(gate, text);
         if (!allowed) refused++;
         if (!allowed && pattern.test(text)) missed.push(`${compiled.rule.id}: ${text.slice(0, 80)}`);
       }
@@ -68,6 +74,36 @@ describe('[CLS-04] a rule pattern runs only on texts holding its required trigra
     expect(missed).toEqual([]);
     // The gate does work: most rule and text pairs are refused unrun.
     expect(refused).toBeGreaterThan(texts.length * 10);
+  });
+
+  it("a gate list's covers refuse only what its gates refuse, over every catalogue pattern and corpus text", () => {
+    const texts = corpusFiles.flatMap((file) =>
+      readCorpus(file).flatMap((record) => {
+        const parsed = parseEnvelope(toEnvelope(record));
+        return parsed.ok ? [factsOf(parsed.evidence).text] : [];
+      }),
+    );
+    const patterns = defaultCatalogue.rules.flatMap(({ rule }) =>
+      [rule.when.text, rule.when.unless, rule.when.near?.anchor, rule.when.near?.word].filter(
+        (p): p is RegExp => p !== undefined,
+      ),
+    );
+    // One list of every pattern's gate: each gate is read in place from its start, beside the others.
+    const list = compileGateList(patterns.map(requiredGrams));
+    const gates = patterns.map((p) => new LazyGate(p).get());
+    const table = new GramTable();
+    const held = new Int32Array(patterns.length);
+    const wrong: string[] = [];
+    let allowed = 0;
+    for (const text of texts) {
+      const count = table.select(list, text, held);
+      const expected = gates.flatMap((gate, k) => (table.allows(gate, text) ? [k] : []));
+      allowed += expected.length;
+      if (JSON.stringify([...held.subarray(0, count)]) !== JSON.stringify(expected))
+        wrong.push(text.slice(0, 80));
+    }
+    expect(wrong).toEqual([]);
+    expect(allowed).toBeGreaterThan(texts.length);
   });
 
   it('never refuses a text that a generated pattern matches', () => {
@@ -142,6 +178,10 @@ describe('[CLS-04] a rule pattern runs only on texts holding its required trigra
           if (!pattern.test(text)) return;
           matched++;
           expect(allows(pattern, text), `${pattern.source} on ${text}`).toBe(true);
+          const list = compileGateList([requiredGrams(pattern)]);
+          expect(new GramTable().select(list, text, new Int32Array(1)), `${pattern.source} on ${text}`).toBe(
+            1,
+          );
         },
       ),
       { numRuns: 20_000, seed: 4 },

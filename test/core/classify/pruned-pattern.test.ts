@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { minBranches, PrunedPattern, splitAlternation } from '../../../src/core/classify/pruned-pattern.js';
+import { GramTable } from '../../../src/core/classify/required-grams.js';
+import { factsOf } from '../../../src/core/classify/facts.js';
+import { defaultCatalogue, parseEnvelope } from '../../../src/core/index.js';
+import { corpusFiles, readCorpus, toEnvelope } from '../../helpers/corpus.mjs';
+import { loadFixtures } from '../../helpers/fixtures.js';
+
+/** Where the whole pattern first matches, as the classifier read it before branches were pruned. */
+function wholeSearch(pattern: RegExp, text: string): number {
+  const m = pattern.exec(text);
+  return m === null ? -1 : m.index;
+}
+
+describe('[CLS-04] a long alternation runs only the branches whose trigrams the text holds (issue 10)', () => {
+  it('splits a source at its top-level bars only', () => {
+    expect(splitAlternation('ab|cd|ef')).toEqual(['ab', 'cd', 'ef']);
+    expect(splitAlternation(String.raw`a\|b|c`)).toEqual([String.raw`a\|b`, 'c']);
+    expect(splitAlternation('[|]x|y')).toEqual(['[|]x', 'y']);
+    expect(splitAlternation(String.raw`[\]|]x|y`)).toEqual([String.raw`[\]|]x`, 'y']);
+    expect(splitAlternation('[]|x')).toEqual(['[]', 'x']);
+    expect(splitAlternation('[^|]|x')).toEqual(['[^|]', 'x']);
+    expect(splitAlternation('(?:a|b)c|d')).toEqual(['(?:a|b)c', 'd']);
+    expect(splitAlternation('(?=a|b)|(?<=c|d)e|(?<!f|g)h|(?!i|j)')).toEqual([
+      '(?=a|b)',
+      '(?<=c|d)e',
+      '(?<!f|g)h',
+      '(?!i|j)',
+    ]);
+    expect(splitAlternation('a||b|')).toEqual(['a', '', 'b', '']);
+    expect(splitAlternation('abc')).toEqual(['abc']);
+  });
+
+  it('does not split a source with a capturing group, named or not', () => {
+    expect(splitAlternation('(a|b)|c')).toBeNull();
+    expect(splitAlternation('a|(b)')).toBeNull();
+    expect(splitAlternation('(?<name>a)|b')).toBeNull();
+    // Escaped or in a class, a parenthesis opens nothing.
+    expect(splitAlternation(String.raw`\(a|[(]b`)).toEqual([String.raw`\(a`, '[(]b']);
+  });
+
+  it('answers as the whole pattern does, for every catalogue pattern over every corpus and fixture text', () => {
+    const texts = [
+      ...loadFixtures().map((f) => f.evidence),
+      ...corpusFiles.flatMap((file) => readCorpus(file).map(toEnvelope)),
+    ].flatMap((envelope) => {
+      const parsed = parseEnvelope(envelope);
+      return parsed.ok ? [factsOf(parsed.evidence).text] : [];
+    });
+    const grams = new GramTable();
+    const wrong: string[] = [];
+    let split = 0;
+    let matched = 0;
+    for (const compiled of defaultCatalogue.rules) {
+      for (const pruned of [compiled.test.text, compiled.test.unless]) {
+        if (pruned === null) continue;
+        const { pattern } = pruned;
+        if ((splitAlternation(pattern.source)?.length ?? 0) >= minBranches) split++;
+        for (const text of texts) {
+          const expected = wholeSearch(pattern, text);
+          if (expected >= 0) matched++;
+          if (pruned.search(text, grams) !== expected || pruned.test(text, grams) !== expected >= 0)
+            wrong.push(`${compiled.rule.id} /${pattern.source.slice(0, 40)}/: ${text.slice(0, 80)}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+    // The catalogue has long alternations, and the texts match them often enough to test something.
+    expect(split).toBeGreaterThan(20);
+    expect(matched).toBeGreaterThan(texts.length);
+  });
+
+  it('answers as the whole pattern does over generated alternations and texts made of their words', () => {
+    const words = ['npm', 'registry', 'rate limit', 'quota', 'not found', 'api key', 'tool', 'mcp', 'x'];
+    const branch = fc
+      .tuple(
+        fc.constantFrom('', String.raw`\b`, '(?<![a-z])', '^'),
+        fc.constantFrom(...words),
+        fc.constantFrom('', String.raw`\s{1,3}`, ' ', '(?:d|e)?', '[.:]'),
+        fc.constantFrom('', ...words),
+        fc.constantFrom('', String.raw`\b`, '(?![a-z])', '$', String.raw`\d+`),
+      )
+      .map((parts) => parts.join(''));
+    const text = fc
+      .array(
+        fc.tuple(
+          fc.constantFrom(...words, '42', 'd', 'apinpm', 'quotas', 'tooling'),
+          fc.constantFrom(' ', ' ', ': ', '.', '\n', '', '7'),
+        ),
+        { maxLength: 10 },
+      )
+      .map((parts) => parts.flat().join(''));
+    let matched = 0;
+    fc.assert(
+      fc.property(
+        fc.array(branch, { minLength: minBranches, maxLength: 24 }),
+        fc.constantFrom('', 'm'),
+        fc.array(text, { minLength: 1, maxLength: 4 }),
+        (branches, flags, texts) => {
+          const pattern = new RegExp(branches.join('|'), flags);
+          const pruned = new PrunedPattern(pattern);
+          const grams = new GramTable();
+          for (const t of texts) {
+            const expected = wholeSearch(pattern, t);
+            if (expected >= 0) matched++;
+            expect(pruned.search(t, grams), `${pattern.source} on ${JSON.stringify(t)}`).toBe(expected);
+            expect(pruned.test(t, grams)).toBe(expected >= 0);
+          }
+        },
+      ),
+      { numRuns: 3_000, seed: 10 },
+    );
+    expect(matched).toBeGreaterThan(600);
+  });
+
+  it('runs a pattern it does not split, or that has captures, whole', () => {
+    const grams = new GramTable();
+    const captures = new PrunedPattern(/(npm) registry|(\d+) quota|c1|c2|c3|c4|c5|c6|tool/);
+    expect(captures.search('over 12 quota', grams)).toBe(5);
+    expect(captures.search('a tool', grams)).toBe(2);
+    expect(captures.test('nothing', grams)).toBe(false);
+    const folded = new PrunedPattern(/npm|registry|quota|b4|b5|b6|b7|b8|tool/i);
+    expect(folded.search('The NPM Registry', grams)).toBe(4);
+    const short = new PrunedPattern(/npm|registry/);
+    expect(short.search('a registry', grams)).toBe(2);
+    expect(short.search('nothing', grams)).toBe(-1);
+  });
+});
