@@ -1,3 +1,4 @@
+import { localModelPorts, modelApiHosts, modelApiPaths } from './model-hosts.js';
 import { proseCue } from './prose.js';
 import type { Rule } from '../rule.js';
 
@@ -6,6 +7,60 @@ const toolServiceHost =
   /\bposthog|\b(?:index\.|static\.)?crates\.io\b|\brubygems\.org\b|\bproxy\.golang\.org\b|\bslack\.com\/api\/|\bdiscord(?:app)?\.com\/api\/|\bapi\.telegram\.org\b|\bpublic api service\b|\b(?:search|scrap(?:e|ing)|crawl(?:ing|er)?) api\b|\bapi\.tavily\.com\b|\btavily\b|\bfirecrawl(?:error)?\b|\bapi\.search\.brave\.com\b/;
 /** One character of a line that does not begin a tool service's name. */
 const notToolServiceHost = `(?:(?!${toolServiceHost.source})[^\\n])`;
+
+/**
+ * A host's name (`wiki.intra.corp`): its last label is letters, so a model's name (`qwen3.7-max`, `mixtral.v2`) is
+ * none. A bare address is no name: a provider's API is reached at an address too (a CDN's), so it tells no owner.
+ */
+const dottedHost = String.raw`[a-z0-9][a-z0-9.-]{0,120}\.[a-z]{2,24}\b`;
+
+/**
+ * The start of a URL that can be a request's target: not a documentation, status or console host, a link
+ * shortener, an issue tracker's page, or a path to docs, help, billing, settings or plans (links a message offers).
+ */
+const targetUrl = String.raw`https?:\/\/(?!(?:docs|help|support|status|community|developers?|console|platform|learn|dashboard|billing)\.|aka\.ms\b|goo\.gle\b|bit\.ly\b|github\.com\/[^\s/]{1,60}\/[^\s/]{1,100}\/(?:issues|discussions|pull)\b|[^\s"']{0,160}\/(?:docs?|documentation|help|troubleshooting|guides?|billing|settings|pricing|plans?|usage|upgrade|topup|account)\b)[a-z0-9\[]`;
+
+/** Where a failure names the host it could not reach or that answered it (see local.foreign_host.v1). */
+const failureTarget = new RegExp(
+  [
+    // a URL where a request names its target: after a method, `url`, `uri` or `endpoint`, a request, fetch, call,
+    // connection or delivery to it, a status answered from it, a service at it; or a URL a status or failure follows
+    String.raw`\b(?:get|post|put|patch|delete|head|options|url|uri|endpoint(?: url)?|request(?:ing|ed)? (?:to|for|of)|requests? to|for url|fetch(?:ing)?(?: from)?|call(?:ing)?(?: to)?|connect(?:ing|ion)? to|reach(?:ing)?|(?:returned|responded|answered|received|failed|error(?:ed)?) (?:from|at)|(?:service|server|host|endpoint|api|site|backend|upstream) (?:at|on))[:=]?\s{0,2}(?:url\()?['"(\[]{0,2}${targetUrl}`,
+    String.raw`\b[45]\d\d\b[^\n]{0,60}(?:\b(?:from|at|for)\s{1,2}|\()['"]?${targetUrl}`,
+    String.raw`\b(?:submit|send|upload|deliver|forward|publish|export)[a-z]{0,3}\b[^\n]{0,40}\bto ['"(]?${targetUrl}`,
+    String.raw`${targetUrl}[^\s"')]{0,200}['")]?:? (?:returned|responded|answered|replied|failed|timed out|is (?:down|unavailable|overloaded|unreachable)|\(?(?:http )?[45]\d\d\b)`,
+    // Node: a DNS look-up naming its host
+    String.raw`\bgetaddrinfo (?:enotfound|eai_again|eai_fail|eai_noname) [a-z0-9]`,
+    // Go: a dial or a resolver's look-up
+    String.raw`\bdial tcp[46]?:? (?:lookup )?${dottedHost}`,
+    String.raw`\blookup [a-z0-9][a-z0-9.-]{0,120}(?: on [0-9a-f.:\[\]]{3,60})?: (?:no such host|server misbehaving|i\/o timeout)`,
+    // curl, Python, Java, undici, aiohttp, pip: the host of a failed connection
+    String.raw`\bcould not resolve host:? ['"]?[a-z0-9]`,
+    String.raw`\b(?:failed to|could not|cannot|can't|unable to) connect to (?:host |the endpoint url:? )?['"]?(?:https?:\/\/)?${dottedHost}`,
+    String.raw`\bconnect(?:ing|ion)? to (?:host )?['"]?${dottedHost}`,
+    String.raw`\bhttps?connectionpool\(host='`,
+    String.raw`\bunknownhostexception: [a-z0-9]`,
+    String.raw`\b(?:attempted address|hostname|host)[:=] ?['"]?${dottedHost}`,
+    String.raw`\bon host ${dottedHost}`,
+    String.raw`\btarget host ?name '`,
+  ].join('|'),
+);
+
+/** A model provider's host, a model API's path or a local model server's port anywhere in the text. */
+const modelTarget = new RegExp(
+  [
+    ...modelApiHosts,
+    ...modelApiPaths,
+    String.raw`(?:localhost|127\.0\.0\.1|0\.0\.0\.0|::1|host\.docker\.internal)\]?(?::| port )(?:${localModelPorts.join('|')})\b`,
+    // a base URL that ends at its API version (`https://gw.corp/v1`): an OpenAI-compatible model API's root
+    String.raw`\bhttps?:\/\/[^\s"']{1,200}\/v1\/?(?=$|[\s"'),;])`,
+    // an agent's own server on loopback (a session, thread or run path): it relays the model's failure
+    String.raw`\b(?:localhost|127\.0\.0\.1)(?::\d{1,5})?\/(?:sessions?|threads?|runs?|events?|prompts?|messages?|agents?|conversations?|acp|rpc)\b`,
+    // a proxy on the way out: every request of the agent, its model calls first, passes it
+    String.raw`\btunneling socket\b|\bproxy ?(?:connect|error|authentication|tunnel)|\bproxyerror\b|\b407 proxy\b|\bhttps?_proxy\b`,
+  ].join('|'),
+  'm',
+);
 
 /**
  * Errors Recourse recognizes but does not own: cancellation, context length, bad requests, local
@@ -442,6 +497,40 @@ export const localRules: readonly Rule[] = [
       // A model call in the same text (an endpoint of a provider API) makes it a provider failure again.
       unless:
         /\/v1\/(?:messages|chat\/completions|completions|responses)\b|:(?:stream)?generatecontent\b|\/backend-api\/codex\/responses/,
+    },
+  },
+  {
+    id: 'local.foreign_host.v1',
+    description:
+      "A failure whose target (the URL it requested, the host it looked up or connected to) is no model provider's API host, no model API path on any host and no local model server's port (safety audit 2): a tool or service around the agent failed, whatever its network error, status or quota word; a model host, path or port anywhere in the text, or a proxy on the way out, leaves it to the provider and network rules",
+    tier: 'signature',
+    // Below the named tool rules (33 and up), whose subjects are more exact; above every provider rule (30 and
+    // below) and every network rule, whose words these texts carry.
+    priority: 32,
+    code: 'side_channel',
+    confidence: 'medium',
+    when: {
+      // An HTTP answer is the provider adapter's own request: the host its body names is upstream of that call.
+      kinds: ['stderr', 'process_exit', 'acp_error', 'sdk_exception'],
+      keywords: [
+        'http',
+        'https',
+        'getaddrinfo',
+        'connect',
+        'dial',
+        'lookup',
+        'resolve',
+        'connecting',
+        'connection',
+        'httpsconnectionpool',
+        'httpconnectionpool',
+        'unknownhostexception',
+        'attempted',
+        'host',
+        'hostname',
+      ],
+      text: failureTarget,
+      unless: modelTarget,
     },
   },
   {

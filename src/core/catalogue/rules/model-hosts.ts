@@ -1,0 +1,109 @@
+/**
+ * Where a model is served, for `local.foreign_host.v1` (safety audit 2): the hosts of model provider APIs and of
+ * the gateways and relays that front them, the paths a model API takes its prompts at on any host (a custom base
+ * URL, a company gateway), and the loopback ports local model servers listen on. A failure whose target is none of
+ * these is a tool's; one that names any of them anywhere in its text stays the provider's.
+ *
+ * Each entry is a regular-expression source over lower-cased text; keep them linear (bounded gaps, no nested
+ * repetition).
+ */
+export const modelApiHosts: readonly string[] = [
+  // OpenAI, Azure OpenAI, ChatGPT's Codex backend
+  String.raw`\bopenai\.com\b`,
+  String.raw`\.openai\.azure\.com\b`,
+  String.raw`\bchatgpt\.com\b`,
+  // Anthropic and Claude
+  String.raw`\banthropic\.com\b`,
+  String.raw`\bclaude\.(?:ai|com)\b`,
+  // Google's model APIs (Gemini API, Vertex AI, Code Assist), not Google's other services
+  String.raw`\bgenerativelanguage\.googleapis\.com\b`,
+  String.raw`\b(?:[a-z0-9-]{1,40}-)?aiplatform\.googleapis\.com\b`,
+  String.raw`\b(?:[a-z0-9-]{1,20}-)?cloudcode-pa\.googleapis\.com\b`,
+  String.raw`\bcloudaicompanion\.googleapis\.com\b`,
+  // Google's sign-in and project look-ups that Gemini CLI makes before its first prompt
+  String.raw`\b(?:oauth2|cloudresourcemanager|serviceusage)\.googleapis\.com\b`,
+  // Amazon Bedrock and SageMaker runtimes, Amazon Q
+  String.raw`\bbedrock(?:-runtime|-agent-runtime)?[.-][a-z0-9.-]{0,40}amazonaws\.com\b`,
+  String.raw`\bruntime\.sagemaker\.[a-z0-9-]{1,30}\.amazonaws\.com\b`,
+  String.raw`\bq\.[a-z0-9-]{1,30}\.amazonaws\.com\b`,
+  String.raw`\bcom\.amazon\.bedrock\b`,
+  // model APIs by company
+  String.raw`\bopenrouter\.ai\b`,
+  String.raw`\bdeepseek\.com\b`,
+  String.raw`\bmistral\.ai\b`,
+  String.raw`\bapi\.x\.ai\b`,
+  String.raw`\bgroq\.com\b`,
+  String.raw`\btogether\.(?:xyz|ai)\b`,
+  String.raw`\bdashscope[a-z0-9-]{0,20}\.aliyuncs\.com\b`,
+  String.raw`\bbigmodel\.cn\b`,
+  String.raw`\bapi\.z\.ai\b`,
+  String.raw`\bmoonshot\.(?:cn|ai)\b`,
+  String.raw`\bkimi\.com\b`,
+  String.raw`\bfireworks\.ai\b`,
+  String.raw`\bcohere\.(?:com|ai)\b`,
+  String.raw`\bperplexity\.ai\b`,
+  String.raw`\bcerebras\.ai\b`,
+  String.raw`\bsambanova\.ai\b`,
+  String.raw`\bnovita\.ai\b`,
+  String.raw`\bsiliconflow\.(?:cn|com)\b`,
+  String.raw`\bminimaxi?\.(?:chat|com|io)\b`,
+  String.raw`\bvolces\.com\b`,
+  String.raw`\bstepfun\.com\b`,
+  String.raw`\bhunyuan\.[a-z0-9.]{1,30}\b`,
+  String.raw`\b(?:qianfan|aip)\.baidubce\.com\b`,
+  String.raw`\blingyiwanwu\.com\b`,
+  String.raw`\bapi\.nvidia\.com\b`,
+  String.raw`\bgithubcopilot\.com\b`,
+  String.raw`\bcopilot-proxy\.githubusercontent\.com\b`,
+  String.raw`\bcursor\.sh\b`,
+  String.raw`\bfeatherless\.ai\b`,
+  String.raw`\bhyperbolic\.xyz\b`,
+  String.raw`\bdeepinfra\.com\b`,
+  String.raw`\breplicate\.com\b`,
+  String.raw`\b(?:api-inference|router)\.huggingface\.co\b`,
+  String.raw`\bvoyageai\.com\b`,
+  String.raw`\bwriter\.com\b`,
+  String.raw`\bqwen\.ai\b`,
+  String.raw`\bscaleway\.ai\b`,
+  String.raw`\bwandb\.ai\b`,
+  String.raw`\bai21\.com\b`,
+  String.raw`\biflow\.cn\b`,
+  String.raw`\bcoreweave\.com\b`,
+  String.raw`\bgrok\.com\b`,
+  String.raw`\bollama\.(?:com|ai)\b`,
+  // Cloudflare Workers AI and AI Gateway
+  String.raw`\bgateway\.ai\.cloudflare\.com\b`,
+  String.raw`\/client\/v4\/accounts\/[^\s/]{1,64}\/ai\/`,
+  // gateways and relays that serve models under their own host
+  String.raw`\bportkey\.ai\b`,
+  String.raw`\bhelicone\.ai\b`,
+  String.raw`\baihubmix\.com\b`,
+  String.raw`\bllmgateway\.io\b`,
+  // a host whose own name says it serves models (llm-gw.corp, ai-proxy.corp, my-litellm.internal)
+  String.raw`(?:\/\/|@|\b(?:enotfound|eai_again|lookup|host:?|to) ['"]?)[a-z0-9.-]{0,60}(?:llm|litellm|ollama|vllm|openai|anthropic|claude|gemini|\bgpt|inference|ai-?gateway|ai-?proxy|model-?(?:api|gw|gateway|proxy|server))[a-z0-9-]{0,40}[.:/'"]`,
+];
+
+/** Paths a model API takes prompts, embeddings or model listings at, on whatever host serves it. */
+export const modelApiPaths: readonly string[] = [
+  String.raw`\/v\d{1,2}(?:beta\d?|alpha\d?)?\/(?:chat\/completions|completions|messages|responses|embeddings|models)\b`,
+  String.raw`\/chat\/completions\b`,
+  String.raw`\/openai\/deployments\/`,
+  String.raw`:(?:stream)?generatecontent\b`,
+  String.raw`:(?:stream)?(?:raw)?predict\b`,
+  String.raw`\/model\/[^\s/]{1,120}\/(?:invoke|converse)`,
+  String.raw`\/api\/(?:chat|generate|embed|embeddings)\b`,
+  String.raw`\/backend-api\/codex\/`,
+  String.raw`\/anthropic\/v1\/`,
+  String.raw`\/inference\/v1\/`,
+  // a relay's prompt path at its root (`https://relay.example/responses`), a hosted chat stream
+  String.raw`\/(?:responses|messages)(?=$|[\s"'),;?])`,
+  String.raw`\/stream_?chat\b`,
+];
+
+/**
+ * Loopback ports of local model servers: Ollama 11434, LM Studio 1234, llama.cpp 8080, vLLM 8000, KoboldCpp 5001,
+ * text-generation-webui 5000, LiteLLM's proxy 4000, Jan 1337, SGLang 30000, LocalAI and friends 8001 and 8081.
+ */
+export const localModelPorts: readonly number[] = [
+  11434, 1234, 8080, 8000, 5001, 5000, 4000, 1337, 30000, 8001, 8081,
+];
