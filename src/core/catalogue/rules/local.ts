@@ -174,7 +174,7 @@ export const localRules: readonly Rule[] = [
   {
     id: 'local.invalid_request.v1',
     description:
-      'Invalid parameters, content-policy blocks and output-token limits: the request itself is wrong',
+      'Invalid parameters, content-policy blocks (a finish reason of SAFETY, PROHIBITED_CONTENT, BLOCKLIST, SPII or RECITATION) and output-token limits: the request itself is wrong',
     tier: 'signature',
     priority: 30,
     code: 'bad_request',
@@ -200,8 +200,12 @@ export const localRules: readonly Rule[] = [
         'flagged',
         'blocked',
         'supported',
+        'prohibited_content',
+        'blocklist',
+        'spii',
+        'recitation',
       ],
-      text: /extra inputs are not permitted|unsupported (?:parameter|value|content type)|unrecognized request argument|invalid (?:value|type) for|invalid_parameter|additional properties are not allowed|roles must alternate|content_policy_violation|content management policy|content[ _]filter(?:ing)?|responsibleaipolicyviolation|blocked (?:due to|by) safety|safety (?:filters?|settings) blocked|output blocked by|prompt was blocked|flagged (?:as|by) (?:potentially )?(?:harmful|inappropriate|moderation)|output token maximum|maximum allowed number of output tokens|max_tokens: \d{1,9} > \d{1,9}|image (?:exceeds|is too large|dimensions exceed)|could not process image|invalid base64|text content blocks must be non-empty|is not supported for provider\b/,
+      text: /extra inputs are not permitted|unsupported (?:parameter|value|content type)|unrecognized request argument|invalid (?:value|type) for|invalid_parameter|additional properties are not allowed|roles must alternate|content_policy_violation|content management policy|content[ _]filter(?:ing)?|responsibleaipolicyviolation|blocked (?:due to|by) safety|safety (?:filters?|settings) blocked|output blocked by|prompt was blocked|flagged (?:as|by) (?:potentially )?(?:harmful|inappropriate|moderation)|output token maximum|maximum allowed number of output tokens|max_tokens: \d{1,9} > \d{1,9}|image (?:exceeds|is too large|dimensions exceed)|could not process image|invalid base64|text content blocks must be non-empty|is not supported for provider\b|\bfinish_?reason["']?\s{0,2}[:=]?\s{0,2}["']?(?:safety|prohibited_content|blocklist|spii|recitation)\b/,
     },
   },
   {
@@ -744,7 +748,8 @@ export const localRules: readonly Rule[] = [
           // cloud management CLIs and APIs (a model invocation, InvokeModel or Converse, and Workers AI stay model calls)
           /\bkubectl\b|\bunable to connect to the server: |\bazure resource manager\b|\bnumber of (?:read|write|delete) requests for subscription\b|\bmanagement\.azure\.com\b|\bwhen calling the (?!invoke|converse)[a-z]{2,60} operation\b|\boperation error (?!bedrock)[\w ]{1,40}: (?!invoke|converse)[a-z]{2,60}\b|\(gcloud\.[a-z.-]{2,60}\)|\bfor operation type - |\berror from server \([a-z]{2,40}\)|\bapi\.digitalocean\.com\b|\bapi\.cloudflare\.com\/client\/v4\/(?!accounts\/[^\s/]{1,64}\/ai\/)|\bwrangler\b|\/accounts\/[^\s/]{1,64}\/workers\/|\bdocker daemon\b|\bvercel cli\b|\bdeployment service\b/,
           // the user's own server: an /api/ path on localhost that no local model server serves, a dev server, an ASGI app
-          /\bhttps?:\/\/(?:localhost|127\.0\.0\.1)(?::\d{1,5})?\/api\/(?!chat\b|generate\b|embed|v\d|tags\b|show\b|pull\b|ps\b|version\b|copy\b|create\b|push\b|delete\b)[\w-]{1,40}\b|\bdev server\b|\bexception in asgi application\b/,
+          // (not on a port only model servers take: Ollama 11434, LM Studio 1234, KoboldCpp 5001, Jan 1337)
+          /\bhttps?:\/\/(?:localhost|127\.0\.0\.1)(?!:(?:11434|1234|5001|1337)\b)(?::\d{1,5})?\/api\/(?!chat\b|generate\b|embed|v\d|tags\b|show\b|pull\b|ps\b|version\b|copy\b|create\b|push\b|delete\b)[\w-]{1,40}\b|\bdev server\b|\bexception in asgi application\b/,
           // metered Google APIs that serve no model, and the quota of any Google service that is no model API
           /\b(?:youtube|maps|geocoding|places|drive|sheets|gmail|calendar)(?: data)? api\b|\bover_query_limit\b|\bof service '(?!generativelanguage\b|aiplatform\b|cloudaicompanion\b|cloudcode-pa\b|vertexai\b|[a-z0-9-]{0,30}-aiplatform\b)[a-z0-9-]{2,60}\.googleapis\.com'/,
           // a PUT, PATCH or DELETE to a URL: a model prompt is a POST (or a GET of a stream)
@@ -753,8 +758,9 @@ export const localRules: readonly Rule[] = [
           // a dev server's proxy
           /\b(?:localhost|127\.0\.0\.1|::1)\]?:(?:5432|3306|6379|27017|9200|5173|4173|9222|4200)\b|\/devtools\/(?:browser|page)\/|\bcould not proxy request\b|\bvite preview\b/,
           // a loopback URL whose path neither a local model server nor an agent's own server serves (the user's own
-          // app: /orders, /users/1); an agent's server takes its prompts at a session, thread or run path
-          /\bhttps?:\/\/(?:localhost|127\.0\.0\.1)(?::\d{1,5})?\/(?!v\d|api\/|completions?\b|chat\b|generate|embed|infer|health|models?\b|responses\b|messages?\b|openai\b|tokenize|detokenize|slots\b|props\b|metrics\b|sessions?\b|reply\b|prompts?\b|agents?\b|conversations?\b|threads?\b|runs?\b|stream|events?\b|rpc\b|acp\b|mcp\b|sse\b|ws\b)[a-z][\w-]{1,40}\b/,
+          // app: /orders, /users/1), on a port other than a model server's own (11434, 1234, 5001, 1337);
+          // an agent's server takes its prompts at a session, thread or run path
+          /\bhttps?:\/\/(?:localhost|127\.0\.0\.1)(?!:(?:11434|1234|5001|1337)\b)(?::\d{1,5})?\/(?!v\d|api\/|completions?\b|chat\b|generate|embed|infer|health|models?\b|responses\b|messages?\b|openai\b|tokenize|detokenize|slots\b|props\b|metrics\b|sessions?\b|reply\b|prompts?\b|agents?\b|conversations?\b|threads?\b|runs?\b|stream|events?\b|rpc\b|acp\b|mcp\b|sse\b|ws\b)[a-z][\w-]{1,40}\b/,
           // feature flags and update checks
           /\bfeature flags?\b|\bupdate[- ]check\b/,
           // deploy tools and hosting APIs
@@ -773,7 +779,7 @@ export const localRules: readonly Rule[] = [
   {
     id: 'local.side_channel.v1',
     description:
-      "Telemetry, installer and update downloads, MCP servers, IDE companion and an editor extension's activation, keychain and settings probes, databases a tool connects to, a cloud management API's throttle (a Describe or List operation, a throttle answered with 400), a container registry's pull throttle, a sign-in's code-for-token exchange, an analytics relay, cargo's spurious network error, a search helper, a usage meter of a metered tool API (`rate_current`, `quota_current`), a service that calls itself a public API, a server's own response or an app's own local API whose stream closed early, credits for an operation of a metered data API, a tool service's anonymous tier (create a free key for more requests), an application's plugin or document-retrieval step",
+      "Telemetry, installer and update downloads, MCP servers, IDE companion and an editor extension's activation, keychain and settings probes, databases a tool connects to, a cloud management API's throttle (a Describe or List operation, a throttle answered with 400), a container registry's pull throttle, a sign-in's code-for-token exchange, an analytics relay, cargo's spurious network error, a search helper, a usage meter of a metered tool API (`rate_current`, `quota_current`), a service that calls itself a public API, a server's own response or an app's own local API whose stream closed early",
     tier: 'signature',
     priority: 60,
     code: 'side_channel',
@@ -914,8 +920,25 @@ export const localRules: readonly Rule[] = [
         'streamablefile',
         'localhost',
         '127',
-        'operation',
-        'action',
+      ],
+      // Shell tools and installers (curl's own `curl: (28)` lines, a failed installation or release download) and
+      // account look-ups beside the prompt (credits, usage, balance): none of them is a provider failing a prompt.
+      text: /(?<!failed to perform, )\bcurl: \(\d{1,3}\)|installation failed|failed to install|install(?:er|ation)? (?:failed|error)|failed to (?:fetch|download) (?:the )?(?:latest )?(?:version|release|releases)\b|failed to (?:fetch|load|get|retrieve|refresh) (?:the )?(?:user'?s? |account )?(?:credits?|credit information|usage(?: data| stats)?|balance|billing info(?:rmation)?|account info(?:rmation)?|user info(?:rmation)?|subscription status)\b|\bedit[_ ]predictions?\b|predict_edits|error response from daemon|registry-1\.docker\.io|invalid oauth error response|clearcut|1p event logging|event logging|telemetry|\botlp(?:exporter|\b)|opentelemetry|statsig|sentry\.io|error installing (?:the )?(?:server|extension|update)|auto-?updat(?:e|er|ing)|failed to (?:check for|install|download|apply) (?:the )?updates?|update check failed|updates\/download|vscode-reh|\bmcp (?:server|error|client|tool|connection)|mcp server|\bide (?:companion|extension|integration|server|connection)|companion (?:extension|server|connection)|keychain|seckeychain|libsecret|keytar|(?:failed|unable) to (?:read|load|parse) (?:the )?(?:managed |optional |user |project )?settings|downloading (?:the )?extension|\bbinary request timed out\b|could not get enabled capabilities|eligibility check failed|error during web search|\bweb search failed\b|mcp_tool_result|api\.github\.com|authenticated requests get a higher rate limit|\bqdrant|\bchroma\b|\bredis(?::\/\/|\.exceptions|\/connection|\b)|\bpinecone\b|\bweaviate\b|\bmilvus\b|vector ?store|metrics export(?:er)? failed|periodicexportingmetricreader|port=431[78]\b|:431[78]\/|\/v1\/metrics\b|\bsentry\b|files\.pythonhosted\.org|\bpypi\.org|pip\._vendor|installing extensions?\b|could not log in with device flow|\bsign in failed\b|@modelcontextprotocol\/sdk|tool execution failed|sandboxerror|sandbox failed to start|waiting for client to become ready|blocked by network policy|(?:with url|request to):? \S{0,60}\/embeddings?\b|\bplugin\(mcp\/|https?:\/\/\S{1,120}\/mcp(?=[:\s"']|$)|before responding to .?initialize.? request|(?:error|failed to|unable to|could not) (?:fetch|fetching|load|loading|get|getting|download|downloading) (?:the )?(?:model )?(?:pricing|prices)\b|\bin (?:success|failure) logging\b|huggingface\.co\S{0,80}\/resolve\/|cannot (?:determine|assess|check|verify) the safety of|safety (?:classifier|checker?) (?:is )?(?:unavailable|failed|down)\b|\bextension activation failed\b|\bno ide (?:selected|found|detected|connected|available)\b|(?:failed to connect|disconnected|unable to connect) (?:to|from) (?:android studio|intellij(?: idea)?|jetbrains|pycharm|webstorm|goland|xcode|vs ?code|visual studio(?: code)?)\b|\bmongodb(?:\+srv)?\b|\bmongo(?:server|network|parse)error\b|\bpostgres(?:ql)?:\/\/|\bmysql\b|x-ms-ratelimit-remaining-(?:subscription|tenant)-(?:reads|writes|deletes)|\btoomanyrequests: (?:retry-after:|you have reached your (?:unauthenticated )?pull rate limit)|\bwhen calling the (?:describe|list)[a-z]{2,60} operation\b|\boperation error [\w ]{1,40}: (?:describe|list)[a-z]{2,60}\b|\bthrottling(?:exception)?:? rate exceeded,? status ?code:? 400\b|\bstatus ?code: 400\b[^\n]{0,80}\bthrottlingexception\b|\bexchanging (?:the )?(?:authori[sz]ation )?code for (?:an? )?(?:access )?tokens?\b|\b(?:oauth |authori[sz]ation )?(?:code|token) exchange failed \(\d{3}\)|\banalytics (?:proxy|relay|endpoint|request)|\bspurious network error \(\d{1,3} tries? remaining\)|\berror searching with\b|\bfailed fetching sources\b|\bat (?:get|fetch|search)(?:images|videos|sources|searchresults)\b|"(?:rate|quota)_current"\s{0,2}:|\bserverresponse\.onclose\b|\[streamablefile\]|\bwhile trying to fetch https?:\/\/(?:localhost|127\.0\.0\.1)(?::\d{1,5})?\/api\/(?!chat\b|generate\b|embed|v1\b)[\w-]{1,40}\//,
+      // A POST to a model endpoint in the same text is the agent's model call, even when curl printed it.
+      unless: /\bpost https?:\/\/\S{1,200}\/(?:v1\/)?(?:messages|chat\/completions|completions|responses)\b/,
+    },
+  },
+  {
+    id: 'local.tool_wording.v1',
+    description:
+      "A tool service's own wording, read only where no model is named (catalogue review, 2026.12.05-18): credits to perform an operation of a metered data API, an anonymous tier that asks for a free API key for more requests, an application's failed plugin call or document retrieval; a model provider's host, a model path or port, or the words model, tokens or completions make the same words a provider's",
+    tier: 'signature',
+    priority: 60,
+    code: 'side_channel',
+    confidence: 'high',
+    when: {
+      keywords: [
+        'credits',
         'free',
         'plugin',
         'plugins',
@@ -924,11 +947,11 @@ export const localRules: readonly Rule[] = [
         'retrivalfailed',
         'retrievalfailed',
       ],
-      // Shell tools and installers (curl's own `curl: (28)` lines, a failed installation or release download) and
-      // account look-ups beside the prompt (credits, usage, balance): none of them is a provider failing a prompt.
-      text: /(?<!failed to perform, )\bcurl: \(\d{1,3}\)|installation failed|failed to install|install(?:er|ation)? (?:failed|error)|failed to (?:fetch|download) (?:the )?(?:latest )?(?:version|release|releases)\b|failed to (?:fetch|load|get|retrieve|refresh) (?:the )?(?:user'?s? |account )?(?:credits?|credit information|usage(?: data| stats)?|balance|billing info(?:rmation)?|account info(?:rmation)?|user info(?:rmation)?|subscription status)\b|\bedit[_ ]predictions?\b|predict_edits|error response from daemon|registry-1\.docker\.io|invalid oauth error response|clearcut|1p event logging|event logging|telemetry|\botlp(?:exporter|\b)|opentelemetry|statsig|sentry\.io|error installing (?:the )?(?:server|extension|update)|auto-?updat(?:e|er|ing)|failed to (?:check for|install|download|apply) (?:the )?updates?|update check failed|updates\/download|vscode-reh|\bmcp (?:server|error|client|tool|connection)|mcp server|\bide (?:companion|extension|integration|server|connection)|companion (?:extension|server|connection)|keychain|seckeychain|libsecret|keytar|(?:failed|unable) to (?:read|load|parse) (?:the )?(?:managed |optional |user |project )?settings|downloading (?:the )?extension|\bbinary request timed out\b|could not get enabled capabilities|eligibility check failed|error during web search|\bweb search failed\b|mcp_tool_result|api\.github\.com|authenticated requests get a higher rate limit|\bqdrant|\bchroma\b|\bredis(?::\/\/|\.exceptions|\/connection|\b)|\bpinecone\b|\bweaviate\b|\bmilvus\b|vector ?store|metrics export(?:er)? failed|periodicexportingmetricreader|port=431[78]\b|:431[78]\/|\/v1\/metrics\b|\bsentry\b|files\.pythonhosted\.org|\bpypi\.org|pip\._vendor|installing extensions?\b|could not log in with device flow|\bsign in failed\b|@modelcontextprotocol\/sdk|tool execution failed|sandboxerror|sandbox failed to start|waiting for client to become ready|blocked by network policy|(?:with url|request to):? \S{0,60}\/embeddings?\b|\bplugin\(mcp\/|https?:\/\/\S{1,120}\/mcp(?=[:\s"']|$)|before responding to .?initialize.? request|(?:error|failed to|unable to|could not) (?:fetch|fetching|load|loading|get|getting|download|downloading) (?:the )?(?:model )?(?:pricing|prices)\b|\bin (?:success|failure) logging\b|huggingface\.co\S{0,80}\/resolve\/|cannot (?:determine|assess|check|verify) the safety of|safety (?:classifier|checker?) (?:is )?(?:unavailable|failed|down)\b|\bextension activation failed\b|\bno ide (?:selected|found|detected|connected|available)\b|(?:failed to connect|disconnected|unable to connect) (?:to|from) (?:android studio|intellij(?: idea)?|jetbrains|pycharm|webstorm|goland|xcode|vs ?code|visual studio(?: code)?)\b|\bmongodb(?:\+srv)?\b|\bmongo(?:server|network|parse)error\b|\bpostgres(?:ql)?:\/\/|\bmysql\b|x-ms-ratelimit-remaining-(?:subscription|tenant)-(?:reads|writes|deletes)|\btoomanyrequests: (?:retry-after:|you have reached your (?:unauthenticated )?pull rate limit)|\bwhen calling the (?:describe|list)[a-z]{2,60} operation\b|\boperation error [\w ]{1,40}: (?:describe|list)[a-z]{2,60}\b|\bthrottling(?:exception)?:? rate exceeded,? status ?code:? 400\b|\bstatus ?code: 400\b[^\n]{0,80}\bthrottlingexception\b|\bexchanging (?:the )?(?:authori[sz]ation )?code for (?:an? )?(?:access )?tokens?\b|\b(?:oauth |authori[sz]ation )?(?:code|token) exchange failed \(\d{3}\)|\banalytics (?:proxy|relay|endpoint|request)|\bspurious network error \(\d{1,3} tries? remaining\)|\berror searching with\b|\bfailed fetching sources\b|\bat (?:get|fetch|search)(?:images|videos|sources|searchresults)\b|"(?:rate|quota)_current"\s{0,2}:|\bserverresponse\.onclose\b|\[streamablefile\]|\bwhile trying to fetch https?:\/\/(?:localhost|127\.0\.0\.1)(?::\d{1,5})?\/api\/(?!chat\b|generate\b|embed|v1\b)[\w-]{1,40}\/|\b(?:insufficient|not enough) credits (?:to perform|for) this (?:operation|action)\b|\bcreate an? (?:free )?api[ _-]?key\b[^\n]{0,80}\bfor (?:more|additional) (?:requests|quota|usage)\b|\bfailed to invoke (?:the )?plugins?\b|\binvokepluginfailed\b|\bfailed to retrieve (?:data )?from (?:the )?(?:documents?|knowledge base)\b|\bretri(?:e)?valfailed\b/,
-      // A POST to a model endpoint in the same text is the agent's model call, even when curl printed it.
-      unless: /\bpost https?:\/\/\S{1,200}\/(?:v1\/)?(?:messages|chat\/completions|completions|responses)\b/,
+      text: /\b(?:insufficient|not enough) credits (?:to perform|for) this (?:operation|action)\b|\bcreate an? (?:free )?api[ _-]?key\b[^\n]{0,80}\bfor (?:more|additional) (?:requests|quota|usage)\b|\bfailed to invoke (?:the )?plugins?\b|\binvokepluginfailed\b|\bfailed to retrieve (?:data )?from (?:the )?(?:documents?|knowledge base)\b|\bretri(?:e)?valfailed\b/,
+      unless: new RegExp(
+        `${modelTarget.source}|\\bmodels?\\b|\\btokens?\\b|\\bcompletions?\\b|\\bllms?\\b`,
+        'm',
+      ),
     },
   },
   {
