@@ -51,7 +51,7 @@ const modelTarget = new RegExp(
   [
     ...modelApiHosts,
     ...modelApiPaths,
-    String.raw`(?:localhost|127\.0\.0\.1|0\.0\.0\.0|::1|host\.docker\.internal)\]?(?::| port )(?:${localModelPorts.join('|')})\b`,
+    String.raw`(?:localhost|127\.0\.0\.1|0\.0\.0\.0|::1|host\.docker\.internal)['"]?\]?(?::|,?\s{0,2}port[=: ]\s{0,2})(?:${localModelPorts.join('|')})\b`,
     // a base URL that ends at its API version (`https://gw.corp/v1`): an OpenAI-compatible model API's root
     String.raw`\bhttps?:\/\/[^\s"']{1,200}\/v1\/?(?=$|[\s"'),;])`,
     // an agent's own server on loopback (a session, thread or run path): it relays the model's failure
@@ -559,6 +559,8 @@ export const localRules: readonly Rule[] = [
         'index',
         'pnpm',
         'npm',
+        'go',
+        'verifying',
         'returned',
         'rpc',
         'pack',
@@ -725,8 +727,8 @@ export const localRules: readonly Rule[] = [
       ],
       text: new RegExp(
         [
-          // package registries and installers
-          /\bregistry\.(?:npmjs\.org|yarnpkg\.com|npmmirror\.com)\b|\brepo1?\.maven(?:\.apache)?\.org\b|\bcould not (?:transfer|resolve) (?:artifact|dependencies)\b|\bapi\.nuget\.org\b|\bunable to load the service index\b|\berr_pnpm_[a-z_]{2,40}|\bnpm (?:err!|error) \d{3}\b/,
+          // package registries and installers (a Go module's fetch: `go: module@version: ...`, `verifying go.sum`)
+          /\bregistry\.(?:npmjs\.org|yarnpkg\.com|npmmirror\.com)\b|\brepo1?\.maven(?:\.apache)?\.org\b|\bcould not (?:transfer|resolve) (?:artifact|dependencies)\b|\bapi\.nuget\.org\b|\bunable to load the service index\b|\berr_pnpm_[a-z_]{2,40}|\bnpm (?:err!|error) \d{3}\b|(?:^|\n)go: (?:downloading |finding |verifying )?[\w.~/-]{1,160}@v\d[\w.+-]{0,60}:? |\bverifying go\.(?:sum|mod)\b/,
           // git hosts and their APIs (a push a git server turned down, its `remote:` lines)
           /\[remote rejected\]|(?:^|\n)remote: [a-z]|\bthe requested url returned error: \d{3}\b|\brpc failed; http \d{3}\b|\bsend-pack: |\bthe remote end hung up unexpectedly\b|\bgitlab\.com\/api\/|\bglab\b|\bapi\.bitbucket\.org\b/,
           // MCP servers and the tool calls an agent makes
@@ -931,7 +933,7 @@ export const localRules: readonly Rule[] = [
   {
     id: 'local.tool_wording.v1',
     description:
-      "A tool service's own wording, read only where no model is named (catalogue review, 2026.12.05-18): credits to perform an operation of a metered data API, an anonymous tier that asks for a free API key for more requests, an application's failed plugin call or document retrieval; a model provider's host, a model path or port, or the words model, tokens or completions make the same words a provider's",
+      "A tool service's own wording, read only where no model is named (catalogue review, 2026.12.05-18): credits to perform an operation of a metered data API, an anonymous tier that asks for a free API key for more requests, an application's failed plugin or tool call or document retrieval; a model provider's host, a model path or port, or the words model, tokens or completions make the same words a provider's",
     tier: 'signature',
     priority: 60,
     code: 'side_channel',
@@ -943,11 +945,13 @@ export const localRules: readonly Rule[] = [
         'plugin',
         'plugins',
         'invokepluginfailed',
+        'tool',
+        'tools',
         'retrieve',
         'retrivalfailed',
         'retrievalfailed',
       ],
-      text: /\b(?:insufficient|not enough) credits (?:to perform|for) this (?:operation|action)\b|\bcreate an? (?:free )?api[ _-]?key\b[^\n]{0,80}\bfor (?:more|additional) (?:requests|quota|usage)\b|\bfailed to invoke (?:the )?plugins?\b|\binvokepluginfailed\b|\bfailed to retrieve (?:data )?from (?:the )?(?:documents?|knowledge base)\b|\bretri(?:e)?valfailed\b/,
+      text: /\b(?:insufficient|not enough) credits (?:to perform|for) this (?:operation|action)\b|\bcreate an? (?:free )?api[ _-]?key\b[^\n]{0,80}\bfor (?:more|additional) (?:requests|quota|usage)\b|\bfailed to invoke (?:the )?(?:plugins?|tools?)\b|\binvokepluginfailed\b|\bfailed to retrieve (?:data )?from (?:the )?(?:documents?|knowledge base)\b|\bretri(?:e)?valfailed\b/,
       unless: new RegExp(
         `${modelTarget.source}|\\bmodels?\\b|\\btokens?\\b|\\bcompletions?\\b|\\bllms?\\b`,
         'm',

@@ -91,7 +91,7 @@ export const modelApiPaths: readonly string[] = [
   String.raw`:(?:stream)?generatecontent\b`,
   String.raw`:(?:stream)?(?:raw)?predict\b`,
   String.raw`\/model\/[^\s/]{1,120}\/(?:invoke|converse)`,
-  String.raw`\/api\/(?:chat|generate|embed|embeddings)\b`,
+  String.raw`\/api\/(?:chat|generate|embed|embeddings|tags|show|ps)\b`,
   String.raw`\/backend-api\/codex\/`,
   String.raw`\/anthropic\/v1\/`,
   String.raw`\/inference\/v1\/`,

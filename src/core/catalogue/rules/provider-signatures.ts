@@ -252,6 +252,24 @@ export const providerSignatureRules: readonly Rule[] = [
     },
   },
   {
+    id: 'provider.invoke_server_unavailable.v1',
+    description:
+      "A model runtime's InvokeServerUnavailableError (Dify's model plugins, inside a PluginInvokeError): the model's server is unavailable",
+    tier: 'signature',
+    code: 'provider_unavailable',
+    confidence: 'medium',
+    when: { keywords: ['invokeserverunavailableerror'], text: /\binvokeserverunavailableerror\b/ },
+  },
+  {
+    id: 'provider.invoke_connection_error.v1',
+    description:
+      "A model runtime's InvokeConnectionError (Dify's model plugins, inside a PluginInvokeError): the model's server could not be reached",
+    tier: 'signature',
+    code: 'network_unavailable',
+    confidence: 'medium',
+    when: { keywords: ['invokeconnectionerror'], text: /\binvokeconnectionerror\b/ },
+  },
+  {
     id: 'provider.rate_limited.v1',
     description: 'Rate limited, too many requests, throttled',
     tier: 'signature',
