@@ -29,17 +29,17 @@ const failureTarget = new RegExp(
     String.raw`\b[45]\d\d\b[^\n]{0,60}(?:\b(?:from|at|for)\s{1,2}|\()['"]?${targetUrl}`,
     String.raw`\b(?:submit|send|upload|deliver|forward|publish|export)[a-z]{0,3}\b[^\n]{0,40}\bto ['"(]?${targetUrl}`,
     String.raw`${targetUrl}[^\s"')]{0,200}['")]?:? (?:returned|responded|answered|replied|failed|timed out|is (?:down|unavailable|overloaded|unreachable)|\(?(?:http )?[45]\d\d\b)`,
-    // Node: a DNS look-up naming its host
-    String.raw`\bgetaddrinfo (?:enotfound|eai_again|eai_fail|eai_noname) [a-z0-9]`,
+    // Node: a DNS look-up naming its host (a name with no dot, a container's service name, tells no owner)
+    String.raw`\bgetaddrinfo (?:enotfound|eai_again|eai_fail|eai_noname) ${dottedHost}`,
     // Go: a dial or a resolver's look-up
     String.raw`\bdial tcp[46]?:? (?:lookup )?${dottedHost}`,
     String.raw`\blookup [a-z0-9][a-z0-9.-]{0,120}(?: on [0-9a-f.:\[\]]{3,60})?: (?:no such host|server misbehaving|i\/o timeout)`,
     // curl, Python, Java, undici, aiohttp, pip: the host of a failed connection
-    String.raw`\bcould not resolve host:? ['"]?[a-z0-9]`,
+    String.raw`\bcould not resolve host:? ['"]?${dottedHost}`,
     String.raw`\b(?:failed to|could not|cannot|can't|unable to) connect to (?:host |the endpoint url:? )?['"]?(?:https?:\/\/)?${dottedHost}`,
     String.raw`\bconnect(?:ing|ion)? to (?:host )?['"]?${dottedHost}`,
     String.raw`\bhttps?connectionpool\(host='`,
-    String.raw`\bunknownhostexception: [a-z0-9]`,
+    String.raw`\bunknownhostexception: ${dottedHost}`,
     String.raw`\b(?:attempted address|hostname|host)[:=] ?['"]?${dottedHost}`,
     String.raw`\bon host ${dottedHost}`,
     String.raw`\btarget host ?name '`,

@@ -71,6 +71,13 @@ export const modelApiHosts: readonly string[] = [
   String.raw`\bcoreweave\.com\b`,
   String.raw`\bgrok\.com\b`,
   String.raw`\bollama\.(?:com|ai)\b`,
+  String.raw`\b(?:services\.ai|models\.ai|inference\.ai|cognitiveservices)\.azure\.com\b`,
+  String.raw`\bmodels\.github\.ai\b`,
+  String.raw`\b(?:runpod|chutes|upstage|reka|lambda|kluster|302|inceptionlabs)\.ai\b`,
+  String.raw`\b(?:baseten\.co|modal\.run|inference\.net|bytepluses\.com)\b`,
+  String.raw`\bnebius\.(?:ai|com)\b`,
+  // coding agents' own model backends
+  String.raw`\b(?:ampcode\.com|factory\.ai|warp\.dev|codeium\.com|windsurf\.com|augmentcode\.com|opencode\.ai|kilocode\.ai|cline\.bot|roocode\.com|continue\.dev|tabnine\.com|letta\.com)\b`,
   // Cloudflare Workers AI and AI Gateway
   String.raw`\bgateway\.ai\.cloudflare\.com\b`,
   String.raw`\/client\/v4\/accounts\/[^\s/]{1,64}\/ai\/`,
@@ -80,7 +87,7 @@ export const modelApiHosts: readonly string[] = [
   String.raw`\baihubmix\.com\b`,
   String.raw`\bllmgateway\.io\b`,
   // a host whose own name says it serves models (llm-gw.corp, ai-proxy.corp, my-litellm.internal)
-  String.raw`(?:\/\/|@|\b(?:enotfound|eai_again|lookup|host:?|to) ['"]?)[a-z0-9.-]{0,60}(?:llm|litellm|ollama|vllm|openai|anthropic|claude|gemini|\bgpt|inference|ai-?gateway|ai-?proxy|model-?(?:api|gw|gateway|proxy|server))[a-z0-9-]{0,40}[.:/'"]`,
+  String.raw`(?:\/\/|@|\b(?:enotfound|eai_again|lookup|host:?|to) ['"]?)[a-z0-9.-]{0,60}(?:llm|litellm|ollama|vllm|openai|anthropic|claude|gemini|\bgpt|inference|ai-?gateway|ai-?proxy|model-?(?:api|gw|gateway|proxy|server))[a-z0-9-]{0,40}(?:[.:/'"]|\b)`,
 ];
 
 /** Paths a model API takes prompts, embeddings or model listings at, on whatever host serves it. */
@@ -98,6 +105,11 @@ export const modelApiPaths: readonly string[] = [
   // a relay's prompt path at its root (`https://relay.example/responses`), a hosted chat stream
   String.raw`\/(?:responses|messages)(?=$|[\s"'),;?])`,
   String.raw`\/stream_?chat\b`,
+  // a text-generation server's own prompt paths (TGI, vLLM's legacy API), a managed endpoint's invocation, a
+  // serverless GPU's synchronous run
+  String.raw`\/generate(?:_stream)?(?=$|[\s"'),;?])`,
+  String.raw`\/invocations\b`,
+  String.raw`\/runsync\b`,
 ];
 
 /**
