@@ -18,7 +18,7 @@ const dottedHost = String.raw`[a-z0-9][a-z0-9.-]{0,120}\.[a-z]{2,24}\b`;
  * The start of a URL that can be a request's target: not a documentation, status or console host, a link
  * shortener, an issue tracker's page, or a path to docs, help, billing, settings or plans (links a message offers).
  */
-const targetUrl = String.raw`https?:\/\/(?!(?:docs|help|support|status|community|developers?|console|platform|learn|dashboard|billing)\.|aka\.ms\b|goo\.gle\b|bit\.ly\b|github\.com\/[^\s/]{1,60}\/[^\s/]{1,100}\/(?:issues|discussions|pull)\b|[^\s"']{0,160}\/(?:docs?|documentation|help|troubleshooting|guides?|billing|settings|pricing|plans?|usage|upgrade|topup|account)\b)[a-z0-9\[]`;
+const targetUrl = String.raw`(?<!\b(?:details|more|info|information|see|visit|issues|help|support|status|health|updates|upgrade|report|join us) (?:(?:at|on|in|to|for) )?['"(]?)https?:\/\/(?!(?:docs|help|support|status|community|developers?|console|platform|learn|dashboard|billing)\.|aka\.ms\b|goo\.gle\b|bit\.ly\b|discord\.gg\b|discord(?:app)?\.com\/invite\b|[a-z0-9.-]{0,60}(?:status|health)[a-z0-9-]{0,30}\.[a-z0-9.-]{0,60}(?=[\/:"'\s)?#]|$)|github\.com\/[^\s/]{1,60}\/[^\s/]{1,100}\/(?:issues|discussions|pull)\b|[^\s"']{0,160}\/(?:docs?|documentation|help|troubleshooting|guides?|billing|settings|pricing|plans?|usage|upgrade|topup|account|dashboard|faq|incidents)\b)[a-z0-9\[]`;
 
 /** Where a failure names the host it could not reach or that answered it (see local.foreign_host.v1). */
 const failureTarget = new RegExp(
@@ -56,11 +56,33 @@ const modelTarget = new RegExp(
     String.raw`\bhttps?:\/\/[^\s"']{1,200}\/v1\/?(?=$|[\s"'),;])`,
     // an agent's own server on loopback (a session, thread or run path): it relays the model's failure
     String.raw`\b(?:localhost|127\.0\.0\.1)(?::\d{1,5})?\/(?:sessions?|threads?|runs?|events?|prompts?|messages?|agents?|conversations?|acp|rpc)\b`,
-    // a proxy on the way out: every request of the agent, its model calls first, passes it
+    // a proxy on the way out: every request of the agent, its model calls first, passes it (also a host named as
+    // one: proxy.corp, squid, zscaler, the proxy port 3128)
     String.raw`\btunneling socket\b|\bproxy ?(?:connect|error|authentication|tunnel)|\bproxyerror\b|\b407 proxy\b|\bhttps?_proxy\b`,
+    String.raw`(?:\/\/|[\s'"=@(])(?:web-?|corp-?|egress-?|outbound-?)?proxy[a-z0-9-]{0,20}\.|\b(?:squid|zscaler)\b|[:=] ?3128\b|\bport 3128\b`,
+    // Ollama's port on any host (a GPU box on the LAN): no tool of its own listens there
+    String.raw`[:=]\s{0,2}11434\b`,
+    // a model provider's or model's word in a URL's path (`/api/claude`, `/openai/v1/chat`, `/codex/responses`)
+    String.raw`\bhttps?:\/\/[^\s"'\/]{1,120}\/(?:[^\s"'\/]{1,60}\/){0,4}(?:claude|anthropic|openai|gemini|genai|copilot|codex|llm)s?(?=[\/\s"'?)]|$)`,
+    // the failure says whose account or backend failed upstream (`upstream claude account unavailable`)
+    String.raw`\bupstream (?:claude|anthropic|openai|gemini|gpt|llm|model)\b`,
   ].join('|'),
   'm',
 );
+
+/** A tool service's own wording (see local.tool_wording.v1). */
+const toolWording =
+  /\b(?:insufficient|not enough) credits (?:to perform|for) this (?:operation|action)\b|\bcreate an? (?:free )?api[ _-]?key\b[^\n]{0,80}\bfor (?:more|additional) (?:requests|quota|usage)\b|\bfailed to invoke (?:the )?(?:plugins?|tools?)\b|\binvokepluginfailed\b|\bfailed to retrieve (?:data )?from (?:the )?(?:documents?|knowledge base)\b|\bretri(?:e)?valfailed\b/;
+
+/** An LLM provider's or its API's name (not a model id such as `claude-sonnet-4`, a workflow's tag). */
+const llmProviderName = String.raw`\b(?:openai|anthropic|openrouter|deepseek|mistral|groq|bedrock|vertex ?ai|gemini api|claude api|azure openai|dashscope|moonshot|cohere|fireworks|together ai)\b(?![-.\w])`;
+
+/**
+ * A model provider's failure on a line of its own (`API Error: 429 {...}`, `ERROR: exceeded retry limit, last
+ * status: 429`, `RESOURCE_EXHAUSTED`, `529 Overloaded`): the line that names no URL or host is the agent's model
+ * call, so a tool's failure on another line (a hook, a status line, a fetched file) is not what ended the run.
+ */
+const providerFailureLine = String.raw`^(?![^\n]{0,400}(?:https?:\/\/|getaddrinfo|dial tcp|\blookup |connect(?:ion|ing)? to |could not resolve))[^\n]{0,300}?(?:\bapi error\b|\bresource_exhausted\b|\brate_limit_error\b|\boverloaded_error\b|\boverloaded\b|\bexceeded retry limit\b|\blast status: [45]\d\d\b|\b529\b)`;
 
 /**
  * Errors Recourse recognizes but does not own: cancellation, context length, bad requests, local
@@ -515,7 +537,8 @@ export const localRules: readonly Rule[] = [
     confidence: 'medium',
     when: {
       // An HTTP answer is the provider adapter's own request: the host its body names is upstream of that call.
-      kinds: ['stderr', 'process_exit', 'acp_error', 'sdk_exception'],
+      // An SDK's exception and an ACP error carry the agent's own model call the same way (review finding 8).
+      kinds: ['stderr', 'process_exit'],
       keywords: [
         'http',
         'https',
@@ -534,7 +557,7 @@ export const localRules: readonly Rule[] = [
         'hostname',
       ],
       text: failureTarget,
-      unless: modelTarget,
+      unless: new RegExp(`${modelTarget.source}|${providerFailureLine}`, 'm'),
     },
   },
   {
@@ -933,7 +956,7 @@ export const localRules: readonly Rule[] = [
   {
     id: 'local.tool_wording.v1',
     description:
-      "A tool service's own wording, read only where no model is named (catalogue review, 2026.12.05-18): credits to perform an operation of a metered data API, an anonymous tier that asks for a free API key for more requests, an application's failed plugin or tool call or document retrieval; a model provider's host, a model path or port, or the words model, tokens or completions make the same words a provider's",
+      "A tool service's own wording, read only where no model is named (catalogue review, 2026.12.05-18): credits to perform an operation of a metered data API, an anonymous tier that asks for a free API key for more requests, an application's failed plugin or tool call or document retrieval; a model provider's host, a model path or port, a model named as the failure's subject (model_not_found, a model field, model X rate limit) or an LLM provider's name on the failing line make the same words a provider's",
     tier: 'signature',
     priority: 60,
     code: 'side_channel',
@@ -951,9 +974,17 @@ export const localRules: readonly Rule[] = [
         'retrivalfailed',
         'retrievalfailed',
       ],
-      text: /\b(?:insufficient|not enough) credits (?:to perform|for) this (?:operation|action)\b|\bcreate an? (?:free )?api[ _-]?key\b[^\n]{0,80}\bfor (?:more|additional) (?:requests|quota|usage)\b|\bfailed to invoke (?:the )?(?:plugins?|tools?)\b|\binvokepluginfailed\b|\bfailed to retrieve (?:data )?from (?:the )?(?:documents?|knowledge base)\b|\bretri(?:e)?valfailed\b/,
+      text: toolWording,
+      // A model named as the failure's subject, not a word that tool output carries anyway (tokens, a workflow's
+      // `model=` tag, `used by model X`): a model host, path or port, `model_not_found`, a `model` field, `(model:
+      // X)`, `model X rate limit|quota|overloaded|not found`, or an LLM provider's name on the failing line.
       unless: new RegExp(
-        `${modelTarget.source}|\\bmodels?\\b|\\btokens?\\b|\\bcompletions?\\b|\\bllms?\\b`,
+        [
+          modelTarget.source,
+          String.raw`\bmodel_not_found\b|"model"\s{0,2}:|\bmodel: [\w.:/@-]{2,80}`,
+          String.raw`\bmodel [\w.:/@-]{2,80} (?:rate[- ]limit|quota|is overloaded|overloaded|not found|is unavailable|unavailable|does not exist)`,
+          String.raw`${llmProviderName}[^\n]{0,300}(?:${toolWording.source})|(?:${toolWording.source})[^\n]{0,300}${llmProviderName}`,
+        ].join('|'),
         'm',
       ),
     },
