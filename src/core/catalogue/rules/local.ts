@@ -15,10 +15,10 @@ const notToolServiceHost = `(?:(?!${toolServiceHost.source})[^\\n])`;
 const dottedHost = String.raw`[a-z0-9][a-z0-9.-]{0,120}\.[a-z]{2,24}\b`;
 
 /**
- * The start of a URL that can be a request's target: not a documentation, status or console host, a link
- * shortener, an issue tracker's page, or a path to docs, help, billing, settings or plans (links a message offers).
+ * The start of a URL that can be a request's target: not a documentation, status or health host, a console, a bare
+ * public address (a CDN's or a provider's too: it tells no owner; a private one is the user's network), a link shortener, a chat invite, an issue tracker's page, or a path to docs, help, billing, settings or plans (links a message offers).
  */
-const targetUrl = String.raw`(?<!\b(?:details|more|info|information|see|visit|issues|help|support|status|health|updates|upgrade|report|join us) (?:(?:at|on|in|to|for) )?['"(]?)https?:\/\/(?!(?:docs|help|support|status|community|developers?|console|platform|learn|dashboard|billing)\.|aka\.ms\b|goo\.gle\b|bit\.ly\b|discord\.gg\b|discord(?:app)?\.com\/invite\b|[a-z0-9.-]{0,60}(?:status|health)[a-z0-9-]{0,30}\.[a-z0-9.-]{0,60}(?=[\/:"'\s)?#]|$)|github\.com\/[^\s/]{1,60}\/[^\s/]{1,100}\/(?:issues|discussions|pull)\b|[^\s"']{0,160}\/(?:docs?|documentation|help|troubleshooting|guides?|billing|settings|pricing|plans?|usage|upgrade|topup|account|dashboard|faq|incidents)\b)[a-z0-9\[]`;
+const targetUrl = String.raw`(?<!\b(?:details|more|info|information|see|visit|issues|help|support|status|health|updates|upgrade|report|join us) (?:(?:at|on|in|to|for) )?['"(]?)https?:\/\/(?!(?:docs|help|support|status|community|developers?|console|platform|learn|dashboard|billing)\.|aka\.ms\b|goo\.gle\b|bit\.ly\b|(?!10\.|127\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.)\d{1,3}(?:\.\d{1,3}){3}(?=[:\/\s"')]|$)|discord\.gg\b|discord(?:app)?\.com\/invite\b|[a-z0-9.-]{0,60}(?:status|health)[a-z0-9-]{0,30}\.[a-z0-9.-]{0,60}(?=[\/:"'\s)?#]|$)|github\.com\/[^\s/]{1,60}\/[^\s/]{1,100}\/(?:issues|discussions|pull)\b|[^\s"']{0,160}\/(?:docs?|documentation|help|troubleshooting|guides?|billing|settings|pricing|plans?|usage|upgrade|topup|account|dashboard|faq|incidents)\b)[a-z0-9\[]`;
 
 /** Where a failure names the host it could not reach or that answered it (see local.foreign_host.v1). */
 const failureTarget = new RegExp(

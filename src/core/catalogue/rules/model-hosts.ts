@@ -20,7 +20,8 @@ export const modelApiHosts: readonly string[] = [
   String.raw`\b(?:[a-z0-9-]{1,40}-)?aiplatform\.googleapis\.com\b`,
   String.raw`\b(?:[a-z0-9-]{1,20}-)?cloudcode-pa\.googleapis\.com\b`,
   String.raw`\bcloudaicompanion\.googleapis\.com\b`,
-  // Google's sign-in and project look-ups that Gemini CLI makes before its first prompt
+  // Google's sign-in and project look-ups that Gemini CLI makes before its first prompt (broad: a Terraform run's
+  // look-ups too; kept, the development corpus has Gemini CLI's own)
   String.raw`\b(?:oauth2|cloudresourcemanager|serviceusage)\.googleapis\.com\b`,
   // Amazon Bedrock and SageMaker runtimes, Amazon Q
   String.raw`\bbedrock(?:-runtime|-agent-runtime)?[.-][a-z0-9.-]{0,40}amazonaws\.com\b`,
@@ -62,13 +63,12 @@ export const modelApiHosts: readonly string[] = [
   String.raw`\breplicate\.com\b`,
   String.raw`\b(?:api-inference|router)\.huggingface\.co\b`,
   String.raw`\bvoyageai\.com\b`,
-  String.raw`\bwriter\.com\b`,
+  String.raw`\bapi\.writer\.com\b`,
   String.raw`\bqwen\.ai\b`,
   String.raw`\bscaleway\.ai\b`,
-  String.raw`\bwandb\.ai\b`,
+  String.raw`\bapi\.inference\.wandb\.ai\b`,
   String.raw`\bai21\.com\b`,
   String.raw`\biflow\.cn\b`,
-  String.raw`\bcoreweave\.com\b`,
   String.raw`\bgrok\.com\b`,
   String.raw`\bollama\.(?:com|ai)\b`,
   String.raw`\b(?:services\.ai|models\.ai|inference\.ai|cognitiveservices)\.azure\.com\b`,
@@ -78,6 +78,17 @@ export const modelApiHosts: readonly string[] = [
   String.raw`\bnebius\.(?:ai|com)\b`,
   // coding agents' own model backends
   String.raw`\b(?:ampcode\.com|factory\.ai|warp\.dev|codeium\.com|windsurf\.com|augmentcode\.com|opencode\.ai|kilocode\.ai|cline\.bot|roocode\.com|continue\.dev|tabnine\.com|letta\.com)\b`,
+  // hostile review of safety audit 2 (finding 5): Azure AI resources, Firebase's Vertex AI, Code Assist's daily
+  // sandbox, Amazon's CodeWhisperer (Kiro, Amazon Q), Hugging Face inference endpoints, coding agents' backends
+  String.raw`\b[a-z0-9-]{1,64}\.(?:cognitiveservices|services\.ai)\.azure\.com\b`,
+  String.raw`\bfirebasevertexai\.googleapis\.com\b`,
+  String.raw`\b(?:[a-z0-9-]{1,20}-)?cloudcode-pa\.sandbox\.googleapis\.com\b`,
+  String.raw`\bcodewhisperer\.[a-z0-9-]{1,30}\.amazonaws\.com\b`,
+  String.raw`\.endpoints\.huggingface\.cloud\b`,
+  String.raw`\b(?:cursor\.com|cloud\.zed\.dev|api\.jetbrains\.ai)\b`,
+  // inference providers and relays
+  String.raw`\b(?:api\.endpoints\.anyscale\.com|api\.llama\.com|api\.friendli\.ai|api\.poe\.com|api\.venice\.ai|api\.aimlapi\.com|api\.aleph-alpha\.com|api\.lambdalabs\.com|lepton\.run|api\.unify\.ai|glama\.ai|requesty\.ai|oai\.hconeai\.com)\b`,
+  String.raw`\b(?:baichuan-ai\.com|xf-yun\.com|lkeap\.cloud\.tencent\.com|sensenova\.cn|ppinfra\.com|qnaigc\.com|xiaomimimo\.com|ohmygpt\.com|chatanywhere\.tech)\b`,
   // Cloudflare Workers AI and AI Gateway
   String.raw`\bgateway\.ai\.cloudflare\.com\b`,
   String.raw`\/client\/v4\/accounts\/[^\s/]{1,64}\/ai\/`,
@@ -86,13 +97,15 @@ export const modelApiHosts: readonly string[] = [
   String.raw`\bhelicone\.ai\b`,
   String.raw`\baihubmix\.com\b`,
   String.raw`\bllmgateway\.io\b`,
-  // a host whose own name says it serves models (llm-gw.corp, ai-proxy.corp, my-litellm.internal)
-  String.raw`(?:\/\/|@|\b(?:enotfound|eai_again|lookup|host:?|to) ['"]?)[a-z0-9.-]{0,60}(?:llm|litellm|ollama|vllm|openai|anthropic|claude|gemini|\bgpt|inference|ai-?gateway|ai-?proxy|model-?(?:api|gw|gateway|proxy|server))[a-z0-9-]{0,40}(?:[.:/'"]|\b)`,
+  // a host whose own name says it serves models (llm-gw.corp, ai-proxy.corp, my-litellm.internal, host='vllm-server',
+  // attempted address: inference.acme.io): the word stands alone in its label or between hyphens
+  String.raw`(?:\/\/|@|\b(?:enotfound|eai_again|lookup|host|hostname|address|unknownhostexception|to)[:=]? ?['"]?)[a-z0-9.-]{0,60}(?<![a-z0-9])(?:llm|litellm|ollama|vllm|tgi|openai|anthropic|claude|gemini|genai|copilot|gpt|inference|ai-?gateway|ai-?proxy|llm-?(?:proxy|gw|gateway|router|api|server)|model-?(?:api|gw|gateway|proxy|server))(?![a-z0-9])`,
 ];
 
 /** Paths a model API takes prompts, embeddings or model listings at, on whatever host serves it. */
 export const modelApiPaths: readonly string[] = [
-  String.raw`\/v\d{1,2}(?:beta\d?|alpha\d?)?\/(?:chat\/completions|completions|messages|responses|embeddings|models)\b`,
+  // (not a messaging API's own /v1/messages: Vonage, formerly Nexmo)
+  String.raw`(?<!\bapi\.(?:nexmo|vonage)\.com)\/v\d{1,2}(?:beta\d?|alpha\d?)?\/(?:chat\/completions|completions|messages|responses|embeddings|models)\b`,
   String.raw`\/chat\/completions\b`,
   String.raw`\/openai\/deployments\/`,
   String.raw`:(?:stream)?generatecontent\b`,
@@ -102,13 +115,19 @@ export const modelApiPaths: readonly string[] = [
   String.raw`\/backend-api\/codex\/`,
   String.raw`\/anthropic\/v1\/`,
   String.raw`\/inference\/v1\/`,
-  // a relay's prompt path at its root (`https://relay.example/responses`), a hosted chat stream
-  String.raw`\/(?:responses|messages)(?=$|[\s"'),;?])`,
+  // a relay's prompt path at its root (`https://relay.example/responses`, `/api/openai/responses`), not after a
+  // resource's id (a mail folder's /messages, a form's /responses), a hosted chat stream
+  String.raw`\/\/[^\s\/"']{1,120}(?:\/(?:api|openai|codex|anthropic|claude|proxy|relay)){0,3}\/(?:responses|messages)(?=$|[\s"'),;?])`,
   String.raw`\/stream_?chat\b`,
   // a text-generation server's own prompt paths (TGI, vLLM's legacy API), a managed endpoint's invocation, a
   // serverless GPU's synchronous run
   String.raw`\/generate(?:_stream)?(?=$|[\s"'),;?])`,
   String.raw`\/invocations\b`,
+  // Sourcegraph's completions (Cody), watsonx's text generation, Snowflake Cortex, a bare /completions on an
+  // editor's cloud
+  String.raw`\/\.api\/completions\b`,
+  String.raw`\/ml\/v\d\/text\/(?:chat|generation)\b`,
+  String.raw`\/cortex\/inference:complete\b`,
   String.raw`\/runsync\b`,
 ];
 
