@@ -5,4 +5,4 @@
 export const catalogueVersion = '2026.12.05-18';
 
 /** Fingerprint of the rule set this version was released with (see test/core/catalogue/registry.test.ts). */
-export const catalogueFingerprint = '147-9c6cc640';
+export const catalogueFingerprint = '147-0488fd52';

@@ -132,9 +132,9 @@ export const modelApiPaths: readonly string[] = [
 ];
 
 /**
- * Loopback ports of local model servers: Ollama 11434, LM Studio 1234, llama.cpp 8080, vLLM 8000, KoboldCpp 5001,
- * text-generation-webui 5000, LiteLLM's proxy 4000, Jan 1337, SGLang 30000, LocalAI and friends 8001 and 8081.
+ * Loopback ports only local model servers take: Ollama 11434, LM Studio 1234, KoboldCpp 5001, Jan 1337, SGLang 30000.
+ * The dev-server ports that llama.cpp (8080), vLLM (8000), text-generation-webui (5000), LiteLLM (4000) and LocalAI
+ * (8001, 8081) also use count only with a model path (hostile review of safety audit 2: a web app's /graphql on
+ * localhost:8000 is the user's own server).
  */
-export const localModelPorts: readonly number[] = [
-  11434, 1234, 8080, 8000, 5001, 5000, 4000, 1337, 30000, 8001, 8081,
-];
+export const localModelPorts: readonly number[] = [11434, 1234, 5001, 1337, 30000];
