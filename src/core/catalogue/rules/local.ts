@@ -1,3 +1,4 @@
+import { localModelPorts, modelApiHosts, modelApiPaths } from './model-hosts.js';
 import { proseCue } from './prose.js';
 import type { Rule } from '../rule.js';
 
@@ -6,6 +7,82 @@ const toolServiceHost =
   /\bposthog|\b(?:index\.|static\.)?crates\.io\b|\brubygems\.org\b|\bproxy\.golang\.org\b|\bslack\.com\/api\/|\bdiscord(?:app)?\.com\/api\/|\bapi\.telegram\.org\b|\bpublic api service\b|\b(?:search|scrap(?:e|ing)|crawl(?:ing|er)?) api\b|\bapi\.tavily\.com\b|\btavily\b|\bfirecrawl(?:error)?\b|\bapi\.search\.brave\.com\b/;
 /** One character of a line that does not begin a tool service's name. */
 const notToolServiceHost = `(?:(?!${toolServiceHost.source})[^\\n])`;
+
+/**
+ * A host's name (`wiki.intra.corp`): its last label is letters, so a model's name (`qwen3.7-max`, `mixtral.v2`) is
+ * none. A bare address is no name: a provider's API is reached at an address too (a CDN's), so it tells no owner.
+ */
+const dottedHost = String.raw`[a-z0-9][a-z0-9.-]{0,120}\.[a-z]{2,24}\b`;
+
+/**
+ * The start of a URL that can be a request's target: not a documentation, status or health host, a console, a bare
+ * public address (a CDN's or a provider's too: it tells no owner; a private one is the user's network), a link shortener, a chat invite, an issue tracker's page, or a path to docs, help, billing, settings or plans (links a message offers).
+ */
+const targetUrl = String.raw`(?<!\b(?:details|more|info|information|see|visit|issues|help|support|status|health|updates|upgrade|report|join us) (?:(?:at|on|in|to|for) )?['"(]?)https?:\/\/(?!(?:docs|help|support|status|community|developers?|console|platform|learn|dashboard|billing)\.|aka\.ms\b|goo\.gle\b|bit\.ly\b|(?!10\.|127\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.)\d{1,3}(?:\.\d{1,3}){3}(?=[:\/\s"')]|$)|discord\.gg\b|discord(?:app)?\.com\/invite\b|[a-z0-9.-]{0,60}(?:status|health)[a-z0-9-]{0,30}\.[a-z0-9.-]{0,60}(?=[\/:"'\s)?#]|$)|github\.com\/[^\s/]{1,60}\/[^\s/]{1,100}\/(?:issues|discussions|pull)\b|[^\s"']{0,160}\/(?:docs?|documentation|help|troubleshooting|guides?|billing|settings|pricing|plans?|usage|upgrade|topup|account|dashboard|faq|incidents)\b)[a-z0-9\[]`;
+
+/** Where a failure names the host it could not reach or that answered it (see local.foreign_host.v1). */
+const failureTarget = new RegExp(
+  [
+    // a URL where a request names its target: after a method, `url`, `uri` or `endpoint`, a request, fetch, call,
+    // connection or delivery to it, a status answered from it, a service at it; or a URL a status or failure follows
+    String.raw`\b(?:get|post|put|patch|delete|head|options|url|uri|endpoint(?: url)?|request(?:ing|ed)? (?:to|for|of)|requests? to|for url|fetch(?:ing)?(?: from)?|call(?:ing)?(?: to)?|connect(?:ing|ion)? to|reach(?:ing)?|(?:returned|responded|answered|received|failed|error(?:ed)?) (?:from|at)|(?:service|server|host|endpoint|api|site|backend|upstream) (?:at|on))[:=]?\s{0,2}(?:url\()?['"(\[]{0,2}${targetUrl}`,
+    String.raw`\b[45]\d\d\b[^\n]{0,60}(?:\b(?:from|at|for)\s{1,2}|\()['"]?${targetUrl}`,
+    String.raw`\b(?:submit|send|upload|deliver|forward|publish|export)[a-z]{0,3}\b[^\n]{0,40}\bto ['"(]?${targetUrl}`,
+    String.raw`${targetUrl}[^\s"')]{0,200}['")]?:? (?:returned|responded|answered|replied|failed|timed out|is (?:down|unavailable|overloaded|unreachable)|\(?(?:http )?[45]\d\d\b)`,
+    // Node: a DNS look-up naming its host (a name with no dot, a container's service name, tells no owner)
+    String.raw`\bgetaddrinfo (?:enotfound|eai_again|eai_fail|eai_noname) ${dottedHost}`,
+    // Go: a dial or a resolver's look-up
+    String.raw`\bdial tcp[46]?:? (?:lookup )?${dottedHost}`,
+    String.raw`\blookup [a-z0-9][a-z0-9.-]{0,120}(?: on [0-9a-f.:\[\]]{3,60})?: (?:no such host|server misbehaving|i\/o timeout)`,
+    // curl, Python, Java, undici, aiohttp, pip: the host of a failed connection
+    String.raw`\bcould not resolve host:? ['"]?${dottedHost}`,
+    String.raw`\b(?:failed to|could not|cannot|can't|unable to) connect to (?:host |the endpoint url:? )?['"]?(?:https?:\/\/)?${dottedHost}`,
+    String.raw`\bconnect(?:ing|ion)? to (?:host )?['"]?${dottedHost}`,
+    String.raw`\bhttps?connectionpool\(host='`,
+    String.raw`\bunknownhostexception: ${dottedHost}`,
+    String.raw`\b(?:attempted address|hostname|host)[:=] ?['"]?${dottedHost}`,
+    String.raw`\bon host ${dottedHost}`,
+    String.raw`\btarget host ?name '`,
+  ].join('|'),
+);
+
+/** A model provider's host, a model API's path or a local model server's port anywhere in the text. */
+const modelTarget = new RegExp(
+  [
+    ...modelApiHosts,
+    ...modelApiPaths,
+    String.raw`(?:localhost|127\.0\.0\.1|0\.0\.0\.0|::1|host\.docker\.internal)['"]?\]?(?::|,?\s{0,2}port[=: ]\s{0,2})(?:${localModelPorts.join('|')})\b`,
+    // a base URL that ends at its API version (`https://gw.corp/v1`): an OpenAI-compatible model API's root
+    String.raw`\bhttps?:\/\/[^\s"']{1,200}\/v1\/?(?=$|[\s"'),;])`,
+    // an agent's own server on loopback (a session, thread or run path): it relays the model's failure
+    String.raw`\b(?:localhost|127\.0\.0\.1)(?::\d{1,5})?\/(?:sessions?|threads?|runs?|events?|prompts?|messages?|agents?|conversations?|acp|rpc)\b`,
+    // a proxy on the way out: every request of the agent, its model calls first, passes it (also a host named as
+    // one: proxy.corp, squid, zscaler, the proxy port 3128)
+    String.raw`\btunneling socket\b|\bproxy ?(?:connect|error|authentication|tunnel)|\bproxyerror\b|\b407 proxy\b|\bhttps?_proxy\b`,
+    String.raw`(?:\/\/|[\s'"=@(])(?:web-?|corp-?|egress-?|outbound-?)?proxy[a-z0-9-]{0,20}\.|\b(?:squid|zscaler)\b|[:=] ?3128\b|\bport 3128\b`,
+    // Ollama's port on any host (a GPU box on the LAN): no tool of its own listens there
+    String.raw`[:=]\s{0,2}11434\b`,
+    // a model provider's or model's word in a URL's path (`/api/claude`, `/openai/v1/chat`, `/codex/responses`)
+    String.raw`\bhttps?:\/\/[^\s"'\/]{1,120}\/(?:[^\s"'\/]{1,60}\/){0,4}(?:claude|anthropic|openai|gemini|genai|copilot|codex|llm)s?(?=[\/\s"'?)]|$)`,
+    // the failure says whose account or backend failed upstream (`upstream claude account unavailable`)
+    String.raw`\bupstream (?:claude|anthropic|openai|gemini|gpt|llm|model)\b`,
+  ].join('|'),
+  'm',
+);
+
+/** A tool service's own wording (see local.tool_wording.v1). */
+const toolWording =
+  /\b(?:insufficient|not enough) credits (?:to perform|for) this (?:operation|action)\b|\bcreate an? (?:free )?api[ _-]?key\b[^\n]{0,80}\bfor (?:more|additional) (?:requests|quota|usage)\b|\bfailed to invoke (?:the )?(?:plugins?|tools?)\b|\binvokepluginfailed\b|\bfailed to retrieve (?:data )?from (?:the )?(?:documents?|knowledge base)\b|\bretri(?:e)?valfailed\b/;
+
+/** An LLM provider's or its API's name (not a model id such as `claude-sonnet-4`, a workflow's tag). */
+const llmProviderName = String.raw`\b(?:openai|anthropic|openrouter|deepseek|mistral|groq|bedrock|vertex ?ai|gemini api|claude api|azure openai|dashscope|moonshot|cohere|fireworks|together ai)\b(?![-.\w])`;
+
+/**
+ * A model provider's failure on a line of its own (`API Error: 429 {...}`, `ERROR: exceeded retry limit, last
+ * status: 429`, `RESOURCE_EXHAUSTED`, `529 Overloaded`): the line that names no URL or host is the agent's model
+ * call, so a tool's failure on another line (a hook, a status line, a fetched file) is not what ended the run.
+ */
+const providerFailureLine = String.raw`^(?![^\n]{0,400}(?:https?:\/\/|getaddrinfo|dial tcp|\blookup |connect(?:ion|ing)? to |could not resolve))[^\n]{0,300}?(?:\bapi error\b|\bresource_exhausted\b|\brate_limit_error\b|\boverloaded_error\b|\boverloaded\b|\bexceeded retry limit\b|\blast status: [45]\d\d\b|\b529\b)`;
 
 /**
  * Errors Recourse recognizes but does not own: cancellation, context length, bad requests, local
@@ -119,7 +196,7 @@ export const localRules: readonly Rule[] = [
   {
     id: 'local.invalid_request.v1',
     description:
-      'Invalid parameters, content-policy blocks and output-token limits: the request itself is wrong',
+      'Invalid parameters, content-policy blocks (a finish reason of SAFETY, PROHIBITED_CONTENT, BLOCKLIST, SPII or RECITATION) and output-token limits: the request itself is wrong',
     tier: 'signature',
     priority: 30,
     code: 'bad_request',
@@ -145,8 +222,12 @@ export const localRules: readonly Rule[] = [
         'flagged',
         'blocked',
         'supported',
+        'prohibited_content',
+        'blocklist',
+        'spii',
+        'recitation',
       ],
-      text: /extra inputs are not permitted|unsupported (?:parameter|value|content type)|unrecognized request argument|invalid (?:value|type) for|invalid_parameter|additional properties are not allowed|roles must alternate|content_policy_violation|content management policy|content[ _]filter(?:ing)?|responsibleaipolicyviolation|blocked (?:due to|by) safety|safety (?:filters?|settings) blocked|output blocked by|prompt was blocked|flagged (?:as|by) (?:potentially )?(?:harmful|inappropriate|moderation)|output token maximum|maximum allowed number of output tokens|max_tokens: \d{1,9} > \d{1,9}|image (?:exceeds|is too large|dimensions exceed)|could not process image|invalid base64|text content blocks must be non-empty|is not supported for provider\b/,
+      text: /extra inputs are not permitted|unsupported (?:parameter|value|content type)|unrecognized request argument|invalid (?:value|type) for|invalid_parameter|additional properties are not allowed|roles must alternate|content_policy_violation|content management policy|content[ _]filter(?:ing)?|responsibleaipolicyviolation|blocked (?:due to|by) safety|safety (?:filters?|settings) blocked|output blocked by|prompt was blocked|flagged (?:as|by) (?:potentially )?(?:harmful|inappropriate|moderation)|output token maximum|maximum allowed number of output tokens|max_tokens: \d{1,9} > \d{1,9}|image (?:exceeds|is too large|dimensions exceed)|could not process image|invalid base64|text content blocks must be non-empty|is not supported for provider\b|\bfinish_?reason["']?\s{0,2}[:=]?\s{0,2}["']?(?:safety|prohibited_content|blocklist|spii|recitation)\b/,
     },
   },
   {
@@ -445,6 +526,41 @@ export const localRules: readonly Rule[] = [
     },
   },
   {
+    id: 'local.foreign_host.v1',
+    description:
+      "A failure whose target (the URL it requested, the host it looked up or connected to) is no model provider's API host, no model API path on any host and no local model server's port (safety audit 2): a tool or service around the agent failed, whatever its network error, status or quota word; a model host, path or port anywhere in the text, or a proxy on the way out, leaves it to the provider and network rules",
+    tier: 'signature',
+    // Below the named tool rules (33 and up), whose subjects are more exact; above every provider rule (30 and
+    // below) and every network rule, whose words these texts carry.
+    priority: 32,
+    code: 'side_channel',
+    confidence: 'medium',
+    when: {
+      // An HTTP answer is the provider adapter's own request: the host its body names is upstream of that call.
+      // An SDK's exception and an ACP error carry the agent's own model call the same way (review finding 8).
+      kinds: ['stderr', 'process_exit'],
+      keywords: [
+        'http',
+        'https',
+        'getaddrinfo',
+        'connect',
+        'dial',
+        'lookup',
+        'resolve',
+        'connecting',
+        'connection',
+        'httpsconnectionpool',
+        'httpconnectionpool',
+        'unknownhostexception',
+        'attempted',
+        'host',
+        'hostname',
+      ],
+      text: failureTarget,
+      unless: new RegExp(`${modelTarget.source}|${providerFailureLine}`, 'm'),
+    },
+  },
+  {
     id: 'local.tool_subject.v1',
     description:
       "A failure whose subject names a tool around the agent (safety audit 2026-12-05): a package registry or installer, a git host or its API, an MCP server or a tool call, a search, fetch or scraping tool, tracing and update checks, a sign-in token endpoint, a language server, browser automation, a database, a webhook or SaaS API, a cloud management CLI or API, the user's own server on localhost, a metered Google API that is no model: the network error, status or quota word is theirs, not a model provider's",
@@ -466,6 +582,8 @@ export const localRules: readonly Rule[] = [
         'index',
         'pnpm',
         'npm',
+        'go',
+        'verifying',
         'returned',
         'rpc',
         'pack',
@@ -632,8 +750,8 @@ export const localRules: readonly Rule[] = [
       ],
       text: new RegExp(
         [
-          // package registries and installers
-          /\bregistry\.(?:npmjs\.org|yarnpkg\.com|npmmirror\.com)\b|\brepo1?\.maven(?:\.apache)?\.org\b|\bcould not (?:transfer|resolve) (?:artifact|dependencies)\b|\bapi\.nuget\.org\b|\bunable to load the service index\b|\berr_pnpm_[a-z_]{2,40}|\bnpm (?:err!|error) \d{3}\b/,
+          // package registries and installers (a Go module's fetch: `go: module@version: ...`, `verifying go.sum`)
+          /\bregistry\.(?:npmjs\.org|yarnpkg\.com|npmmirror\.com)\b|\brepo1?\.maven(?:\.apache)?\.org\b|\bcould not (?:transfer|resolve) (?:artifact|dependencies)\b|\bapi\.nuget\.org\b|\bunable to load the service index\b|\berr_pnpm_[a-z_]{2,40}|\bnpm (?:err!|error) \d{3}\b|(?:^|\n)go: (?:downloading |finding |verifying )?[\w.~/-]{1,160}@v\d[\w.+-]{0,60}:? |\bverifying go\.(?:sum|mod)\b/,
           // git hosts and their APIs (a push a git server turned down, its `remote:` lines)
           /\[remote rejected\]|(?:^|\n)remote: [a-z]|\bthe requested url returned error: \d{3}\b|\brpc failed; http \d{3}\b|\bsend-pack: |\bthe remote end hung up unexpectedly\b|\bgitlab\.com\/api\/|\bglab\b|\bapi\.bitbucket\.org\b/,
           // MCP servers and the tool calls an agent makes
@@ -655,7 +773,8 @@ export const localRules: readonly Rule[] = [
           // cloud management CLIs and APIs (a model invocation, InvokeModel or Converse, and Workers AI stay model calls)
           /\bkubectl\b|\bunable to connect to the server: |\bazure resource manager\b|\bnumber of (?:read|write|delete) requests for subscription\b|\bmanagement\.azure\.com\b|\bwhen calling the (?!invoke|converse)[a-z]{2,60} operation\b|\boperation error (?!bedrock)[\w ]{1,40}: (?!invoke|converse)[a-z]{2,60}\b|\(gcloud\.[a-z.-]{2,60}\)|\bfor operation type - |\berror from server \([a-z]{2,40}\)|\bapi\.digitalocean\.com\b|\bapi\.cloudflare\.com\/client\/v4\/(?!accounts\/[^\s/]{1,64}\/ai\/)|\bwrangler\b|\/accounts\/[^\s/]{1,64}\/workers\/|\bdocker daemon\b|\bvercel cli\b|\bdeployment service\b/,
           // the user's own server: an /api/ path on localhost that no local model server serves, a dev server, an ASGI app
-          /\bhttps?:\/\/(?:localhost|127\.0\.0\.1)(?::\d{1,5})?\/api\/(?!chat\b|generate\b|embed|v\d|tags\b|show\b|pull\b|ps\b|version\b|copy\b|create\b|push\b|delete\b)[\w-]{1,40}\b|\bdev server\b|\bexception in asgi application\b/,
+          // (not on a port only model servers take: Ollama 11434, LM Studio 1234, KoboldCpp 5001, Jan 1337)
+          /\bhttps?:\/\/(?:localhost|127\.0\.0\.1)(?!:(?:11434|1234|5001|1337)\b)(?::\d{1,5})?\/api\/(?!chat\b|generate\b|embed|v\d|tags\b|show\b|pull\b|ps\b|version\b|copy\b|create\b|push\b|delete\b)[\w-]{1,40}\b|\bdev server\b|\bexception in asgi application\b/,
           // metered Google APIs that serve no model, and the quota of any Google service that is no model API
           /\b(?:youtube|maps|geocoding|places|drive|sheets|gmail|calendar)(?: data)? api\b|\bover_query_limit\b|\bof service '(?!generativelanguage\b|aiplatform\b|cloudaicompanion\b|cloudcode-pa\b|vertexai\b|[a-z0-9-]{0,30}-aiplatform\b)[a-z0-9-]{2,60}\.googleapis\.com'/,
           // a PUT, PATCH or DELETE to a URL: a model prompt is a POST (or a GET of a stream)
@@ -664,8 +783,9 @@ export const localRules: readonly Rule[] = [
           // a dev server's proxy
           /\b(?:localhost|127\.0\.0\.1|::1)\]?:(?:5432|3306|6379|27017|9200|5173|4173|9222|4200)\b|\/devtools\/(?:browser|page)\/|\bcould not proxy request\b|\bvite preview\b/,
           // a loopback URL whose path neither a local model server nor an agent's own server serves (the user's own
-          // app: /orders, /users/1); an agent's server takes its prompts at a session, thread or run path
-          /\bhttps?:\/\/(?:localhost|127\.0\.0\.1)(?::\d{1,5})?\/(?!v\d|api\/|completions?\b|chat\b|generate|embed|infer|health|models?\b|responses\b|messages?\b|openai\b|tokenize|detokenize|slots\b|props\b|metrics\b|sessions?\b|reply\b|prompts?\b|agents?\b|conversations?\b|threads?\b|runs?\b|stream|events?\b|rpc\b|acp\b|mcp\b|sse\b|ws\b)[a-z][\w-]{1,40}\b/,
+          // app: /orders, /users/1), on a port other than a model server's own (11434, 1234, 5001, 1337);
+          // an agent's server takes its prompts at a session, thread or run path
+          /\bhttps?:\/\/(?:localhost|127\.0\.0\.1)(?!:(?:11434|1234|5001|1337)\b)(?::\d{1,5})?\/(?!v\d|api\/|completions?\b|chat\b|generate|embed|infer|health|models?\b|responses\b|messages?\b|openai\b|tokenize|detokenize|slots\b|props\b|metrics\b|sessions?\b|reply\b|prompts?\b|agents?\b|conversations?\b|threads?\b|runs?\b|stream|events?\b|rpc\b|acp\b|mcp\b|sse\b|ws\b)[a-z][\w-]{1,40}\b/,
           // feature flags and update checks
           /\bfeature flags?\b|\bupdate[- ]check\b/,
           // deploy tools and hosting APIs
@@ -684,7 +804,7 @@ export const localRules: readonly Rule[] = [
   {
     id: 'local.side_channel.v1',
     description:
-      "Telemetry, installer and update downloads, MCP servers, IDE companion and an editor extension's activation, keychain and settings probes, databases a tool connects to, a cloud management API's throttle (a Describe or List operation, a throttle answered with 400), a container registry's pull throttle, a sign-in's code-for-token exchange, an analytics relay, cargo's spurious network error, a search helper, a usage meter of a metered tool API (`rate_current`, `quota_current`), a service that calls itself a public API, a server's own response or an app's own local API whose stream closed early, credits for an operation of a metered data API, a tool service's anonymous tier (create a free key for more requests), an application's plugin or document-retrieval step",
+      "Telemetry, installer and update downloads, MCP servers, IDE companion and an editor extension's activation, keychain and settings probes, databases a tool connects to, a cloud management API's throttle (a Describe or List operation, a throttle answered with 400), a container registry's pull throttle, a sign-in's code-for-token exchange, an analytics relay, cargo's spurious network error, a search helper, a usage meter of a metered tool API (`rate_current`, `quota_current`), a service that calls itself a public API, a server's own response or an app's own local API whose stream closed early",
     tier: 'signature',
     priority: 60,
     code: 'side_channel',
@@ -825,21 +945,48 @@ export const localRules: readonly Rule[] = [
         'streamablefile',
         'localhost',
         '127',
-        'operation',
-        'action',
+      ],
+      // Shell tools and installers (curl's own `curl: (28)` lines, a failed installation or release download) and
+      // account look-ups beside the prompt (credits, usage, balance): none of them is a provider failing a prompt.
+      text: /(?<!failed to perform, )\bcurl: \(\d{1,3}\)|installation failed|failed to install|install(?:er|ation)? (?:failed|error)|failed to (?:fetch|download) (?:the )?(?:latest )?(?:version|release|releases)\b|failed to (?:fetch|load|get|retrieve|refresh) (?:the )?(?:user'?s? |account )?(?:credits?|credit information|usage(?: data| stats)?|balance|billing info(?:rmation)?|account info(?:rmation)?|user info(?:rmation)?|subscription status)\b|\bedit[_ ]predictions?\b|predict_edits|error response from daemon|registry-1\.docker\.io|invalid oauth error response|clearcut|1p event logging|event logging|telemetry|\botlp(?:exporter|\b)|opentelemetry|statsig|sentry\.io|error installing (?:the )?(?:server|extension|update)|auto-?updat(?:e|er|ing)|failed to (?:check for|install|download|apply) (?:the )?updates?|update check failed|updates\/download|vscode-reh|\bmcp (?:server|error|client|tool|connection)|mcp server|\bide (?:companion|extension|integration|server|connection)|companion (?:extension|server|connection)|keychain|seckeychain|libsecret|keytar|(?:failed|unable) to (?:read|load|parse) (?:the )?(?:managed |optional |user |project )?settings|downloading (?:the )?extension|\bbinary request timed out\b|could not get enabled capabilities|eligibility check failed|error during web search|\bweb search failed\b|mcp_tool_result|api\.github\.com|authenticated requests get a higher rate limit|\bqdrant|\bchroma\b|\bredis(?::\/\/|\.exceptions|\/connection|\b)|\bpinecone\b|\bweaviate\b|\bmilvus\b|vector ?store|metrics export(?:er)? failed|periodicexportingmetricreader|port=431[78]\b|:431[78]\/|\/v1\/metrics\b|\bsentry\b|files\.pythonhosted\.org|\bpypi\.org|pip\._vendor|installing extensions?\b|could not log in with device flow|\bsign in failed\b|@modelcontextprotocol\/sdk|tool execution failed|sandboxerror|sandbox failed to start|waiting for client to become ready|blocked by network policy|(?:with url|request to):? \S{0,60}\/embeddings?\b|\bplugin\(mcp\/|https?:\/\/\S{1,120}\/mcp(?=[:\s"']|$)|before responding to .?initialize.? request|(?:error|failed to|unable to|could not) (?:fetch|fetching|load|loading|get|getting|download|downloading) (?:the )?(?:model )?(?:pricing|prices)\b|\bin (?:success|failure) logging\b|huggingface\.co\S{0,80}\/resolve\/|cannot (?:determine|assess|check|verify) the safety of|safety (?:classifier|checker?) (?:is )?(?:unavailable|failed|down)\b|\bextension activation failed\b|\bno ide (?:selected|found|detected|connected|available)\b|(?:failed to connect|disconnected|unable to connect) (?:to|from) (?:android studio|intellij(?: idea)?|jetbrains|pycharm|webstorm|goland|xcode|vs ?code|visual studio(?: code)?)\b|\bmongodb(?:\+srv)?\b|\bmongo(?:server|network|parse)error\b|\bpostgres(?:ql)?:\/\/|\bmysql\b|x-ms-ratelimit-remaining-(?:subscription|tenant)-(?:reads|writes|deletes)|\btoomanyrequests: (?:retry-after:|you have reached your (?:unauthenticated )?pull rate limit)|\bwhen calling the (?:describe|list)[a-z]{2,60} operation\b|\boperation error [\w ]{1,40}: (?:describe|list)[a-z]{2,60}\b|\bthrottling(?:exception)?:? rate exceeded,? status ?code:? 400\b|\bstatus ?code: 400\b[^\n]{0,80}\bthrottlingexception\b|\bexchanging (?:the )?(?:authori[sz]ation )?code for (?:an? )?(?:access )?tokens?\b|\b(?:oauth |authori[sz]ation )?(?:code|token) exchange failed \(\d{3}\)|\banalytics (?:proxy|relay|endpoint|request)|\bspurious network error \(\d{1,3} tries? remaining\)|\berror searching with\b|\bfailed fetching sources\b|\bat (?:get|fetch|search)(?:images|videos|sources|searchresults)\b|"(?:rate|quota)_current"\s{0,2}:|\bserverresponse\.onclose\b|\[streamablefile\]|\bwhile trying to fetch https?:\/\/(?:localhost|127\.0\.0\.1)(?::\d{1,5})?\/api\/(?!chat\b|generate\b|embed|v1\b)[\w-]{1,40}\//,
+      // A POST to a model endpoint in the same text is the agent's model call, even when curl printed it.
+      unless: /\bpost https?:\/\/\S{1,200}\/(?:v1\/)?(?:messages|chat\/completions|completions|responses)\b/,
+    },
+  },
+  {
+    id: 'local.tool_wording.v1',
+    description:
+      "A tool service's own wording, read only where no model is named (catalogue review, 2026.12.05-18): credits to perform an operation of a metered data API, an anonymous tier that asks for a free API key for more requests, an application's failed plugin or tool call or document retrieval; a model provider's host, a model path or port, a model named as the failure's subject (model_not_found, a model field, model X rate limit) or an LLM provider's name on the failing line make the same words a provider's",
+    tier: 'signature',
+    priority: 60,
+    code: 'side_channel',
+    confidence: 'high',
+    when: {
+      keywords: [
+        'credits',
         'free',
         'plugin',
         'plugins',
         'invokepluginfailed',
+        'tool',
+        'tools',
         'retrieve',
         'retrivalfailed',
         'retrievalfailed',
       ],
-      // Shell tools and installers (curl's own `curl: (28)` lines, a failed installation or release download) and
-      // account look-ups beside the prompt (credits, usage, balance): none of them is a provider failing a prompt.
-      text: /(?<!failed to perform, )\bcurl: \(\d{1,3}\)|installation failed|failed to install|install(?:er|ation)? (?:failed|error)|failed to (?:fetch|download) (?:the )?(?:latest )?(?:version|release|releases)\b|failed to (?:fetch|load|get|retrieve|refresh) (?:the )?(?:user'?s? |account )?(?:credits?|credit information|usage(?: data| stats)?|balance|billing info(?:rmation)?|account info(?:rmation)?|user info(?:rmation)?|subscription status)\b|\bedit[_ ]predictions?\b|predict_edits|error response from daemon|registry-1\.docker\.io|invalid oauth error response|clearcut|1p event logging|event logging|telemetry|\botlp(?:exporter|\b)|opentelemetry|statsig|sentry\.io|error installing (?:the )?(?:server|extension|update)|auto-?updat(?:e|er|ing)|failed to (?:check for|install|download|apply) (?:the )?updates?|update check failed|updates\/download|vscode-reh|\bmcp (?:server|error|client|tool|connection)|mcp server|\bide (?:companion|extension|integration|server|connection)|companion (?:extension|server|connection)|keychain|seckeychain|libsecret|keytar|(?:failed|unable) to (?:read|load|parse) (?:the )?(?:managed |optional |user |project )?settings|downloading (?:the )?extension|\bbinary request timed out\b|could not get enabled capabilities|eligibility check failed|error during web search|\bweb search failed\b|mcp_tool_result|api\.github\.com|authenticated requests get a higher rate limit|\bqdrant|\bchroma\b|\bredis(?::\/\/|\.exceptions|\/connection|\b)|\bpinecone\b|\bweaviate\b|\bmilvus\b|vector ?store|metrics export(?:er)? failed|periodicexportingmetricreader|port=431[78]\b|:431[78]\/|\/v1\/metrics\b|\bsentry\b|files\.pythonhosted\.org|\bpypi\.org|pip\._vendor|installing extensions?\b|could not log in with device flow|\bsign in failed\b|@modelcontextprotocol\/sdk|tool execution failed|sandboxerror|sandbox failed to start|waiting for client to become ready|blocked by network policy|(?:with url|request to):? \S{0,60}\/embeddings?\b|\bplugin\(mcp\/|https?:\/\/\S{1,120}\/mcp(?=[:\s"']|$)|before responding to .?initialize.? request|(?:error|failed to|unable to|could not) (?:fetch|fetching|load|loading|get|getting|download|downloading) (?:the )?(?:model )?(?:pricing|prices)\b|\bin (?:success|failure) logging\b|huggingface\.co\S{0,80}\/resolve\/|cannot (?:determine|assess|check|verify) the safety of|safety (?:classifier|checker?) (?:is )?(?:unavailable|failed|down)\b|\bextension activation failed\b|\bno ide (?:selected|found|detected|connected|available)\b|(?:failed to connect|disconnected|unable to connect) (?:to|from) (?:android studio|intellij(?: idea)?|jetbrains|pycharm|webstorm|goland|xcode|vs ?code|visual studio(?: code)?)\b|\bmongodb(?:\+srv)?\b|\bmongo(?:server|network|parse)error\b|\bpostgres(?:ql)?:\/\/|\bmysql\b|x-ms-ratelimit-remaining-(?:subscription|tenant)-(?:reads|writes|deletes)|\btoomanyrequests: (?:retry-after:|you have reached your (?:unauthenticated )?pull rate limit)|\bwhen calling the (?:describe|list)[a-z]{2,60} operation\b|\boperation error [\w ]{1,40}: (?:describe|list)[a-z]{2,60}\b|\bthrottling(?:exception)?:? rate exceeded,? status ?code:? 400\b|\bstatus ?code: 400\b[^\n]{0,80}\bthrottlingexception\b|\bexchanging (?:the )?(?:authori[sz]ation )?code for (?:an? )?(?:access )?tokens?\b|\b(?:oauth |authori[sz]ation )?(?:code|token) exchange failed \(\d{3}\)|\banalytics (?:proxy|relay|endpoint|request)|\bspurious network error \(\d{1,3} tries? remaining\)|\berror searching with\b|\bfailed fetching sources\b|\bat (?:get|fetch|search)(?:images|videos|sources|searchresults)\b|"(?:rate|quota)_current"\s{0,2}:|\bserverresponse\.onclose\b|\[streamablefile\]|\bwhile trying to fetch https?:\/\/(?:localhost|127\.0\.0\.1)(?::\d{1,5})?\/api\/(?!chat\b|generate\b|embed|v1\b)[\w-]{1,40}\/|\b(?:insufficient|not enough) credits (?:to perform|for) this (?:operation|action)\b|\bcreate an? (?:free )?api[ _-]?key\b[^\n]{0,80}\bfor (?:more|additional) (?:requests|quota|usage)\b|\bfailed to invoke (?:the )?plugins?\b|\binvokepluginfailed\b|\bfailed to retrieve (?:data )?from (?:the )?(?:documents?|knowledge base)\b|\bretri(?:e)?valfailed\b/,
-      // A POST to a model endpoint in the same text is the agent's model call, even when curl printed it.
-      unless: /\bpost https?:\/\/\S{1,200}\/(?:v1\/)?(?:messages|chat\/completions|completions|responses)\b/,
+      text: toolWording,
+      // A model named as the failure's subject, not a word that tool output carries anyway (tokens, a workflow's
+      // `model=` tag, `used by model X`): a model host, path or port, `model_not_found`, a `model` field, `(model:
+      // X)`, `model X rate limit|quota|overloaded|not found`, or an LLM provider's name on the failing line.
+      unless: new RegExp(
+        [
+          modelTarget.source,
+          String.raw`\bmodel_not_found\b|"model"\s{0,2}:|\bmodel: [\w.:/@-]{2,80}`,
+          String.raw`\bmodel [\w.:/@-]{2,80} (?:rate[- ]limit|quota|is overloaded|overloaded|not found|is unavailable|unavailable|does not exist)`,
+          String.raw`${llmProviderName}[^\n]{0,300}(?:${toolWording.source})|(?:${toolWording.source})[^\n]{0,300}${llmProviderName}`,
+        ].join('|'),
+        'm',
+      ),
     },
   },
   {

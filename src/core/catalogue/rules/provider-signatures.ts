@@ -47,6 +47,20 @@ export const providerSignatureRules: readonly Rule[] = [
     },
   },
   {
+    id: 'provider.long_wait_request.v1',
+    description:
+      'A provider asks, in Chinese, to wait hours or days ("请等待 2 小时", Kimi\'s "请等待 2 hours"): a window that long is a quota, not a throttle',
+    tier: 'signature',
+    priority: 30,
+    code: 'quota_limited',
+    confidence: 'medium',
+    when: {
+      keywords: ['等待'],
+      // Only the request (请 right before 等待), as the timing phrase reads it: a client's own waiting is not.
+      text: /(?<![已计队长])请等待\s{0,2}\d{1,6}\s{0,2}(?:小时|天|hours?|hrs?|days?)(?![a-z])/,
+    },
+  },
+  {
     id: 'provider.quota_id_per_day.v1',
     description: 'A Google quota id naming a per-day bucket (GenerateRequestsPerDay...)',
     tier: 'structured',
@@ -236,6 +250,24 @@ export const providerSignatureRules: readonly Rule[] = [
       keywords: ['rate', 'requests', 'concurrency', 'api', 'rpm', 'tpm'],
       text: /max (?:rpm|tpm)\b|(?:request|traffic) rate increased too quickly|scale requests more smoothly|concurrency (?:limit )?(?:exceeded|too high)|并发数?过高/,
     },
+  },
+  {
+    id: 'provider.invoke_server_unavailable.v1',
+    description:
+      "A model runtime's InvokeServerUnavailableError (Dify's model plugins, inside a PluginInvokeError): the model's server is unavailable",
+    tier: 'signature',
+    code: 'provider_unavailable',
+    confidence: 'medium',
+    when: { keywords: ['invokeserverunavailableerror'], text: /\binvokeserverunavailableerror\b/ },
+  },
+  {
+    id: 'provider.invoke_connection_error.v1',
+    description:
+      "A model runtime's InvokeConnectionError (Dify's model plugins, inside a PluginInvokeError): the model's server could not be reached",
+    tier: 'signature',
+    code: 'network_unavailable',
+    confidence: 'medium',
+    when: { keywords: ['invokeconnectionerror'], text: /\binvokeconnectionerror\b/ },
   },
   {
     id: 'provider.rate_limited.v1',
