@@ -2,10 +2,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { minBranches, PrunedPattern, splitAlternation } from '../../../src/core/classify/pruned-pattern.js';
 import { GramTable } from '../../../src/core/classify/required-grams.js';
-import { factsOf } from '../../../src/core/classify/facts.js';
-import { defaultCatalogue, parseEnvelope } from '../../../src/core/index.js';
-import { corpusFiles, readCorpus, toEnvelope } from '../../helpers/corpus.mjs';
-import { loadFixtures } from '../../helpers/fixtures.js';
+import { defaultCatalogue } from '../../../src/core/index.js';
+import { knownEvidenceTexts } from '../../helpers/known-texts.js';
 
 /** Where the whole pattern first matches, as the classifier read it before branches were pruned. */
 function wholeSearch(pattern: RegExp, text: string): number {
@@ -41,13 +39,7 @@ describe('[CLS-04] a long alternation runs only the branches whose trigrams the 
   });
 
   it('answers as the whole pattern does, for every catalogue pattern over every corpus and fixture text', () => {
-    const texts = [
-      ...loadFixtures().map((f) => f.evidence),
-      ...corpusFiles.flatMap((file) => readCorpus(file).map(toEnvelope)),
-    ].flatMap((envelope) => {
-      const parsed = parseEnvelope(envelope);
-      return parsed.ok ? [factsOf(parsed.evidence).text] : [];
-    });
+    const texts = knownEvidenceTexts();
     const grams = new GramTable();
     const wrong: string[] = [];
     let split = 0;

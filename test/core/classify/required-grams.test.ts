@@ -9,7 +9,7 @@ import {
 import { defaultCatalogue, parseEnvelope } from '../../../src/core/index.js';
 import { factsOf } from '../../../src/core/classify/facts.js';
 import { corpusFiles, readCorpus, toEnvelope } from '../../helpers/corpus.mjs';
-import { loadFixtures } from '../../helpers/fixtures.js';
+import { knownEvidenceTexts } from '../../helpers/known-texts.js';
 
 const allows = (expression: RegExp, text: string) =>
   new GramTable().allows(new LazyGate(expression).get(), text);
@@ -51,13 +51,7 @@ describe('[CLS-04] a rule pattern runs only on texts holding its required trigra
   });
 
   it('never refuses a corpus or fixture text that a catalogue pattern matches', () => {
-    const texts = [
-      ...loadFixtures().map((f) => f.evidence),
-      ...corpusFiles.flatMap((file) => readCorpus(file).map(toEnvelope)),
-    ].flatMap((envelope) => {
-      const parsed = parseEnvelope(envelope);
-      return parsed.ok ? [factsOf(parsed.evidence).text] : [];
-    });
+    const texts = knownEvidenceTexts();
     const missed: string[] = [];
     let refused = 0;
     for (const compiled of defaultCatalogue.rules) {
