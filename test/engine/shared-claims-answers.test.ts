@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { DueLock, Store, StoreTransaction, TransactionPlan } from '../../src/core/index.js';
+import type { DueLock, Store } from '../../src/core/index.js';
 import type { DispatchIntent, Route } from '../../src/core/index.js';
 import { Engine, systemClock, type EngineEvent } from '../../src/engine/index.js';
 import { dropSchemas } from '../helpers/postgres.js';
-import { openSharedNodeDatabase } from '../helpers/shared-node.js';
+import { openSharedNodeDatabase, replacingLockDueRoutes } from '../helpers/shared-node.js';
 import { profileDocument, replayOf } from './harness.js';
 import { off, waitsUpTo } from '../core/route/route-fixtures.js';
 import { until } from '../helpers/until.js';
@@ -22,18 +22,14 @@ interface Transaction {
 /** The store as it is, each transaction noted: a claim's lock, and the route pieces the batch named. */
 function recordingTransactions(store: Store) {
   const seen: Transaction[] = [];
-  const recording: Store = Object.assign(Object.create(store) as Store, {
-    transact: <T>(work: (tx: StoreTransaction) => Promise<T>, plan?: TransactionPlan) =>
-      store.transact((tx) => {
-        const noted: Transaction = { claimed: null, routePieces: plan?.routeIds?.length ?? 0 };
-        seen.push(noted);
-        const lockDueRoutes = async (lock: DueLock) => {
-          const locked = await tx.lockDueRoutes!(lock);
-          noted.claimed = (noted.claimed ?? 0) + locked.due.length;
-          return locked;
-        };
-        return work(Object.assign(Object.create(tx) as StoreTransaction, { lockDueRoutes }));
-      }, plan),
+  const recording = replacingLockDueRoutes(store, (tx, plan) => {
+    const noted: Transaction = { claimed: null, routePieces: plan?.routeIds?.length ?? 0 };
+    seen.push(noted);
+    return async (lock: DueLock) => {
+      const locked = await tx.lockDueRoutes!(lock);
+      noted.claimed = (noted.claimed ?? 0) + locked.due.length;
+      return locked;
+    };
   });
   return { recording, seen };
 }

@@ -1,9 +1,14 @@
 import { sql, type Kysely } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { DueLock, Store, StoreTransaction, TransactionPlan } from '../../src/core/index.js';
+import type { DueLock, Store } from '../../src/core/index.js';
 import type { EngineEvent } from '../../src/engine/index.js';
 import { dropSchemas } from '../helpers/postgres.js';
-import { failOverloaded, openSharedNodeDatabase, sharedEngineWithTwoRoutes } from '../helpers/shared-node.js';
+import {
+  failOverloaded,
+  openSharedNodeDatabase,
+  replacingLockDueRoutes,
+  sharedEngineWithTwoRoutes,
+} from '../helpers/shared-node.js';
 import { until } from '../helpers/until.js';
 
 // A shared node on the real PostgreSQL at 127.0.0.1:5432 (database `test`, a fresh schema dropped at the end), on
@@ -18,15 +23,9 @@ describe('[DUR-01] a shared node whose claim-and-fire transaction fails claims w
     let refusals = 0;
     // The store as it is, but the first lock of due routes inside a transaction fails (as a statement the
     // database refuses would): the whole transaction rolls back, and nothing of it may fire.
-    const failingOnce: Store = Object.assign(Object.create(db.store) as Store, {
-      transact: <T>(work: (tx: StoreTransaction) => Promise<T>, plan?: TransactionPlan) =>
-        db.store.transact((tx) => {
-          const lockDueRoutes = async (lock: DueLock) => {
-            if (refusals++ === 0) throw new Error('could not lock the due routes');
-            return tx.lockDueRoutes!(lock);
-          };
-          return work(Object.assign(Object.create(tx) as StoreTransaction, { lockDueRoutes }));
-        }, plan),
+    const failingOnce = replacingLockDueRoutes(db.store, (tx) => async (lock: DueLock) => {
+      if (refusals++ === 0) throw new Error('could not lock the due routes');
+      return tx.lockDueRoutes!(lock);
     });
 
     const engine = await sharedEngineWithTwoRoutes(failingOnce, db.cluster!, events);
@@ -71,27 +70,21 @@ describe('[DUR-01] a shared node whose claim-and-fire transaction fails claims w
  */
 function droppingClaimsOfR1(store: Store, drops: number) {
   const seen = { locks: 0, dropped: 0, errors: [] as unknown[] };
-  const dropping: Store = Object.assign(Object.create(store) as Store, {
-    transact: <T>(work: (tx: StoreTransaction) => Promise<T>, plan?: TransactionPlan) =>
-      store.transact((tx) => {
-        const lockDueRoutes = async (lock: DueLock) => {
-          seen.locks++;
-          const locked = await tx.lockDueRoutes!(lock);
-          if (seen.dropped < drops && locked.due.some((d) => d.id === 'r1')) {
-            seen.dropped++;
-            // The transaction's connection (a private field: nothing public names this backend).
-            const own = (tx as unknown as { db: Kysely<unknown> }).db;
-            try {
-              await sql`SELECT pg_terminate_backend(pg_backend_pid())`.execute(own);
-            } catch (error) {
-              seen.errors.push(error);
-              throw error;
-            }
-          }
-          return locked;
-        };
-        return work(Object.assign(Object.create(tx) as StoreTransaction, { lockDueRoutes }));
-      }, plan),
+  const dropping = replacingLockDueRoutes(store, (tx) => async (lock: DueLock) => {
+    seen.locks++;
+    const locked = await tx.lockDueRoutes!(lock);
+    if (seen.dropped < drops && locked.due.some((d) => d.id === 'r1')) {
+      seen.dropped++;
+      // The transaction's connection (a private field: nothing public names this backend).
+      const own = (tx as unknown as { db: Kysely<unknown> }).db;
+      try {
+        await sql`SELECT pg_terminate_backend(pg_backend_pid())`.execute(own);
+      } catch (error) {
+        seen.errors.push(error);
+        throw error;
+      }
+    }
+    return locked;
   });
   return { dropping, seen };
 }

@@ -1,4 +1,4 @@
-import type { ClusterTimers, Route, Store } from '../../src/core/index.js';
+import type { ClusterTimers, Route, Store, StoreTransaction, TransactionPlan } from '../../src/core/index.js';
 import { Engine, systemClock, type EngineEvent } from '../../src/engine/index.js';
 import { off, retries } from '../core/route/route-fixtures.js';
 import { openPostgresDatabase } from '../../src/store/postgres/postgres-store.js';
@@ -78,4 +78,21 @@ export async function sharedEngineWithTwoRoutes(
   for (const id of ['r1', 'r2']) await engine.startRoute({ routeId: id, profileId: 'p' });
   await engine.idle();
   return engine;
+}
+
+/**
+ * The store as it is, but each transaction's `lockDueRoutes` is the one `replace` makes for it (given the
+ * transaction and the batch's plan): how a test fails, drops or watches a claim inside its transaction.
+ */
+export function replacingLockDueRoutes(
+  store: Store,
+  replace: (tx: StoreTransaction, plan: TransactionPlan | undefined) => StoreTransaction['lockDueRoutes'],
+): Store {
+  return Object.assign(Object.create(store) as Store, {
+    transact: <T>(work: (tx: StoreTransaction) => Promise<T>, plan?: TransactionPlan) =>
+      store.transact((tx) => {
+        const lockDueRoutes = replace(tx, plan);
+        return work(Object.assign(Object.create(tx) as StoreTransaction, { lockDueRoutes }));
+      }, plan),
+  });
 }
