@@ -126,7 +126,8 @@ describe('session view', () => {
         const first = seconds(await timer.innerText());
         expect(first).toBeGreaterThan(5);
         expect(first).toBeLessThanOrEqual(45);
-        await expect(cancelButton(page).count()).resolves.toBe(1);
+        // The session (whose owner Cancel acts for) may load after the transcript: Cancel follows it.
+        await expect.poll(() => cancelButton(page).count()).toBe(1);
         // The effect of Cancel is said next to it, as the button's description.
         expect(
           await cancelButton(page).evaluate(
@@ -310,6 +311,32 @@ describe('session view', () => {
     await expect.poll(() => recovery.count()).toBe(1);
     expect(await recovery.getByRole('button').count()).toBe(0);
     expect(await recovery.innerText()).toContain('An operator chooses one of these.');
+    expectNoPageErrors(open);
+    await open.context.close();
+  });
+
+  it('while the session is still loading an operator is told so, never that only an operator can cancel; Cancel follows it', async () => {
+    await failingSession('s-slow-owner', 50);
+    const open = await openSignedIn(browser, service, { role: 'operator' });
+    const { page } = open;
+    // Hold the session document (whose owner Cancel acts for) until the card is on screen; the messages pass.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (url) => url.pathname === api('s-slow-owner', ''),
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+    );
+    await page.goto(service.url + sessionPath('s-slow-owner'));
+    await expect.poll(() => card(page).count()).toBe(1);
+    expect(await card(page).innerText()).toContain('Loading who may cancel');
+    expect(await card(page).innerText()).not.toContain('An operator can cancel it.');
+    expect(await cancelButton(page).count()).toBe(0);
+    release();
+    await expect.poll(() => cancelButton(page).count()).toBe(1);
+    expect(await card(page).innerText()).not.toContain('Loading who may cancel');
     expectNoPageErrors(open);
     await open.context.close();
   });

@@ -5,6 +5,13 @@ import { Disclosure } from '../../ui/disclosure.js';
 import type { RetryCardModel } from './notice-model.js';
 
 /** Where a Cancel request stands: idle, sent and waiting for the deletion event, or refused with words. */
+/**
+ * Whether this person may cancel: `yes`, `no` (their role), `pending` while the session (whose owner Cancel acts
+ * for) is still loading, so an operator is never told for a moment that only an operator can cancel, and
+ * `unavailable` when the session could not be loaded (the page's banner says why).
+ */
+export type CancelAccess = 'yes' | 'no' | 'pending' | 'unavailable';
+
 export type CancelState =
   | { readonly state: 'idle' }
   | { readonly state: 'requested' }
@@ -17,7 +24,7 @@ export type CancelState =
  */
 export function RetryCard(props: {
   readonly card: RetryCardModel;
-  readonly canCancel: boolean;
+  readonly canCancel: CancelAccess;
   readonly cancel: CancelState;
   readonly onCancel: () => void;
 }) {
@@ -58,7 +65,11 @@ export function RetryCard(props: {
           )}
         </dd>
       </dl>
-      {props.canCancel ? (
+      {props.canCancel === 'pending' ? (
+        <p className="muted">Loading who may cancel…</p>
+      ) : props.canCancel === 'unavailable' ? (
+        <p className="muted">Cancel needs the session, which could not be loaded.</p>
+      ) : props.canCancel === 'yes' ? (
         <div className="retry-card-cancel">
           <button
             type="button"

@@ -8,7 +8,7 @@ import { mayOperate, useMe } from '../../session.js';
 import { useAnnounce } from '../../ui/announcer.js';
 import { currentNoticeId, isNotice, isRecoveryMessage, retryCardModel } from './notice-model.js';
 import { RecoveryChoiceCard, type ChoiceState, type RecoveryChoice } from './recovery-choice.js';
-import { RetryCard, type CancelState } from './retry-card.js';
+import { RetryCard, type CancelAccess, type CancelState } from './retry-card.js';
 import { sessionStateWords } from './session-words.js';
 import type { MessageDoc, SessionKey } from './session-types.js';
 import { emptyTranscript, inOrder, withEvent, withLoaded, type Transcript } from './transcript-store.js';
@@ -113,6 +113,13 @@ export function SessionView(props: { readonly sessionKey: SessionKey }) {
   });
 
   const owner = session.data?.session?.owner ?? session.data?.owner ?? null;
+  const cancelAccess: CancelAccess = !canAct
+    ? 'no'
+    : owner !== null
+      ? 'yes'
+      : session.error === null
+        ? 'pending'
+        : 'unavailable';
   const doCancel = async () => {
     if (owner === null) return;
     setCancel({ state: 'requested' });
@@ -224,7 +231,7 @@ export function SessionView(props: { readonly sessionKey: SessionKey }) {
               <li key={message.id}>
                 <RetryCard
                   card={card}
-                  canCancel={canAct && owner !== null}
+                  canCancel={cancelAccess}
                   cancel={cancel}
                   onCancel={() => void doCancel()}
                 />
