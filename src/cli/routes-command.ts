@@ -4,6 +4,7 @@ import { routeStates } from '../core/index.js';
 import { escapeControlsInJson } from '../core/text/escape-controls.js';
 import { exitWithFailure, getJson } from './http-client.js';
 import { registerRouteActions } from './route-actions.js';
+import { registerRoutesPurge } from './routes-purge.js';
 import { renderAttempts, renderRouteDetail, renderRouteTable, type AttemptDocument } from './route-text.js';
 import { targetOf, usageError, wholeNumber, withServerFlags, type ServerFlags } from './server-flags.js';
 
@@ -16,7 +17,7 @@ interface ListFlags extends ServerFlags {
   readonly json?: boolean;
 }
 
-/** `recourse routes list|show|retry|skip|cancel|stop`: an operator's view of the server's routes, over HTTP. */
+/** `recourse routes list|show|retry|skip|cancel|stop|purge`: an operator's view of the server's routes, over HTTP. */
 export function registerRoutesCommand(program: Command): void {
   const routes = program.command('routes').description('list, inspect and act on routes (over HTTP)');
   withServerFlags(
@@ -38,6 +39,7 @@ export function registerRoutesCommand(program: Command): void {
       .option('--json', 'print {route, attempts} as JSON'),
   ).action((id: string, flags: ServerFlags & { readonly json?: boolean }) => showRoute(id, flags));
   registerRouteActions(routes);
+  registerRoutesPurge(routes);
 }
 
 async function listRoutes(flags: ListFlags): Promise<void> {

@@ -273,7 +273,7 @@ export class Engine {
     if (outcome > 0) {
       throw new RecourseError(
         'in_use',
-        `dynamic profile ${JSON.stringify(profileId)} is named by ${outcome} stored route${outcome === 1 ? '' : 's'}: purge or finish them first`,
+        `dynamic profile ${JSON.stringify(profileId)} is named by ${outcome} stored route${outcome === 1 ? '' : 's'}: finish them, then purge them (POST /v1/routes/purge, recourse routes purge)`,
       );
     }
   }
@@ -385,26 +385,27 @@ export class Engine {
       ]);
     }
     const ids = await this.options.store.finishedRoutes(options.beforeMs, limit);
-    const purged = await Promise.all(
-      ids.map((id) =>
-        this.submit(async (tx) => {
-          const route = await tx.readRoute(id);
-          if (route === null || route.updatedAtMs >= options.beforeMs) return false;
-          const attempt = runningAttempt(route);
-          const waitsForNothing =
-            route.state === 'active'
-              ? attempt === null
-              : route.state === 'action_required' && (attempt === null || attempt.orphaned);
-          if (!waitsForNothing) return false;
-          return tx.deleteRoute(id, route);
-        }),
-      ),
-    );
-    const gone = new Set(ids.filter((_, i) => purged[i] === true));
+    const purged = await Promise.all(ids.map((id) => this.submit(purgeIdleWork(id, options.beforeMs))));
+    const gone = new Set(ids.filter((_, i) => purged[i]));
+    this.failWaitersOf(gone);
+    return gone.size;
+  }
+
+  /**
+   * Deletes one route that waits for nothing, as `purgeRoutes` does but whatever its age (a task session's route
+   * when the session is deleted): true when it was deleted, false when it waits for something or is gone.
+   */
+  async purgeRoute(routeId: string): Promise<boolean> {
+    if (this.closed) throw new EngineClosedError();
+    const gone = await this.submit(purgeIdleWork(routeId, Number.POSITIVE_INFINITY));
+    if (gone) this.failWaitersOf(new Set([routeId]));
+    return gone;
+  }
+
+  private failWaitersOf(gone: ReadonlySet<string>): void {
     for (const waiter of [...this.waiters]) {
       if (gone.has(waiter.routeId)) waiter.fail(new RouteNotFoundError(waiter.routeId));
     }
-    return gone.size;
   }
 
   /**
@@ -998,4 +999,24 @@ function routeOfEvent(event: EngineEvent): Route | null {
 
 function sameDocument(a: DynamicProfile, b: DynamicProfile): boolean {
   return JSON.stringify({ ...a, version: 0 }) === JSON.stringify({ ...b, version: 0 });
+}
+
+/**
+ * Deletes a route that waits for nothing (`action_required`, or `active` after a turn that answered) and last
+ * changed before `beforeMs`, re-read and fenced in the transaction: one that moved since is kept. An attempt still
+ * running keeps its route (its answer still counts), unless the route stopped and a restart reported it orphaned.
+ */
+function purgeIdleWork(routeId: string, beforeMs: number): Work<boolean> {
+  const work = async (tx: Parameters<Work<unknown>>[0]): Promise<boolean> => {
+    const route = await tx.readRoute(routeId);
+    if (route === null || route.updatedAtMs >= beforeMs) return false;
+    const attempt = runningAttempt(route);
+    const waitsForNothing =
+      route.state === 'active'
+        ? attempt === null
+        : route.state === 'action_required' && (attempt === null || attempt.orphaned);
+    if (!waitsForNothing) return false;
+    return tx.deleteRoute(routeId, route);
+  };
+  return Object.assign(work, { routeId });
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { manualActions, routeStates, type JsonValue } from '../core/index.js';
+import { manualActions, parseIsoDateTime, routeStates, type JsonValue } from '../core/index.js';
 
 /**
  * One zod schema per request document, shared by the server, the operator CLI and (later) the UI. Objects are
@@ -8,10 +8,19 @@ import { manualActions, routeStates, type JsonValue } from '../core/index.js';
 const id = z.string().min(1).max(256);
 const generation = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 
+/**
+ * A route id a caller picks: `session:` ids belong to the routes of task sessions (`POST /v1/sessions` makes them),
+ * so a plain route may not take one and keep a session id from being opened.
+ */
+const plainRouteId = id.refine(
+  (value) => !value.startsWith('session:'),
+  'ids beginning with "session:" belong to task sessions (open one with POST /v1/sessions)',
+);
+
 export const startRouteBody = z.strictObject({
-  route_id: id.optional(),
+  route_id: plainRouteId.optional(),
   /** The logical session the route carries: the route id when `route_id` is not given. */
-  session_id: id.optional(),
+  session_id: plainRouteId.optional(),
   profile_id: id,
   caller: z.enum(['task', 'workflow', 'utility', 'office', 'plan']).optional(),
   /**
@@ -19,6 +28,18 @@ export const startRouteBody = z.strictObject({
    * checks it: zod's recursive JSON schema would exhaust the stack on deeply nested input before any limit.
    */
   payload: z.custom<JsonValue>().optional(),
+});
+
+/** `POST /v1/routes/purge`: routes that wait for nothing and last changed before an instant go, a batch per call. */
+export const purgeRoutesBody = z.strictObject({
+  finished_before: z
+    .string()
+    .max(64)
+    .refine(
+      (value) => parseIsoDateTime(value) !== null,
+      'an ISO-8601 date-time with a zone, like 2026-06-01T12:00:00Z',
+    ),
+  limit: z.number().int().min(1).max(10_000).optional(),
 });
 
 export const routeActionBody = z.strictObject({

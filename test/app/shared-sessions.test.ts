@@ -319,6 +319,10 @@ describe('shared nodes serving one task session', () => {
       await idle(c);
       // B learns the session (a report through B), then A deletes it: the loop ends, the row goes.
       expect(await fail(c, c.b)).toMatchObject({ outcome: 'changed', route: { state: 'retry_wait' } });
+      // A retry is in flight when A deletes the session, so the route stays (its attempt may still answer).
+      const waiting = await route(c);
+      await c.b.recourse.engine.act({ routeId, action: 'retry_now', expectedGeneration: waiting.generation });
+      await idle(c);
       await c.a.recourse.sessions.deleteSession(s1);
       await idle(c);
       expect(await c.a.recourse.taskSessions.read(s1.sessionId)).toBeNull();

@@ -485,3 +485,35 @@ describe('recourse events', () => {
     }
   });
 });
+
+// Last in the file: the purge deletes routes the tests above read.
+describe('recourse routes purge', () => {
+  it('a bad instant is a usage error (exit 2); a viewer is refused (exit 4); an admin purges what waits for nothing', async () => {
+    const bad = await cli(['routes', 'purge', '--finished-before', 'last week']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/^recourse routes purge: --finished-before must be an ISO-8601 date-time/);
+    const missing = await cli(['routes', 'purge']);
+    expect(missing.status).toBe(2);
+    const viewer = await cli(['routes', 'purge', '--finished-before', '2999-01-01T00:00:00Z'], {
+      RECOURSE_TOKEN: tokens.viewer,
+    });
+    expect(viewer.status).toBe(4);
+    const none = await cli(['routes', 'purge', '--finished-before', '2020-01-01T00:00:00Z']);
+    expect(none.status).toBe(0);
+    expect(none.stdout).toBe('Purged 0 routes that last changed before 2020-01-01T00:00:00Z.\n');
+    // Cancelled, r-purge needs action and no attempt of it runs. r-amb's dispatch was never acknowledged (it may
+    // still run: its answer would count), and the routes in retry_wait wait: they stay.
+    await routeInRetryWait(service, 'r-purge');
+    const cancelled = await api(service, 'POST', '/v1/routes/r-purge/actions', tokens.admin, {
+      action: 'cancel',
+      expected_generation: 1,
+    });
+    expect(cancelled.status).toBe(200);
+    const run = await cli(['routes', 'purge', '--finished-before', '2999-01-01T00:00:00Z']);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^Purged [1-9]\d* routes? that last changed before 2999-01-01T00:00:00Z\.\n$/);
+    expect((await api(service, 'GET', '/v1/routes/r-purge', tokens.admin)).status).toBe(404);
+    expect((await api(service, 'GET', '/v1/routes/r-amb', tokens.admin)).status).toBe(200);
+    expect((await api(service, 'GET', '/v1/routes/r-wait-1', tokens.admin)).status).toBe(200);
+  });
+});

@@ -93,6 +93,8 @@ const validBodies: Readonly<Record<string, unknown>> = {
   'POST /v1/sessions/{id}/stop': { task_id: state.task },
   'POST /v1/sessions/{id}/retry/cancel': { task_id: state.task, owner: state.owner },
   'POST /v1/sign-in': { token: 'not-a-configured-token-0123' },
+  // An instant before any route: nothing is purged, so the database stays as it was.
+  'POST /v1/routes/purge': { finished_before: '2000-01-01T00:00:00Z' },
   'POST /v1/sessions/{id}/recovery': { task_id: state.task, choice: 'resume', message_id: 'no-such-message' },
 };
 
@@ -946,7 +948,7 @@ beforeAll(async () => {
     200,
   );
   const started: Record<string, string> = {};
-  for (const id of [state.active, state.waiting, state.stopped, 'session:taken']) {
+  for (const id of [state.active, state.waiting, state.stopped]) {
     const answer = await ok(
       call(url, {
         method: 'POST',
@@ -988,6 +990,30 @@ beforeAll(async () => {
       body: { action: 'stop', expected_generation: 1 },
     }),
     200,
+  );
+  // A session deleted while its acknowledged attempt runs: its route (`session:taken`) stays until the attempt
+  // answers, and the session id cannot be opened again meanwhile.
+  const taken = await ok(
+    call(url, {
+      method: 'POST',
+      path: '/v1/sessions',
+      headers: bearer('adapter'),
+      body: { task_id: 't-taken', session_id: 'taken', profile_id: 'concrete', owner: 'o' },
+    }),
+    201,
+  );
+  const takenDispatch = (taken.json as { route: { dispatch: { id: string } } }).route.dispatch.id;
+  await ok(
+    call(url, {
+      method: 'POST',
+      path: `/v1/routes/${encodeURIComponent('session:taken')}/dispatches/${takenDispatch}/ack`,
+      headers: bearer('adapter'),
+    }),
+    200,
+  );
+  await ok(
+    call(url, { method: 'DELETE', path: '/v1/sessions/taken?task_id=t-taken', headers: bearer('operator') }),
+    204,
   );
   const session = await ok(
     call(url, {

@@ -4,7 +4,7 @@ import { SessionGuards, type GuardEntry } from './session-guards.js';
 import { Listeners } from '../../support/listeners.js';
 import type { Clock } from '../clock.js';
 import type { Engine } from '../engine.js';
-import { EngineInputError } from '../engine-errors.js';
+import { EngineInputError, RouteExistsError } from '../engine-errors.js';
 import { checkSession } from '../engine-input.js';
 import type { EngineEvent } from '../engine-events.js';
 import type { RouteOutcome } from '../route-work.js';
@@ -145,11 +145,7 @@ export class InteractiveSessions {
       this.routes.remember(session);
       let route: Route;
       try {
-        route = await this.options.engine.startRoute({
-          routeId,
-          profileId: input.profileId,
-          mode: 'interactive',
-        });
+        route = await this.startSessionRoute(routeId, input.profileId, input.routeId === undefined);
       } catch (error) {
         // A route that cannot start (an invalid profile id, the route id taken by another route) leaves no
         // session behind: it would point at no route, or own another caller's route and its notices.
@@ -160,6 +156,22 @@ export class InteractiveSessions {
       this.guards.own(entry, false);
       return route;
     });
+  }
+
+  /**
+   * Starts the session's route. Its default id (`session:<id>`) may still be held by the route of a deleted session
+   * with this id (its attempt was running when the session was deleted): the session id is free (its row was just
+   * created), so that orphan is purged when it waits for nothing now, and the route started again.
+   */
+  private async startSessionRoute(routeId: string, profileId: string, defaultId: boolean): Promise<Route> {
+    const start = () => this.options.engine.startRoute({ routeId, profileId, mode: 'interactive' });
+    try {
+      return await start();
+    } catch (error) {
+      if (!defaultId || !(error instanceof RouteExistsError)) throw error;
+      if (!(await this.options.engine.purgeRoute(routeId))) throw error;
+      return start();
+    }
   }
 
   /** A new user prompt begins in the session (the caller sent it): a new attempt with its own identity. */
@@ -223,7 +235,11 @@ export class InteractiveSessions {
     await this.stopSession(session);
   }
 
-  /** Deleting a task session retires its retry and notices first, then removes the session row. */
+  /**
+   * Deleting a task session retires its retry and notices first, then removes the session row, then its route
+   * when that waits for nothing (an attempt still running keeps it until it answers; `purgeRoutes` takes it
+   * later), so the session id can be opened again.
+   */
   async deleteSession(ref: SessionRef): Promise<void> {
     const session = await this.sessionOf(ref);
     await this.stopSession(session);
@@ -231,6 +247,7 @@ export class InteractiveSessions {
       await this.options.sessions.delete(ref.sessionId);
       this.routes.forget(session.routeId);
     });
+    await this.options.engine.purgeRoute(session.routeId);
   }
 
   /** Waits for the notice work that engine events started. */

@@ -1,10 +1,10 @@
-import { snapshotOf } from '../../core/index.js';
+import { parseIsoDateTime, snapshotOf } from '../../core/index.js';
 import { attemptDelay } from '../attempt-delay.js';
 import { documentOf, type ServerContext } from '../context.js';
 import { endpoint, type Endpoint } from '../endpoint.js';
 import { HttpError } from '../http-errors.js';
 import { onPathRoute, outcomeReply, renamedIssues } from '../outcome-reply.js';
-import { listRoutesQuery, routeActionBody, startRouteBody } from '../schemas.js';
+import { listRoutesQuery, purgeRoutesBody, routeActionBody, startRouteBody } from '../schemas.js';
 import type { z } from 'zod';
 
 /** Routes: start, read, list, history, and the manual actions of a person (operator). */
@@ -35,6 +35,21 @@ export function routeEndpoints(context: ServerContext): Endpoint[] {
           body.route_id === undefined ? { '/route_id': '/session_id' } : {},
         );
         return { status: 201, body: documentOf(context, snapshotOf(route)) };
+      },
+    }),
+    endpoint<z.infer<typeof purgeRoutesBody>>({
+      method: 'POST',
+      url: '/v1/routes/purge',
+      access: 'admin',
+      tag: 'routes',
+      summary:
+        'Delete routes that wait for nothing (needing action with no attempt running, or active after a turn that answered), with their history, when they last changed before `finished_before`; a task session’s route stays while its session does. At most `limit` (default 1,000) per call: call again while `purged` equals it',
+      body: purgeRoutesBody,
+      responses: { 200: '`{purged, limit}`', 422: 'invalid fields' },
+      async handler({ body }) {
+        const limit = body.limit ?? 1000;
+        const purged = await engine.purgeRoutes({ beforeMs: parseIsoDateTime(body.finished_before)!, limit });
+        return { status: 200, body: { purged, limit } };
       },
     }),
     endpoint<undefined, z.infer<typeof listRoutesQuery>>({
