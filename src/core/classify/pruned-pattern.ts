@@ -15,6 +15,7 @@ import {
   requiredGramsOf,
   type Requirement,
 } from './required-grams.js';
+import { compiledNow } from '../text/compiled-now.js';
 
 /** Fewer top-level branches than this are not split: one gate for the whole pattern, as before. */
 export const minBranches = 8;
@@ -83,7 +84,7 @@ class Branch {
   search(text: string): number {
     if (text !== this.lastText) {
       // Neither `g` nor `y`: the expression keeps no position between runs, so one copy serves every pattern.
-      const m = (this.expression ??= new RegExp(this.source, this.flags)).exec(text);
+      const m = (this.expression ??= compiledNow(new RegExp(this.source, this.flags))).exec(text);
       this.lastIndex = m === null ? -1 : m.index;
       this.lastText = text;
     }
@@ -126,6 +127,8 @@ interface Prepared {
  */
 export class PrunedPattern {
   private prepared: Prepared | undefined;
+  /** Whether the whole pattern has been compiled (`compiledNow`), the first time it runs. */
+  private wholeCompiled = false;
 
   /** `branches`: where the split branches come from, shared with the other patterns of the same catalogue. */
   constructor(
@@ -139,7 +142,7 @@ export class PrunedPattern {
     const count = grams.select(prepared.gates, text, prepared.held);
     if (count === 0) return -1;
     if (prepared.branches === null || count > maxSeparate) {
-      const m = this.pattern.exec(text);
+      const m = this.whole().exec(text);
       return m === null ? -1 : m.index;
     }
     const branches = prepared.branches;
@@ -156,10 +159,18 @@ export class PrunedPattern {
     const prepared = (this.prepared ??= this.prepare());
     const count = grams.select(prepared.gates, text, prepared.held);
     if (count === 0) return false;
-    if (prepared.branches === null || count > maxSeparate) return this.pattern.test(text);
+    if (prepared.branches === null || count > maxSeparate) return this.whole().test(text);
     const branches = prepared.branches;
     for (let i = 0; i < count; i++) if (branches[prepared.held[i]!]!.search(text) >= 0) return true;
     return false;
+  }
+
+  private whole(): RegExp {
+    if (!this.wholeCompiled) {
+      compiledNow(this.pattern);
+      this.wholeCompiled = true;
+    }
+    return this.pattern;
   }
 
   private prepare(): Prepared {
