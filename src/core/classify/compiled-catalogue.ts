@@ -10,7 +10,7 @@ import {
 import type { EvidenceKind } from '../evidence/envelope.js';
 import { RecourseError } from '../errors.js';
 import { isCjk, tokenFilter, TokenIndex } from './facts.js';
-import { PrunedPattern } from './pruned-pattern.js';
+import { BranchTable, PrunedPattern } from './pruned-pattern.js';
 import { GramTable, LazyGate } from './required-grams.js';
 
 /** A rule prepared for matching: its rank and the keys it is indexed under. */
@@ -64,7 +64,7 @@ export interface RuleTest {
   readonly predicate: SharedPredicate | null;
 }
 
-function ruleTest(w: RuleCondition): RuleTest {
+function ruleTest(w: RuleCondition, branches: BranchTable): RuleTest {
   return {
     sources: w.sources ?? null,
     status: w.status ?? null,
@@ -74,8 +74,8 @@ function ruleTest(w: RuleCondition): RuleTest {
     fields: w.fields
       ? Object.entries(w.fields).map(([name, values]) => [name, values ?? null] as const)
       : null,
-    text: w.text ? new PrunedPattern(w.text) : null,
-    unless: w.unless ? new PrunedPattern(w.unless) : null,
+    text: w.text ? new PrunedPattern(w.text, branches) : null,
+    unless: w.unless ? new PrunedPattern(w.unless, branches) : null,
     predicate: w.predicate ?? null,
   };
 }
@@ -119,6 +119,8 @@ const priorityRange = 1000;
  */
 export function compileCatalogue(version: string, rules: readonly Rule[]): CompiledCatalogue {
   for (const rule of rules) for (const keyword of rule.when.keywords ?? []) checkKeyword(rule.id, keyword);
+  // Branches that several rules' patterns share are compiled and run once per text.
+  const branches = new BranchTable();
   const compiled = rules.map((rule, order): CompiledRule => {
     const priority = Math.max(-priorityRange / 2, Math.min(priorityRange / 2 - 1, rule.priority ?? 0));
     const level =
@@ -132,7 +134,7 @@ export function compileCatalogue(version: string, rules: readonly Rule[]): Compi
       kinds: rule.when.kinds ? new Set(rule.when.kinds) : defaultKinds,
       timing: rule.timing ?? defaultTimingExtractors,
       outcomeClass: isProviderCode(rule.code) ? (classOfCode(rule.code) ?? 'none') : 'none',
-      test: ruleTest(rule.when),
+      test: ruleTest(rule.when, branches),
       near: rule.when.near ? nearOf(rule.when.near) : null,
     };
   });

@@ -13,12 +13,20 @@ import {
   type GramTable,
   requiredGrams,
   requiredGramsOf,
+  type Requirement,
 } from './required-grams.js';
+import { compiledNow } from '../text/compiled-now.js';
 
 /** Fewer top-level branches than this are not split: one gate for the whole pattern, as before. */
 export const minBranches = 8;
-/** More branches held than this are run together, as the whole pattern (one scan of the text, not one each). */
-const maxSeparate = 4;
+/**
+ * More branches held than this are run together, as the whole pattern (one scan of the text, not one each). The
+ * whole pattern is compiled at its first run, every branch of it: 40 ms and more for the biggest alternations
+ * (`local.foreign_host.v1`'s veto, 111 branches), a cost each fresh process pays once, about what thousands of warm
+ * classifications take. Held counts over the corpus stay at 8 or below, so this bound is reached only by
+ * unusual text; below it, branches run alone cost no more warm than the whole pattern (speed audit 2).
+ */
+const maxSeparate = 16;
 
 /**
  * The top-level branches of a regular-expression source (split at each `|` outside groups and classes, escapes
@@ -52,11 +60,60 @@ export function splitAlternation(source: string): string[] | null {
   return branches;
 }
 
+/**
+ * One top-level branch, shared by every pattern of a catalogue that has it (the vetoes of `local.foreign_host.v1`
+ * and `local.tool_wording.v1` share the model-target table's hundred branches; 143 branches in all appear in more
+ * than one pattern): its requirement is read once, its expression compiled once, the first time a gate lets a text
+ * through to it, and where it first matches the last text it ran on is kept, so a second pattern asking about the
+ * same text does not scan it again. A text is compared by value: an equal text has the same answer.
+ */
+class Branch {
+  readonly requirement: Requirement;
+  private expression: RegExp | undefined;
+  private lastText: string | null = null;
+  private lastIndex = -1;
+
+  constructor(
+    private readonly source: string,
+    private readonly flags: string,
+  ) {
+    this.requirement = requiredGramsOf(source, flags);
+  }
+
+  /** Where the branch first matches `text`, or -1. */
+  search(text: string): number {
+    if (text !== this.lastText) {
+      // Neither `g` nor `y`: the expression keeps no position between runs, so one copy serves every pattern.
+      const m = (this.expression ??= compiledNow(new RegExp(this.source, this.flags))).exec(text);
+      this.lastIndex = m === null ? -1 : m.index;
+      this.lastText = text;
+    }
+    return this.lastIndex;
+  }
+}
+
+/**
+ * The branches of a catalogue's split patterns, by flags and source: one table per compiled catalogue, so a branch
+ * two rules share is compiled and run once (a compiled catalogue is used by one classification at a time).
+ */
+export class BranchTable {
+  private readonly branches = new Map<string, Branch>();
+
+  /** The branch of that source under those flags (flags without `g`, `y`, `i`, `u` or `v`). */
+  get(source: string, flags: string): Branch {
+    const key = `${flags}/${source}`;
+    let branch = this.branches.get(key);
+    if (branch === undefined) {
+      branch = new Branch(source, flags);
+      this.branches.set(key, branch);
+    }
+    return branch;
+  }
+}
+
 interface Prepared {
   /** The branches, each run alone where its gate holds; null when the pattern runs whole. */
-  readonly branches: readonly string[] | null;
-  /** Each branch as an expression of its own, compiled the first time its gate holds. */
-  readonly expressions: Array<RegExp | undefined>;
+  readonly branches: readonly Branch[] | null;
   /** A gate per branch, or one for the whole pattern. */
   readonly gates: GateList;
   /** Scratch: the indices of the gates held for the current text. */
@@ -70,8 +127,14 @@ interface Prepared {
  */
 export class PrunedPattern {
   private prepared: Prepared | undefined;
+  /** Whether the whole pattern has been compiled (`compiledNow`), the first time it runs. */
+  private wholeCompiled = false;
 
-  constructor(readonly pattern: RegExp) {}
+  /** `branches`: where the split branches come from, shared with the other patterns of the same catalogue. */
+  constructor(
+    readonly pattern: RegExp,
+    private readonly branchTable: BranchTable = new BranchTable(),
+  ) {}
 
   /** Where the pattern's first match in `text` starts, or -1 when it does not match. */
   search(text: string, grams: GramTable): number {
@@ -79,13 +142,14 @@ export class PrunedPattern {
     const count = grams.select(prepared.gates, text, prepared.held);
     if (count === 0) return -1;
     if (prepared.branches === null || count > maxSeparate) {
-      const m = this.pattern.exec(text);
+      const m = this.whole().exec(text);
       return m === null ? -1 : m.index;
     }
+    const branches = prepared.branches;
     let first = -1;
     for (let i = 0; i < count && first !== 0; i++) {
-      const m = this.branch(prepared, prepared.held[i]!).exec(text);
-      if (m !== null && (first < 0 || m.index < first)) first = m.index;
+      const at = branches[prepared.held[i]!]!.search(text);
+      if (at >= 0 && (first < 0 || at < first)) first = at;
     }
     return first;
   }
@@ -95,26 +159,31 @@ export class PrunedPattern {
     const prepared = (this.prepared ??= this.prepare());
     const count = grams.select(prepared.gates, text, prepared.held);
     if (count === 0) return false;
-    if (prepared.branches === null || count > maxSeparate) return this.pattern.test(text);
-    for (let i = 0; i < count; i++) if (this.branch(prepared, prepared.held[i]!).test(text)) return true;
+    if (prepared.branches === null || count > maxSeparate) return this.whole().test(text);
+    const branches = prepared.branches;
+    for (let i = 0; i < count; i++) if (branches[prepared.held[i]!]!.search(text) >= 0) return true;
     return false;
   }
 
-  private branch(prepared: Prepared, k: number): RegExp {
-    return (prepared.expressions[k] ??= new RegExp(prepared.branches![k]!, this.pattern.flags));
+  private whole(): RegExp {
+    if (!this.wholeCompiled) {
+      compiledNow(this.pattern);
+      this.wholeCompiled = true;
+    }
+    return this.pattern;
   }
 
   private prepare(): Prepared {
     const { source, flags } = this.pattern;
-    const branches = /[giuvy]/.test(flags) ? null : splitAlternation(source);
-    if (branches !== null && branches.length >= minBranches) {
+    const sources = /[giuvy]/.test(flags) ? null : splitAlternation(source);
+    if (sources !== null && sources.length >= minBranches) {
       // A top-level branch of a valid expression without capturing groups is valid alone (its groups and classes
       // close within it): read without being built here, built when its gate first holds.
-      const requirements = branches.map((branch) => requiredGramsOf(branch, flags));
+      const branches = sources.map((branch) => this.branchTable.get(branch, flags));
+      const requirements = branches.map((branch) => branch.requirement);
       if (requirements.some((r) => r.kind !== 'none')) {
         return {
           branches,
-          expressions: new Array<RegExp | undefined>(branches.length),
           gates: compileGateList(requirements),
           held: new Int32Array(branches.length),
         };
@@ -122,7 +191,6 @@ export class PrunedPattern {
     }
     return {
       branches: null,
-      expressions: [],
       gates: compileGateList([requiredGrams(this.pattern)]),
       held: new Int32Array(1),
     };
