@@ -55,12 +55,19 @@ describe('[CIR-03][CIR-05] a shared node never commits a decision made on a circ
       await engineA.reconcile();
       await engineB.reconcile();
       // Reset waiting up to 10 min: a route behind a live probe lease waits for it rather than leave its candidate.
+      // Retries 3 s apart: time enough, on a loaded machine, to set the circuit up before r2 comes due.
       await engineA.saveProfile(
-        profileDocument(doc(waitsUpTo(600, retries(3, 1, 'stop')), off), onAnthropic),
+        profileDocument(doc(waitsUpTo(600, retries(3, 3, 'stop')), off), onAnthropic),
       );
       for (const id of ['r1', 'r2']) await engineA.startRoute({ routeId: id, profileId: 'p' });
       await engineA.idle();
-      // r2 fails first and opens the provider's circuit: as its opener it retries on its own cadence, in 1 s.
+      // Armed from here on, it fires at the first read of the circuit half-open: r2's firing.
+      const r1 = (await a.store.readRoute('r1'))!;
+      closeDuringRead = async () => {
+        await engineB.reportSuccess({ routeId: 'r1', generation: r1.generation });
+        await engineB.idle();
+      };
+      // r2 fails first and opens the provider's circuit: as its opener it retries on its own cadence, in 3 s.
       const r2 = await failOverloaded(engineA, a.store, 'r2');
       expect(r2).toMatchObject({ state: 'retry_wait' });
       const opened = (await a.store.readCircuit(provider))!;
@@ -75,11 +82,6 @@ describe('[CIR-03][CIR-05] a shared node never commits a decision made on a circ
         version: 2,
       };
       expect(await b.store.transact((tx) => tx.writeCircuit(probing, 1))).toBe(true);
-      const r1 = (await a.store.readRoute('r1'))!;
-      closeDuringRead = async () => {
-        await engineB.reportSuccess({ routeId: 'r1', generation: r1.generation });
-        await engineB.idle();
-      };
 
       // r2 comes due: node A claims it and reads the circuit half-open behind r1's probe; before A decides, B closes
       // it. Decided on the circuit A read, r2 was held until the lease ended, a minute on: B's wake had looked for
