@@ -125,7 +125,8 @@ export class BatchQueue {
   /**
    * Commits a batch. When it fails, the piece that threw is set apart: the pieces before it are tried again together,
    * then it alone, then the pieces after it together (another node's circuit write refuses the first piece of a
-   * batch, and the rest must not pay a commit each). Pieces before it that fail again are each tried alone.
+   * batch, and the rest must not pay a commit each). Pieces before it that fail again are each tried alone. A batch
+   * whose circuits another node changed before it could commit is tried again whole, then piece by piece.
    */
   private async runBatch(batch: readonly Pending[], isolate = true): Promise<void> {
     const after = emptyAfter();
@@ -134,6 +135,7 @@ export class BatchQueue {
       ...new Set(batch.flatMap((p) => (p.work.routeId === undefined ? [] : [p.work.routeId]))),
     ];
     let failedAt = -1;
+    let staleCircuit = false;
     let out: unknown[] = [];
     try {
       values = await this.store.transact(
@@ -146,15 +148,30 @@ export class BatchQueue {
             out.push(await p.work(tx, this.clock.now(), after));
           }
           failedAt = -1;
+          // A decision that only read a circuit (a route held behind it, or sent because it looked closed) is fenced
+          // here, last before COMMIT: held on a circuit another node closed meanwhile, a route missed its wake.
+          if (!(await tx.confirmCircuitReads())) {
+            staleCircuit = true;
+            throw new WriteRaceError(
+              'a circuit this batch read was changed by another writer before it committed',
+            );
+          }
           return out;
         },
         { routeIds },
       );
     } catch (error) {
+      if (staleCircuit && batch.length > 1) {
+        // Nothing landed (the check comes before COMMIT), and no piece is to blame: the whole batch again, on the
+        // circuits as they are now; lost twice in a row, each piece alone, with its own retries.
+        if (isolate) await this.runBatch(batch, false);
+        else for (const p of batch) await this.runBatch([p]);
+        return;
+      }
       // Every piece ran and the transaction still failed: at COMMIT. A connection lost then (a database restart)
       // leaves it unknown whether the server applied it; the intents it wrote tell. Taken for undone, a committed
       // firing was never sent, and its intent waited unanswered until its node left.
-      if (failedAt < 0) {
+      if (failedAt < 0 && !staleCircuit) {
         if (await this.committedAnyway(after)) {
           this.onCommitted(after);
           batch.forEach((p, i) => p.resolve(out[i]));

@@ -111,3 +111,53 @@ it('a write race lost every time reaches the caller after a bounded number of tr
   expect(failed).toBe(1);
   await store.close();
 });
+
+it('a batch whose circuits another node moved before COMMIT is done again whole, then piece by piece; nothing lands before', async () => {
+  const store = openSqliteStore({ file: ':memory:' });
+  await store.migrate();
+  // The store as it is, but the confirmation of what a batch of pieces read fails as often as `moves` says.
+  let moves = 0;
+  const transactions: number[] = [];
+  const moving = {
+    ...store,
+    transact: <T>(work: Parameters<typeof store.transact<T>>[0]) =>
+      store.transact((tx) => {
+        const from = transactions.length;
+        const confirmCircuitReads = () => Promise.resolve(transactions.length === from || moves-- <= 0);
+        return work(Object.assign(Object.create(tx) as typeof tx, { confirmCircuitReads }));
+      }),
+  };
+  const committed: number[][] = [];
+  // What each commit of pieces armed (the gate's commits arm nothing).
+  const queue = new BatchQueue(moving, new ManualClock(t0), 256, (after) => {
+    if (after.arm.length > 0) committed.push(after.arm.slice());
+  });
+  const batch = async (n: number) => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const first = queue.submit(() => gate);
+    const pieces = Array.from({ length: n }, (_, i) =>
+      queue.submit((_tx, _now, after) => {
+        transactions.push(i);
+        after.arm.push(i);
+        return Promise.resolve(i);
+      }),
+    );
+    open();
+    await first;
+    return Promise.all(pieces);
+  };
+  // Moved once: the three pieces again, together, and committed once.
+  moves = 1;
+  expect(await batch(3)).toEqual([0, 1, 2]);
+  expect(transactions).toEqual([0, 1, 2, 0, 1, 2]);
+  expect(committed).toEqual([[0, 1, 2]]);
+  // Moved twice in a row: each piece alone.
+  committed.length = 0;
+  transactions.length = 0;
+  moves = 2;
+  expect(await batch(3)).toEqual([0, 1, 2]);
+  expect(transactions).toEqual([0, 1, 2, 0, 1, 2, 0, 1, 2]);
+  expect(committed).toEqual([[0], [1], [2]]);
+  await store.close();
+});

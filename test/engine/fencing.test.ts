@@ -137,6 +137,7 @@ describe('one transition owner: generation fencing', () => {
               readProfile: (id) => tx.readProfile(id),
               readCircuits: (keys) => tx.readCircuits(keys),
               writeCircuit: (c, v) => tx.writeCircuit(c, v),
+              confirmCircuitReads: () => tx.confirmCircuitReads(),
               saveReplaySnapshot: (r, g, e, at) => tx.saveReplaySnapshot(r, g, e, at),
               appendPlanError: (r) => tx.appendPlanError(r),
             }),

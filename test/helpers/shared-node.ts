@@ -81,6 +81,23 @@ export async function sharedEngineWithTwoRoutes(
 }
 
 /**
+ * The store as it is, but each transaction's methods named by what `replace` returns for it (given the transaction
+ * and the batch's plan) are those: how a test fails, drops, watches or interleaves a call inside its transaction.
+ */
+export function replacingInTransaction(
+  store: Store,
+  replace: (tx: StoreTransaction, plan: TransactionPlan | undefined) => Partial<StoreTransaction>,
+): Store {
+  return Object.assign(Object.create(store) as Store, {
+    transact: <T>(work: (tx: StoreTransaction) => Promise<T>, plan?: TransactionPlan) =>
+      store.transact(
+        (tx) => work(Object.assign(Object.create(tx) as StoreTransaction, replace(tx, plan))),
+        plan,
+      ),
+  });
+}
+
+/**
  * The store as it is, but each transaction's `lockDueRoutes` is the one `replace` makes for it (given the
  * transaction and the batch's plan): how a test fails, drops or watches a claim inside its transaction.
  */
@@ -88,11 +105,5 @@ export function replacingLockDueRoutes(
   store: Store,
   replace: (tx: StoreTransaction, plan: TransactionPlan | undefined) => StoreTransaction['lockDueRoutes'],
 ): Store {
-  return Object.assign(Object.create(store) as Store, {
-    transact: <T>(work: (tx: StoreTransaction) => Promise<T>, plan?: TransactionPlan) =>
-      store.transact((tx) => {
-        const lockDueRoutes = replace(tx, plan);
-        return work(Object.assign(Object.create(tx) as StoreTransaction, { lockDueRoutes }));
-      }, plan),
-  });
+  return replacingInTransaction(store, (tx, plan) => ({ lockDueRoutes: replace(tx, plan) }));
 }

@@ -451,6 +451,41 @@ export function storeContract(
       });
     });
 
+    it('[CIR-04] a transaction confirms the circuits it read, unless one of its circuit writes lost', async () => {
+      await withStore(async (store) => {
+        const c: Circuit = {
+          key: 'provider:x',
+          scope: 'provider',
+          state: 'open',
+          openUntilMs: t0 + 60_000,
+          openedBy: 'r1',
+          probeOwner: null,
+          probeLeaseUntilMs: 0,
+          version: 1,
+        };
+        expect(await store.transact((tx) => tx.confirmCircuitReads())).toBe(true);
+        expect(await store.transact((tx) => tx.writeCircuit(c, 0))).toBe(true);
+        const confirmed = await store.transact(async (tx) => {
+          await tx.readCircuits(['provider:x', 'nope']);
+          return tx.confirmCircuitReads();
+        });
+        expect(confirmed).toBe(true);
+        const written = await store.transact(async (tx) => {
+          await tx.readCircuits(['provider:x']);
+          await tx.writeCircuit({ ...c, state: 'closed', version: 2 }, 1);
+          return tx.confirmCircuitReads();
+        });
+        expect(written).toBe(true);
+        // A write fenced by a version that is not the stored one: what the transaction read is stale.
+        const lost = await store.transact(async (tx) => {
+          await tx.readCircuits(['provider:x']);
+          expect(await tx.writeCircuit({ ...c, version: 2 }, 1)).toBe(false);
+          return tx.confirmCircuitReads();
+        });
+        expect(lost).toBe(false);
+      });
+    });
+
     it('[PLN-49][PLN-51] plan error history is appended in order and survives a restart', async () => {
       await withStore(async (store, reopen) => {
         const checked = createErrorRecoveryPolicy({});

@@ -171,6 +171,13 @@ export interface StoreTransaction {
   readCircuits(keys: readonly string[]): Promise<ReadonlyMap<string, Circuit>>;
   /** Writes a circuit only if its stored version is `expectedVersion` (0 for a new circuit). */
   writeCircuit(circuit: Circuit, expectedVersion: number): Promise<boolean>;
+  /**
+   * The last call before COMMIT of a transaction whose decisions read circuits: true when every circuit it read and
+   * did not write is still stored as it read it, and now stays so until the transaction ends; false when another
+   * writer changed one, or is changing one now. False leaves the transaction unusable: the caller rolls it back and
+   * decides again on the circuits as they are (a decision made on a circuit another node moved must not land).
+   */
+  confirmCircuitReads(): Promise<boolean>;
   /** Keeps counts and a sanitized excerpt only: replay text can echo secrets. */
   saveReplaySnapshot(
     routeId: string,

@@ -22,6 +22,9 @@ import type { CircuitRow, Database, RouteRow } from '../schema.js';
 import { databaseNow } from './database-clock.js';
 import { DeferredWrites } from './deferred-writes.js';
 
+/** SQLSTATE of a NOWAIT lock that another transaction holds. */
+const lockNotAvailable = '55P03';
+
 /** A stored route as the codec gives it back: what a read after a write would return. */
 const asStored = (route: Route, payload: Route['payload']): Route =>
   rowToRoute(routeToRow({ ...route, payload }, route.updatedAtMs));
@@ -34,8 +37,9 @@ const asStored = (route: Route, payload: Route['payload']): Route =>
  * Round trips are what PostgreSQL costs per decision, so a batch's routes are read in one statement when the
  * transaction opens and stay locked (FOR UPDATE) until it ends: no other writer can move them, so their fences are
  * checked against the locked rows in memory and their writes wait in `DeferredWrites`, sent as one statement per
- * table at the end (still fenced). Profiles and circuits are read once per transaction. Anything else runs at
- * once, after the held writes.
+ * table at the end (still fenced). Profiles and circuits are read once per transaction; the circuits read and not
+ * written are confirmed unchanged, and share-locked, right before COMMIT (`confirmCircuitReads`). Anything else runs
+ * at once, after the held writes.
  */
 export class PostgresTransaction implements StoreTransaction {
   /** The planned routes, as locked and as this transaction has written them since (null: not stored). */
@@ -46,6 +50,13 @@ export class PostgresTransaction implements StoreTransaction {
   private readonly openIntents = new Set<string>();
   private readonly profileReads = new Map<string, Promise<DynamicProfile | null>>();
   private readonly circuitReads = new Map<string, Circuit | null>();
+  /**
+   * The version each circuit had when this transaction read it from the database (0: not stored), for those it has
+   * not written since: what `confirmCircuitReads` checks before COMMIT.
+   */
+  private readonly circuitVersions = new Map<string, number>();
+  /** A circuit write of this transaction lost to another writer: what it read is stale. */
+  private circuitLost = false;
   private readonly held = new DeferredWrites();
 
   private constructor(
@@ -282,15 +293,23 @@ export class PostgresTransaction implements StoreTransaction {
   }
 
   /**
-   * Each circuit is read once per transaction and then kept as this transaction writes it. Circuits are not locked:
-   * a write is fenced by the version read, so a circuit another node moved meanwhile fails the write.
+   * Each circuit is read once per transaction and then kept as this transaction writes it. Circuits are not locked
+   * when read: a write is fenced by the version read, so a circuit another node moved meanwhile fails the write; a
+   * decision that only read one is fenced by `confirmCircuitReads` at the end.
    */
   async readCircuits(keys: readonly string[]): Promise<ReadonlyMap<string, Circuit>> {
     const missing = keys.filter((k) => !this.circuitReads.has(k));
     if (missing.length > 0) {
       const rows = await this.db.selectFrom('circuits').selectAll().where('key', 'in', missing).execute();
-      for (const k of missing) this.circuitReads.set(k, null);
-      for (const row of rows) this.circuitReads.set(row.key, circuitOfRow(row));
+      for (const k of missing) {
+        this.circuitReads.set(k, null);
+        this.circuitVersions.set(k, 0);
+      }
+      for (const row of rows) {
+        const circuit = circuitOfRow(row);
+        this.circuitReads.set(row.key, circuit);
+        this.circuitVersions.set(row.key, circuit.version);
+      }
     }
     const circuits = new Map<string, Circuit>();
     for (const k of keys) {
@@ -302,10 +321,44 @@ export class PostgresTransaction implements StoreTransaction {
 
   async writeCircuit(c: Circuit, expectedVersion: number): Promise<boolean> {
     const written = await this.storeCircuit(c, expectedVersion);
-    // A lost race leaves the stored circuit unknown here: the next read asks the database.
+    // Written, the row is this transaction's (locked until it ends): nothing to confirm. A lost race leaves the
+    // stored circuit unknown here: the next read asks the database, and nothing read so far may be confirmed.
     if (written) this.circuitReads.set(c.key, c);
-    else this.circuitReads.delete(c.key);
+    else {
+      this.circuitReads.delete(c.key);
+      this.circuitLost = true;
+    }
+    this.circuitVersions.delete(c.key);
     return written;
+  }
+
+  /**
+   * One statement, the last before COMMIT (the held writes are sent first): the circuits this transaction read and
+   * did not write, locked FOR SHARE so that no writer can change them until it ends, and compared with the versions
+   * read. NOWAIT: a circuit another transaction is writing now fails the check at once rather than wait, so this
+   * transaction never waits on a circuit while holding its routes, and no deadlock can form; a writer that meets
+   * the share lock waits only for this COMMIT. The failed statement aborts the transaction: it is rolled back.
+   */
+  async confirmCircuitReads(): Promise<boolean> {
+    if (this.circuitLost) return false;
+    await this.flush();
+    const keys = [...this.circuitVersions.keys()];
+    if (keys.length === 0) return true;
+    let rows: readonly { key: string; version: number }[];
+    try {
+      rows = await this.db
+        .selectFrom('circuits')
+        .select(['key', 'version'])
+        .where('key', 'in', keys)
+        .forShare()
+        .noWait()
+        .execute();
+    } catch (error) {
+      if ((error as { code?: unknown }).code === lockNotAvailable) return false;
+      throw error;
+    }
+    const stored = new Map(rows.map((r) => [r.key, Number(r.version)]));
+    return keys.every((k) => (stored.get(k) ?? 0) === this.circuitVersions.get(k));
   }
 
   private async storeCircuit(c: Circuit, expectedVersion: number): Promise<boolean> {

@@ -152,6 +152,9 @@ const statements = {
  * migrations and the store's reads outside transactions.
  */
 export class SqliteTransaction implements StoreTransaction {
+  /** A circuit write of this transaction lost: what it read of that circuit was not current. */
+  private circuitLost = false;
+
   constructor(
     private readonly cache: StatementCache,
     private readonly profiles: ProfileDocuments,
@@ -266,7 +269,16 @@ export class SqliteTransaction implements StoreTransaction {
       expectedVersion === 0
         ? this.cache.prepare(statements.insertCircuit).run(row)
         : this.cache.prepare(statements.updateCircuit).run({ ...row, expected_version: expectedVersion });
+    if (result.changes !== 1) this.circuitLost = true;
     return Promise.resolve(result.changes === 1);
+  }
+
+  /**
+   * True unless a circuit write of this transaction lost: BEGIN IMMEDIATE holds the database's write lock from the
+   * first read, so no other writer moves a circuit it read.
+   */
+  confirmCircuitReads(): Promise<boolean> {
+    return Promise.resolve(!this.circuitLost);
   }
 
   saveReplaySnapshot(routeId: string, generation: number, s: ReplayEvidence, atMs: number): Promise<void> {

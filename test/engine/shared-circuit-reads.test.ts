@@ -1,0 +1,105 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Circuit, ClusterTimers, Store } from '../../src/core/index.js';
+import { Engine, systemClock, type EngineEvent } from '../../src/engine/index.js';
+import { dropSchemas } from '../helpers/postgres.js';
+import { failOverloaded, replacingInTransaction, twoSharedNodes } from '../helpers/shared-node.js';
+import { until } from '../helpers/until.js';
+import { doc, off, retries, waitsUpTo } from '../core/route/route-fixtures.js';
+import { profileDocument } from './harness.js';
+
+// Two shared nodes on the real PostgreSQL at 127.0.0.1:5432 (database `test`, a fresh schema dropped at the end), on
+// the system clock: due times are the database's. Their poll is an hour: only their own timers fire routes.
+const schemas: string[] = [];
+afterAll(() => dropSchemas(schemas));
+
+const provider = 'provider:anthropic';
+const onAnthropic = {
+  a: { provider: 'anthropic', model: 'sonnet' },
+  b: { provider: 'anthropic', model: 'opus' },
+};
+
+/** A shared engine on the system clock whose dispatcher accepts everything, its events pushed to `events`. */
+function sharedEngine(store: Store, cluster: ClusterTimers, events: EngineEvent[]): Engine {
+  return new Engine({
+    store,
+    clock: systemClock(),
+    dispatcher: { dispatch: () => Promise.resolve() },
+    shared: { cluster, leaseMs: 3_600_000, pollMs: 3_600_000 },
+    onEvent: (e) => events.push(e),
+  });
+}
+
+describe('[CIR-03][CIR-05] a shared node never commits a decision made on a circuit another node changed meanwhile', () => {
+  it('a route held behind a probe that another node closes while the firing decides goes at once', async () => {
+    const nodes = await twoSharedNodes(schemas, []);
+    const { a, b } = nodes;
+    // Node A's transactions as they are, but once armed: right after a read finds the provider's circuit open, node
+    // B records the probe's success (closing it, and waking whatever it held) before A's decision goes on.
+    let closeDuringRead: (() => Promise<void>) | null = null;
+    const watched = replacingInTransaction(a.store, (tx) => ({
+      readCircuits: async (keys: readonly string[]) => {
+        const read = await tx.readCircuits(keys);
+        const close = closeDuringRead;
+        if (close !== null && read.get(provider)?.state === 'half_open') {
+          closeDuringRead = null;
+          await close();
+        }
+        return read;
+      },
+    }));
+    const eventsA: EngineEvent[] = [];
+    const eventsB: EngineEvent[] = [];
+    const engineA = sharedEngine(watched, a.cluster!, eventsA);
+    const engineB = sharedEngine(b.store, b.cluster!, eventsB);
+    try {
+      await engineA.reconcile();
+      await engineB.reconcile();
+      // Reset waiting up to 10 min: a route behind a live probe lease waits for it rather than leave its candidate.
+      // Retries 3 s apart: time enough, on a loaded machine, to set the circuit up before r2 comes due.
+      await engineA.saveProfile(
+        profileDocument(doc(waitsUpTo(600, retries(3, 3, 'stop')), off), onAnthropic),
+      );
+      for (const id of ['r1', 'r2']) await engineA.startRoute({ routeId: id, profileId: 'p' });
+      await engineA.idle();
+      // Armed from here on, it fires at the first read of the circuit half-open: r2's firing.
+      const r1 = (await a.store.readRoute('r1'))!;
+      closeDuringRead = async () => {
+        await engineB.reportSuccess({ routeId: 'r1', generation: r1.generation });
+        await engineB.idle();
+      };
+      // r2 fails first and opens the provider's circuit: as its opener it retries on its own cadence, in 3 s.
+      const r2 = await failOverloaded(engineA, a.store, 'r2');
+      expect(r2).toMatchObject({ state: 'retry_wait' });
+      const opened = (await a.store.readCircuit(provider))!;
+      expect(opened).toMatchObject({ state: 'open', openedBy: 'r2', version: 1 });
+      // Meanwhile the circuit moved on: r1 reopened it and now probes it, its lease live for a minute.
+      const probing: Circuit = {
+        ...opened,
+        state: 'half_open',
+        openedBy: 'r1',
+        probeOwner: 'r1',
+        probeLeaseUntilMs: Date.now() + 60_000,
+        version: 2,
+      };
+      expect(await b.store.transact((tx) => tx.writeCircuit(probing, 1))).toBe(true);
+
+      // r2 comes due: node A claims it and reads the circuit half-open behind r1's probe; before A decides, B closes
+      // it. Decided on the circuit A read, r2 was held until the lease ended, a minute on: B's wake had looked for
+      // the routes held behind the probe before A committed r2 as one of them, so nothing woke it.
+      await until(async () => (await a.store.readRoute('r2'))!.revision !== r2.revision);
+      await engineA.idle();
+      expect(closeDuringRead).toBeNull();
+      expect(await a.store.readCircuit(provider)).toMatchObject({ state: 'closed', version: 3 });
+      expect(await a.store.readRoute('r2')).toMatchObject({
+        state: 'retrying',
+        candidate: 'a',
+        retryOrdinal: 1,
+      });
+      expect(eventsA.filter((e) => e.type === 'dispatch' && e.intent.routeId === 'r2')).toHaveLength(2);
+    } finally {
+      await engineA.close();
+      await engineB.close();
+      await nodes.close();
+    }
+  });
+});
