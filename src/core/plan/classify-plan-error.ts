@@ -27,12 +27,32 @@ const categoryOfCode: Partial<Record<CatalogueCode, PlanErrorCategory>> = {
 };
 
 /**
+ * Where a report gives no exception type, the one its message opens with, or its last line does (a Python
+ * traceback ends `KeyError: 'x'`; JavaScript's `String(error)` is `TypeError: ...`): a dotted name ending in
+ * `Error`, `Exception` or `Denied`, then a colon. Null when neither line starts so.
+ */
+function typeNamedIn(message: string): string | null {
+  const head = message.slice(0, 8192);
+  const tail = message.slice(-8192);
+  const lastLine = tail.slice(tail.trimEnd().lastIndexOf('\n') + 1);
+  for (const line of [head, lastLine]) {
+    const match = /^\s*((?:[A-Za-z_]\w{0,80}\.){0,8}[A-Za-z_]\w{0,80}(?:Error|Exception|Denied))\s*:/.exec(
+      line,
+    );
+    if (match !== null) return match[1]!;
+  }
+  return null;
+}
+
+/**
  * The category of a plan error: the provider catalogue is asked first, then the plan rules (merge conflicts,
- * validation, configuration, resources, authorization, transient and internal errors); anything else is
- * `unknown`, which is not retriable. Pure and deterministic.
+ * validation, configuration, resources, authorization, provider token limits, transient and internal errors),
+ * with the exception type the message names when none is given; anything else is `unknown`, which is not
+ * retriable. Pure and deterministic.
  */
 export function classifyPlanError(message: string, exceptionType: string | null = null): PlanErrorCategory {
-  const name = exceptionType?.split('.').pop() ?? '';
+  const type = exceptionType ?? typeNamedIn(message);
+  const name = type?.split('.').pop() ?? '';
   const classification = classify(
     { kind: 'sdk_exception', name: name === '' ? 'Error' : name, message },
     { now: 0 },
