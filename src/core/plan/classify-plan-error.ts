@@ -1,7 +1,10 @@
-import type { PlanErrorCategory } from './categories.js';
+import { retriableCategories, type PlanErrorCategory } from './categories.js';
 import { planRules } from './plan-rules.js';
 import type { CatalogueCode } from '../catalogue/codes.js';
 import { classify } from '../classify/classify.js';
+import { catalogueRules } from '../catalogue/registry.js';
+
+const rulesById = new Map(catalogueRules.map((rule) => [rule.id, rule]));
 
 /**
  * How provider codes map to plan categories (REQUIREMENTS PLN-01 decision): transient codes are `transient`,
@@ -63,6 +66,13 @@ export function classifyPlanError(message: string, exceptionType: string | null 
     (classification.class !== 'unclassified' || classification.reason === 'not_provider')
   ) {
     return fromCatalogue;
+  }
+  // A low-confidence catalogue match (a generic SDK name such as a permission-denied error) withholds its code from
+  // provider routing; here it may only make a plan escalate, never earn it an automatic retry.
+  if (classification.reason === 'low_confidence' && classification.classifier_rule !== null) {
+    const code = rulesById.get(classification.classifier_rule)?.code;
+    const cautious = code === undefined ? undefined : categoryOfCode[code];
+    if (cautious !== undefined && !retriableCategories[cautious]) return cautious;
   }
   const lowerName = name.toLowerCase();
   const lowerMessage = message.slice(0, 8192).toLowerCase();

@@ -49,12 +49,10 @@ export const planRules: readonly PlanRule[] = [
     category: 'authentication',
     exceptions: [
       'permissiondenied',
-      'permissiondeniederror',
       'permissionerror',
       'accessdeniederror',
       'forbiddenerror',
       'unauthorizederror',
-      'authenticationerror',
       'authorizationerror',
     ],
     message:
@@ -63,7 +61,7 @@ export const planRules: readonly PlanRule[] = [
   {
     // LLM provider errors: a token limit the provider catalogue did not already name (seed 004: "token limit").
     category: 'provider',
-    exceptions: ['tokenlimiterror', 'tokenlimitexceedederror', 'contextwindowexceedederror'],
+    exceptions: ['tokenlimiterror', 'tokenlimitexceedederror'],
     message:
       /\btoken limit (?:exceeded|reached|was reached|hit)|\bmax_tokens (?:exceeded|limit (?:exceeded|reached))|\bmaximum (?:number of )?tokens (?:exceeded|reached)|exceeds? the (?:model'?s? )?(?:token|context) (?:limit|window)/,
   },

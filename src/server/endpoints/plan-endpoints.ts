@@ -118,7 +118,7 @@ export function planEndpoints(plans: PlanService): Endpoint[] {
       access: 'orchestrate',
       tag: 'plans',
       summary:
-        'The orchestrator reports that a phase succeeded `{phase, revision?}`: the plan moves on (strategize -> execute -> apply -> completed) and its retry budget restarts',
+        'The orchestrator reports that a phase succeeded `{phase, revision?}`: the plan moves on (strategize -> execute -> apply -> completed) and its retry count starts again',
       body: anyBody,
       beforeBody: existingBeforeBody,
       responses: {
