@@ -1,4 +1,5 @@
 import { planActions, planPhases, type PlanAction, type PlanPhase } from '../core/index.js';
+import { safeExcerpt } from '../core/sanitize/safe-excerpt.js';
 import { utf8ByteLength } from '../core/text/utf8.js';
 import { describe, isPlainObject, pointer, type FieldIssue } from '../core/validation/field-issue.js';
 import { EngineInputError } from '../engine/engine-errors.js';
@@ -59,6 +60,14 @@ function optionalText(
   return null;
 }
 
+/**
+ * Whether a message says anything once stored: records keep a sanitized excerpt, which drops control characters
+ * and terminal escapes, so a message made only of those would be stored empty (and shown as `Error: `).
+ */
+function hasVisibleText(text: string): boolean {
+  return safeExcerpt(text) !== '';
+}
+
 /** Checks an error report; every problem at once, by field. Throws `EngineInputError` (`invalid_input`). */
 export function checkErrorReport(body: unknown): PlanErrorReport {
   const issues: FieldIssue[] = [];
@@ -77,11 +86,11 @@ export function checkErrorReport(body: unknown): PlanErrorReport {
   const message = fields.message;
   if (
     isPlainObject(body) &&
-    (typeof message !== 'string' || message.trim() === '' || utf8ByteLength(message) > limits.textBytes)
+    (typeof message !== 'string' || !hasVisibleText(message) || utf8ByteLength(message) > limits.textBytes)
   ) {
     issues.push({
       path: '/message',
-      message: `message must be a non-empty string of at most ${limits.textBytes} bytes (got ${describe(message)})`,
+      message: `message must be a string of at most ${limits.textBytes} bytes with something printable in it, not only spaces or control characters (got ${describe(message)})`,
     });
   }
   const report: PlanErrorReport = {
@@ -110,9 +119,36 @@ export function checkActionRequest(body: unknown): PlanAction {
   return fields.action as PlanAction;
 }
 
+/** Checks `{phase, revision?}` (`POST /v1/plans/{id}/complete`). Throws `EngineInputError` (`invalid_input`). */
+export function checkCompleteRequest(body: unknown): {
+  readonly phase: PlanPhase;
+  readonly revision?: number;
+} {
+  const issues: FieldIssue[] = [];
+  const fields = fieldsOf(body, ['phase', 'revision'], issues);
+  if (isPlainObject(body) && !planPhases.includes(fields.phase as PlanPhase)) {
+    issues.push({
+      path: '/phase',
+      message: `phase must be one of ${planPhases.join(', ')} (got ${describe(fields.phase)})`,
+    });
+  }
+  const revision = fields.revision;
+  if (revision !== undefined && !(Number.isSafeInteger(revision) && (revision as number) >= 1)) {
+    issues.push({
+      path: '/revision',
+      message: `revision must be a whole number from 1, the plan's revision you saw (got ${describe(revision)})`,
+    });
+  }
+  if (issues.length > 0) throw new EngineInputError(issues);
+  return {
+    phase: fields.phase as PlanPhase,
+    ...(revision === undefined ? {} : { revision: revision as number }),
+  };
+}
+
 /**
  * The raw recovery config of `PUT /v1/plans/{id}` (known fields only; problems go to `issues`); the plan policy
- * checks the values.
+ * checks the values once merged with the plan's own. An omitted field is absent here.
  */
 export function configFields(
   body: unknown,
@@ -120,15 +156,15 @@ export function configFields(
 ): {
   readonly autoRetryThreshold?: unknown;
   readonly maxRetries?: unknown;
-  readonly subplan: boolean;
+  readonly subplan?: boolean;
 } {
   const fields = fieldsOf(body, ['auto_retry_threshold', 'max_retries', 'subplan'], issues);
-  const subplan = fields.subplan ?? false;
-  if (typeof subplan !== 'boolean')
+  const subplan = fields.subplan;
+  if (subplan !== undefined && typeof subplan !== 'boolean')
     issues.push({ path: '/subplan', message: `subplan must be true or false (got ${describe(subplan)})` });
   return {
     ...(fields.auto_retry_threshold === undefined ? {} : { autoRetryThreshold: fields.auto_retry_threshold }),
     ...(fields.max_retries === undefined ? {} : { maxRetries: fields.max_retries }),
-    subplan: subplan === true,
+    ...(typeof subplan === 'boolean' ? { subplan } : {}),
   };
 }

@@ -3,17 +3,19 @@ import {
   completePhase,
   failPhase,
   mergeErrorDetails,
+  reconfigurePlan,
   RecourseError,
-  revise,
   type Plan,
   type PlanAction,
   type PlanErrorRecord,
   type PlanPhase,
+  type PlanRecoveryConfig,
   type PlanRefusalReason,
   type PlanTransition,
   type Store,
   type StoreTransaction,
 } from '../core/index.js';
+import { Listeners } from '../support/listeners.js';
 import { checkPlanId } from './plan-input.js';
 
 /** Code `not_found`: no plan has this id (configure it first: `PUT /v1/plans/{id}`). */
@@ -34,6 +36,22 @@ export type PlanOutcome =
       readonly message: string;
     };
 
+/**
+ * What changed a plan: created or configured (`PUT /v1/plans/{id}`), a phase completed, a phase failed for good
+ * (the executor), an error recorded, metadata merged, or a person's recovery action by name.
+ */
+export type PlanChangeCause =
+  'created' | 'configured' | 'phase_completed' | 'failed' | 'error_recorded' | 'error_details' | PlanAction;
+
+/** One committed write of a plan, told to `onChange` listeners after the commit. */
+export interface PlanChange {
+  readonly plan: Plan;
+  readonly cause: PlanChangeCause;
+}
+
+/** `configure`'s outcome: the plan created, or as for any other change. */
+export type PlanConfigureOutcome = { readonly status: 'created'; readonly plan: Plan } | PlanOutcome;
+
 /** A transition computed from the plan and its error history as read in the same transaction. */
 type Change = (
   plan: Plan,
@@ -47,6 +65,8 @@ type Change = (
  * (`core/plan`) and writes it fenced by the revision it read.
  */
 export class PlanLifecycle {
+  private readonly listeners = new Listeners<PlanChange>();
+
   constructor(
     readonly store: Store,
     /** Epoch ms (UTC); the wall clock by default. */
@@ -61,35 +81,71 @@ export class PlanLifecycle {
     return plan;
   }
 
-  /** Creates the plan with `create()` when it does not exist, else replaces its recovery config. */
-  async upsert(planId: string, config: Plan['recovery'], create: (nowMs: number) => Plan): Promise<Plan> {
-    const id = checkPlanId(planId);
-    return this.store.transact(async (tx) => {
-      const plan = await tx.readPlan(id);
-      if (plan === null) {
-        const fresh = create(this.now());
-        await tx.insertPlan(fresh);
-        return fresh;
-      }
-      const next = revise(plan, { recovery: config }, this.now());
-      await this.write(tx, next, plan.revision);
-      return next;
-    });
+  /** Observes every committed write of a plan; returns the unsubscribe function. A throwing listener is skipped. */
+  onChange(listener: (change: PlanChange) => void): () => void {
+    return this.listeners.add(listener);
   }
 
-  /** The phase succeeded: the plan moves to the next phase, or completes after apply. */
-  completePhase(planId: string, phase: PlanPhase): Promise<PlanOutcome> {
-    return this.change(planId, (plan, errors) => completePhase(plan, phase, errors.length, this.now()));
+  /**
+   * Creates the plan with `create()` when it does not exist, else sets the recovery config `settle` computes from
+   * the plan as read in the same transaction (so a caller merges with what is stored, not with a stale copy; a
+   * throw from `settle` writes nothing). `expectedRevision` fences the write: 0 means "only if the plan does not
+   * exist yet" (an existing plan is refused `stale_revision`), N means "only if it is still at revision N" (an
+   * unknown plan is then `PlanNotFoundError`). A finished plan is refused (`finished`).
+   */
+  async configure(
+    planId: string,
+    settle: (current: Plan | null) => PlanRecoveryConfig,
+    create: (config: PlanRecoveryConfig, nowMs: number) => Plan,
+    expectedRevision?: number,
+  ): Promise<PlanConfigureOutcome> {
+    const id = checkPlanId(planId);
+    const outcome = await this.store.transact(async (tx): Promise<PlanConfigureOutcome> => {
+      const plan = await tx.readPlan(id);
+      if (plan === null) {
+        if (expectedRevision !== undefined && expectedRevision !== 0) throw new PlanNotFoundError(id);
+        const fresh = create(settle(null), this.now());
+        await tx.insertPlan(fresh);
+        return { status: 'created', plan: fresh };
+      }
+      const transition = reconfigurePlan(plan, settle(plan), expectedRevision, this.now());
+      if (!transition.ok)
+        return { status: 'refused', plan, reason: transition.reason, message: transition.message };
+      await this.write(tx, transition.plan, plan.revision);
+      return { status: 'changed', plan: transition.plan };
+    });
+    if (outcome.status !== 'refused')
+      this.listeners.emit({
+        plan: outcome.plan,
+        cause: outcome.status === 'created' ? 'created' : 'configured',
+      });
+    return outcome;
+  }
+
+  /**
+   * The phase succeeded: the plan moves to the next phase, or completes after apply. Refused unless the plan is
+   * running in `phase` and, with `expectedRevision`, still at that revision.
+   */
+  completePhase(planId: string, phase: PlanPhase, expectedRevision?: number): Promise<PlanOutcome> {
+    return this.change(
+      planId,
+      (plan, errors) => completePhase(plan, phase, errors.length, this.now(), expectedRevision),
+      'phase_completed',
+    );
   }
 
   /** The phase failed for good: ERRORED (the seed's `fail_execute`). */
   fail(planId: string, phase: PlanPhase): Promise<PlanOutcome> {
-    return this.change(planId, (plan) => failPhase(plan, phase, this.now()));
+    return this.change(planId, (plan) => failPhase(plan, phase, this.now()), 'failed');
   }
 
   /** A person's recovery action (docs/plan-errors.md has the table). */
   act(planId: string, action: PlanAction): Promise<PlanOutcome> {
-    return this.change(planId, (plan, errors) => applyPlanAction(plan, action, errors.length, this.now()));
+    return this.change(
+      planId,
+      (plan, errors) => applyPlanAction(plan, action, errors.length, this.now()),
+      action,
+    );
   }
 
   /**
@@ -97,20 +153,22 @@ export class PlanLifecycle {
    * not named keep their values (PLN-33). Values must be strings.
    */
   async updateErrorDetails(planId: string, details: Readonly<Record<string, string>>): Promise<Plan> {
-    const outcome = await this.change(planId, (plan) => ({
-      ok: true,
-      plan: mergeErrorDetails(plan, details, this.now()),
-    }));
+    const outcome = await this.change(
+      planId,
+      (plan) => ({ ok: true, plan: mergeErrorDetails(plan, details, this.now()) }),
+      'error_details',
+    );
     return outcome.plan;
   }
 
   /**
    * Runs `change` on the plan in one transaction: nothing is written when it refuses. Callers outside this class
-   * (the plan service) use it to append an error and move the plan in the same commit.
+   * (the plan service) use it to append an error and move the plan in the same commit. `onChange` listeners hear
+   * of a committed change, with `cause`.
    */
-  async change(planId: string, change: Change): Promise<PlanOutcome> {
+  async change(planId: string, change: Change, cause: PlanChangeCause): Promise<PlanOutcome> {
     const id = checkPlanId(planId);
-    return this.store.transact(async (tx) => {
+    const outcome = await this.store.transact(async (tx): Promise<PlanOutcome> => {
       const plan = await tx.readPlan(id);
       if (plan === null) throw new PlanNotFoundError(id);
       const result = await change(plan, await tx.listPlanErrors(id), tx);
@@ -118,6 +176,8 @@ export class PlanLifecycle {
       await this.write(tx, result.plan, plan.revision);
       return { status: 'changed', plan: result.plan };
     });
+    if (outcome.status === 'changed') this.listeners.emit({ plan: outcome.plan, cause });
+    return outcome;
   }
 
   private async write(tx: StoreTransaction, next: Plan, expectedRevision: number): Promise<void> {

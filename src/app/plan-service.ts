@@ -5,6 +5,8 @@ import {
   mergeErrorDetails,
   newPlan,
   planDecisionOf,
+  type Plan,
+  type PlanRecoveryConfig,
   planRetryLimits,
   recordPlanError,
   recourseCommandTemplates,
@@ -23,17 +25,26 @@ import { EngineInputError } from '../engine/engine-errors.js';
 import { renderPlanErrorBlock } from '../cli/plan-error-block.js';
 import { planErrorFormats, renderPlanErrors, type PlanErrorFormat } from '../cli/plan-errors-view.js';
 import { Listeners } from '../support/listeners.js';
-import { checkActionRequest, checkErrorReport, configFields } from './plan-input.js';
+import { checkActionRequest, checkCompleteRequest, checkErrorReport, configFields } from './plan-input.js';
 import { planJson, type PlanErrorsDocument, type PlanJson } from './plan-json.js';
-import type { PlanLifecycle } from './plan-lifecycle.js';
+import type { PlanChangeCause, PlanLifecycle } from './plan-lifecycle.js';
 
-/** What the plan service tells its observers (the server forwards them over SSE), after the commit. */
-export interface PlanEvent {
-  readonly type: 'plan.error.recorded';
-  readonly plan: PlanJson;
-  readonly record: PlanErrorRecord;
-  readonly decision: PlanDecision;
-}
+/**
+ * What the plan service tells its observers (the server forwards them over SSE), after the commit: a recorded
+ * error with its decision, or any other change of a plan (`plan.changed`, with what caused it).
+ */
+export type PlanEvent =
+  | {
+      readonly type: 'plan.error.recorded';
+      readonly plan: PlanJson;
+      readonly record: PlanErrorRecord;
+      readonly decision: PlanDecision;
+    }
+  | {
+      readonly type: 'plan.changed';
+      readonly plan: PlanJson;
+      readonly cause: Exclude<PlanChangeCause, 'error_recorded'>;
+    };
 
 /** A refused request: nothing changed; `reason` is stable, `message` says why in words. */
 export interface PlanRefusal {
@@ -53,6 +64,10 @@ export type RecordErrorAnswer =
   | PlanRefusal;
 
 export type PlanActionAnswer = { readonly status: 'changed'; readonly plan: PlanJson } | PlanRefusal;
+
+/** `PUT /v1/plans/{id}`: the plan created or its settings changed, or a refusal (finished, stale revision). */
+export type PlanConfigureAnswer =
+  { readonly status: 'created' | 'changed'; readonly plan: PlanJson } | PlanRefusal;
 
 export interface PlanServiceOptions {
   readonly lifecycle: PlanLifecycle;
@@ -86,30 +101,74 @@ export class PlanService {
     this.defaults = policy.value;
     this.lifecycle = options.lifecycle;
     this.templates = options.templates ?? recourseCommandTemplates;
+    // Every write of a plan goes through the lifecycle, the executor's too: its changes become events here. A
+    // recorded error has its own, richer event (below).
+    this.lifecycle.onChange(({ plan, cause }) => {
+      if (cause !== 'error_recorded')
+        this.listeners.emit({ type: 'plan.changed', plan: planJson(plan), cause });
+    });
   }
 
-  /** Observes recorded errors; returns the unsubscribe function. A listener that throws is skipped over. */
+  /** Observes plan events; returns the unsubscribe function. A listener that throws is skipped over. */
   subscribe(listener: (event: PlanEvent) => void): () => void {
     return this.listeners.add(listener);
   }
 
   /**
    * `PUT /v1/plans/{id}` `{auto_retry_threshold?, max_retries?, subplan?}`: creates the plan (at strategize,
-   * running) or replaces its recovery config. Omitted fields take the service's defaults.
+   * running) or changes its recovery config. Only the fields given change: an omitted field keeps the plan's
+   * value (the service's default for a new plan), and the merged config is checked as a whole.
+   * `expectedRevision` fences the write (0: only create; N: only while the plan is at revision N); a stale fence
+   * or a finished plan is a refusal, nothing changed.
    */
-  async configure(planId: string, body: unknown): Promise<PlanJson> {
+  async configure(
+    planId: string,
+    body: unknown,
+    options: { readonly expectedRevision?: number } = {},
+  ): Promise<PlanConfigureAnswer> {
     const issues: FieldIssue[] = [];
     const raw = configFields(body, issues);
-    const limit = raw.subplan ? planRetryLimits.subplanMaxRetries : planRetryLimits.maxRetries;
+    if (issues.length > 0) {
+      // Every problem at once: the values given are checked too, each on its own.
+      const values = createErrorRecoveryPolicy({
+        autoRetryThreshold: raw.autoRetryThreshold ?? 0,
+        maxRetries: raw.maxRetries ?? 0,
+        subplan: raw.subplan ?? false,
+      });
+      throw new EngineInputError(values.ok ? issues : [...issues, ...values.issues]);
+    }
+    const outcome = await this.lifecycle.configure(
+      planId,
+      (current) => this.mergedConfig(raw, current),
+      (recovery, now) => newPlan(planId, recovery, now),
+      options.expectedRevision,
+    );
+    return { ...outcome, plan: planJson(outcome.plan) };
+  }
+
+  /** The given fields over the plan's own config (or the defaults), checked as a whole. */
+  private mergedConfig(raw: ReturnType<typeof configFields>, current: Plan | null): PlanRecoveryConfig {
+    const subplan = raw.subplan ?? current?.recovery.subplan ?? false;
+    const limit = subplan ? planRetryLimits.subplanMaxRetries : planRetryLimits.maxRetries;
     const policy = createErrorRecoveryPolicy({
-      autoRetryThreshold: raw.autoRetryThreshold ?? this.defaults.autoRetryThreshold,
-      maxRetries: raw.maxRetries ?? Math.min(this.defaults.maxRetries, limit),
-      subplan: raw.subplan,
+      autoRetryThreshold:
+        raw.autoRetryThreshold ?? current?.recovery.autoRetryThreshold ?? this.defaults.autoRetryThreshold,
+      maxRetries: raw.maxRetries ?? current?.recovery.maxRetries ?? Math.min(this.defaults.maxRetries, limit),
+      subplan,
     });
-    if (!policy.ok) issues.push(...policy.issues);
-    if (issues.length > 0 || !policy.ok) throw new EngineInputError(issues);
-    const recovery = { ...policy.value, subplan: raw.subplan };
-    return planJson(await this.lifecycle.upsert(planId, recovery, (now) => newPlan(planId, recovery, now)));
+    if (!policy.ok) throw new EngineInputError(policy.issues);
+    return { ...policy.value, subplan };
+  }
+
+  /**
+   * `POST /v1/plans/{id}/complete` `{phase, revision?}`: the orchestrator reports that `phase` succeeded; the plan
+   * moves to the next phase (apply completes it) and its retry budget restarts. Refused (nothing changed) unless
+   * the plan is running in that phase and, with `revision`, still at it: a late or repeated report moves nothing.
+   */
+  async complete(planId: string, body: unknown): Promise<PlanActionAnswer> {
+    const request = checkCompleteRequest(body);
+    const outcome = await this.lifecycle.completePhase(planId, request.phase, request.revision);
+    return { ...outcome, plan: planJson(outcome.plan) };
   }
 
   /**
@@ -122,35 +181,43 @@ export class PlanService {
     // What the transaction recorded, for the answer and the event after the commit.
     const recorded: { record?: PlanErrorRecord; history?: readonly PlanErrorRecord[] } = {};
     const now = this.lifecycle.now();
-    const outcome = await this.lifecycle.change(planId, async (plan, errors, tx) => {
-      // failPhase refuses exactly what a report may not reach (a finished or errored plan, another phase).
-      const failed = failPhase(plan, report.phase, now);
-      if (!failed.ok) return failed;
-      const record = recordPlanError(
-        {
-          planId: plan.id,
-          phase: report.phase,
-          message: report.message,
-          exceptionType: report.exception_type,
-          stack: report.stack,
-          actor: report.actor,
-          toolCall: report.tool_call,
-          retryCount: retriesAttempted({ plan_id: plan.id, records: errors }, report.phase, plan.retrySince),
-        },
-        plan.recovery,
-        now,
-        this.templates,
-      );
-      await tx.appendPlanError(record);
-      recorded.record = record;
-      recorded.history = [...errors, record];
-      // Persist the latest metadata with the plan (PLN-51): it is what survives when only the plan is read.
-      const detailed = mergeErrorDetails(plan, errorDetailsOf(record), now);
-      return {
-        ok: true,
-        plan: record.verdict === 'retry' ? detailed : revise(detailed, { state: 'errored' }, now),
-      };
-    });
+    const outcome = await this.lifecycle.change(
+      planId,
+      async (plan, errors, tx) => {
+        // failPhase refuses exactly what a report may not reach (a finished or errored plan, another phase).
+        const failed = failPhase(plan, report.phase, now);
+        if (!failed.ok) return failed;
+        const record = recordPlanError(
+          {
+            planId: plan.id,
+            phase: report.phase,
+            message: report.message,
+            exceptionType: report.exception_type,
+            stack: report.stack,
+            actor: report.actor,
+            toolCall: report.tool_call,
+            retryCount: retriesAttempted(
+              { plan_id: plan.id, records: errors },
+              report.phase,
+              plan.retrySince,
+            ),
+          },
+          plan.recovery,
+          now,
+          this.templates,
+        );
+        await tx.appendPlanError(record);
+        recorded.record = record;
+        recorded.history = [...errors, record];
+        // Persist the latest metadata with the plan (PLN-51): it is what survives when only the plan is read.
+        const detailed = mergeErrorDetails(plan, errorDetailsOf(record), now);
+        return {
+          ok: true,
+          plan: record.verdict === 'retry' ? detailed : revise(detailed, { state: 'errored' }, now),
+        };
+      },
+      'error_recorded',
+    );
     if (outcome.status === 'refused') return { ...outcome, plan: planJson(outcome.plan) };
     // A changed plan means the transaction recorded the error.
     const answer = {

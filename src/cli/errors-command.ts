@@ -1,7 +1,13 @@
 import { Option, type Command } from 'commander';
 import type { PlanErrorsDocument } from '../app/plan-json.js';
 import { planErrorFormats, renderPlanErrors, type PlanErrorFormat } from './plan-errors-view.js';
-import { getJson, runClientCommand, serverConnection, withServerOptions } from './server-client.js';
+import {
+  checkedPlanId,
+  getJson,
+  runClientCommand,
+  serverConnection,
+  withServerOptions,
+} from './server-client.js';
 import { styleFor } from './plan-style.js';
 
 /** The URL path of a plan's resource. */
@@ -25,7 +31,8 @@ export function registerErrorsCommand(program: Command): void {
       ),
   ).action(async (planId: string, flags: { format: PlanErrorFormat; server?: string; token?: string }) => {
     await runClientCommand('errors', async () => {
-      const doc = await getJson<PlanErrorsDocument>(serverConnection(flags), planPath(planId, '/errors'));
+      const id = checkedPlanId(planId);
+      const doc = await getJson<PlanErrorsDocument>(serverConnection(flags), planPath(id, '/errors'));
       process.stdout.write(renderPlanErrors(doc, flags.format, styleFor(process.stdout, process.env)));
       return 0;
     });

@@ -5,7 +5,14 @@ import { planPhases, type PlanAction } from '../core/index.js';
 import { escapeControlCharacters } from '../core/text/escape-controls.js';
 import { planPath } from './errors-command.js';
 import { renderPlanErrorBlock } from './plan-error-block.js';
-import { postJson, putJson, runClientCommand, serverConnection, withServerOptions } from './server-client.js';
+import {
+  checkedPlanId,
+  postJson,
+  putJson,
+  runClientCommand,
+  serverConnection,
+  withServerOptions,
+} from './server-client.js';
 import { styleFor } from './plan-style.js';
 
 interface ServerFlags {
@@ -19,8 +26,10 @@ const describePlan = (plan: PlanJson): string =>
 /**
  * `recourse plan ...`, client commands of the server's `/v1/plans` endpoints (the CLI-01 decision's names):
  * `retry|prompt|correct|cancel PLAN_ID` and `revert PLAN_ID --to-phase strategize` take a recovery action;
- * `configure PLAN_ID` sets the retry policy; `error PLAN_ID --phase P --message M` records an error and prints the
- * recovery block (`Error [<category>]: ...`). A refused action (409) is one line on stderr and exit 1.
+ * `configure PLAN_ID` sets the retry policy (only the flags given change; `--if-revision N` fences it);
+ * `complete PLAN_ID --phase P` reports a phase that succeeded (the orchestrator's step); `error PLAN_ID --phase P
+ * --message M` records an error and prints the recovery block (`Error [<category>]: ...`). A refused request
+ * (409) is one line on stderr and exit 1; a PLAN_ID that cannot be a plan's is exit 2 before anything is sent.
  */
 export function registerPlanCommand(program: Command): void {
   const plan = program.command('plan').description('recover plans (talks to the Recourse server)');
@@ -50,7 +59,7 @@ export function registerPlanCommand(program: Command): void {
   withServerOptions(
     plan
       .command('configure')
-      .description('create a plan or set its retry policy')
+      .description('create a plan or change its retry policy (only the options given change)')
       .argument('<plan_id>', 'the plan')
       .option(
         '--auto-retry-threshold <n>',
@@ -58,27 +67,65 @@ export function registerPlanCommand(program: Command): void {
         parseNumber,
       )
       .option('--max-retries <n>', 'retries after the first attempt (0-10, 0-5 for a subplan)', parseNumber)
-      .option('--subplan', 'the plan is a subplan'),
+      .option('--subplan', 'the plan is a subplan')
+      .option('--no-subplan', 'the plan is not a subplan')
+      .option(
+        '--if-revision <n>',
+        'change it only if the plan is still at this revision (0: only create it)',
+        parseWhole,
+      ),
   ).action(
     async (
       planId: string,
-      flags: ServerFlags & { autoRetryThreshold?: number; maxRetries?: number; subplan?: boolean },
+      flags: ServerFlags & {
+        autoRetryThreshold?: number;
+        maxRetries?: number;
+        subplan?: boolean;
+        ifRevision?: number;
+      },
     ) => {
       await runClientCommand('plan configure', async () => {
-        const answer = await putJson<PlanJson>(serverConnection(flags), planPath(planId), {
-          ...(flags.autoRetryThreshold === undefined
-            ? {}
-            : { auto_retry_threshold: flags.autoRetryThreshold }),
-          ...(flags.maxRetries === undefined ? {} : { max_retries: flags.maxRetries }),
-          ...(flags.subplan ? { subplan: true } : {}),
-        });
+        const answer = await putJson<PlanJson>(
+          serverConnection(flags),
+          planPath(checkedPlanId(planId)),
+          {
+            ...(flags.autoRetryThreshold === undefined
+              ? {}
+              : { auto_retry_threshold: flags.autoRetryThreshold }),
+            ...(flags.maxRetries === undefined ? {} : { max_retries: flags.maxRetries }),
+            ...(flags.subplan === undefined ? {} : { subplan: flags.subplan }),
+          },
+          flags.ifRevision === undefined ? {} : { 'if-match': `"${flags.ifRevision}"` },
+        );
         process.stdout.write(
-          `${describePlan(answer)}; auto_retry_threshold ${answer.recovery.auto_retry_threshold}, max_retries ${answer.recovery.max_retries}\n`,
+          `${describePlan(answer)}; auto_retry_threshold ${answer.recovery.auto_retry_threshold}, max_retries ${answer.recovery.max_retries}${answer.recovery.subplan ? ', subplan' : ''}; revision ${answer.revision}\n`,
         );
         return 0;
       });
     },
   );
+
+  withServerOptions(
+    plan
+      .command('complete')
+      .description('report that the current phase succeeded: the plan moves to the next phase')
+      .argument('<plan_id>', 'the plan')
+      .addOption(
+        new Option('--phase <phase>', 'the phase that succeeded').choices(planPhases).makeOptionMandatory(),
+      )
+      .option('--revision <n>', 'only if the plan is still at this revision (the one you saw)', parseWhole),
+  ).action(async (planId: string, flags: ServerFlags & { phase: string; revision?: number }) => {
+    await runClientCommand('plan complete', async () => {
+      const answer = await postJson<PlanActionAnswer>(
+        serverConnection(flags),
+        planPath(checkedPlanId(planId), '/complete'),
+        { phase: flags.phase, ...(flags.revision === undefined ? {} : { revision: flags.revision }) },
+      );
+      if (answer.status !== 'changed') return refused('plan complete', answer);
+      process.stdout.write(`complete ${flags.phase}: ${describePlan(answer.plan)}\n`);
+      return 0;
+    });
+  });
 
   withServerOptions(
     plan
@@ -106,7 +153,7 @@ export function registerPlanCommand(program: Command): void {
       await runClientCommand('plan error', async () => {
         const answer = await postJson<RecordErrorAnswer>(
           serverConnection(flags),
-          planPath(planId, '/errors'),
+          planPath(checkedPlanId(planId), '/errors'),
           {
             phase: flags.phase,
             message: flags.message,
@@ -127,9 +174,11 @@ export function registerPlanCommand(program: Command): void {
 
 async function act(name: string, planId: string, action: PlanAction, flags: ServerFlags): Promise<void> {
   await runClientCommand(name, async () => {
-    const answer = await postJson<PlanActionAnswer>(serverConnection(flags), planPath(planId, '/actions'), {
-      action,
-    });
+    const answer = await postJson<PlanActionAnswer>(
+      serverConnection(flags),
+      planPath(checkedPlanId(planId), '/actions'),
+      { action },
+    );
     if (answer.status !== 'changed') return refused(name, answer);
     process.stdout.write(`${action}: ${describePlan(answer.plan)}\n`);
     return 0;
@@ -148,4 +197,9 @@ function parseNumber(value: string): number {
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n)) throw new InvalidArgumentError('expected a number');
   return n;
+}
+
+function parseWhole(value: string): number {
+  if (!/^\d{1,15}$/.test(value)) throw new InvalidArgumentError('expected a whole number');
+  return Number(value);
 }

@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { hasIdShape } from '../core/index.js';
 import { escapeControlCharacters } from '../core/text/escape-controls.js';
 
 /** Where the Recourse server listens when neither `--server` nor `RECOURSE_SERVER` says otherwise. */
@@ -11,10 +12,11 @@ export interface ServerConnection {
 }
 
 /**
- * A request that did not get a usable answer, with the exit code the command ends with: 2 a bad `--server`, 3 the
- * server cannot be reached (refused, unknown host, timed out), 4 the token was refused (401, 403), 1 any other
- * refusal (4xx, including a 409 refusal of a plan action), a server error (5xx) or an answer that is not JSON.
- * `message` is one line, safe to print.
+ * A request that did not get a usable answer, with the exit code the command ends with (docs/cli.md's table): 2 a
+ * usage error (a bad `--server`, a plan id that cannot be one), 3 the server could not serve it (not reachable, no
+ * answer in 30 s, a 5xx, an answer that is not JSON), 4 the token was refused (401, 403), 1 any other refusal
+ * (4xx, including a 409 refusal of a plan action). `message` is one line, safe to print; a failure of a request
+ * starts with the server's URL.
  */
 export class ServerClientError extends Error {
   constructor(
@@ -70,8 +72,13 @@ export function postJson<T>(server: ServerConnection, path: string, body: unknow
   return request<T>(server, 'POST', path, body);
 }
 
-export function putJson<T>(server: ServerConnection, path: string, body: unknown): Promise<T> {
-  return request<T>(server, 'PUT', path, body);
+export function putJson<T>(
+  server: ServerConnection,
+  path: string,
+  body: unknown,
+  headers: Readonly<Record<string, string>> = {},
+): Promise<T> {
+  return request<T>(server, 'PUT', path, body, headers);
 }
 
 async function request<T>(
@@ -79,6 +86,7 @@ async function request<T>(
   method: string,
   path: string,
   body?: unknown,
+  extraHeaders: Readonly<Record<string, string>> = {},
 ): Promise<T> {
   const url = `${server.baseUrl}${path}`;
   let response: Response;
@@ -89,6 +97,7 @@ async function request<T>(
         accept: 'application/json',
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         ...(server.token === null ? {} : { authorization: `Bearer ${server.token}` }),
+        ...extraHeaders,
       },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       signal: AbortSignal.timeout(requestTimeoutMs),
@@ -96,22 +105,42 @@ async function request<T>(
   } catch (error) {
     throw new ServerClientError(
       3,
-      `cannot reach the Recourse server at ${server.baseUrl} (${reasonOf(error)}); start it with \`recourse serve\` or pass --server`,
+      `${server.baseUrl}: cannot reach the Recourse server (${reasonOf(error)}); start it with \`recourse serve\` or pass --server`,
     );
   }
+  const at = server.baseUrl;
   const text = await response.text().catch(() => '');
   if (response.status === 401 || response.status === 403) {
     throw new ServerClientError(
       4,
-      `the server refused the request (${response.status}${detailOf(text)}); pass --token or set RECOURSE_TOKEN`,
+      `${at}: the server refused the request (${response.status}${detailOf(text)}); pass --token or set RECOURSE_TOKEN`,
     );
   }
-  if (!response.ok) throw new ServerClientError(1, `the server answered ${response.status}${detailOf(text)}`);
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    throw new ServerClientError(1, `the server's answer to ${method} ${path} is not JSON`);
+  if (response.status >= 500) {
+    throw new ServerClientError(3, `${at}: the server failed (${response.status}${detailOf(text)})`);
   }
+  let answer: unknown;
+  try {
+    // A refusal without a body is still a refusal (its status says it); an answer must be JSON.
+    answer = text === '' && !response.ok ? null : (JSON.parse(text) as unknown);
+  } catch {
+    throw new ServerClientError(
+      3,
+      `${at}: the answer to ${method} ${path} (${response.status}) is not JSON: is it a Recourse server?`,
+    );
+  }
+  if (!response.ok)
+    throw new ServerClientError(1, `${at}: the server answered ${response.status}${detailOf(text)}`);
+  return answer as T;
+}
+
+/** A plan id the server could hold (`hasIdShape`), or a usage error (exit 2) before any request is made. */
+export function checkedPlanId(planId: string): string {
+  if (hasIdShape(planId)) return planId;
+  throw new ServerClientError(
+    2,
+    `PLAN_ID must be 1 to 128 letters, digits and . _ : @ / -, starting with a letter or digit (got ${escapeControlCharacters(JSON.stringify(planId))})`,
+  );
 }
 
 /** Why fetch failed, in a few words: the system error code when there is one (ECONNREFUSED), else its message. */

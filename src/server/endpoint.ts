@@ -31,6 +31,11 @@ export interface Endpoint<B = unknown, Q = unknown> {
   readonly query?: z.ZodType<Q>;
   /** Status -> description, for the documentation. */
   readonly responses: Readonly<Record<number, string>>;
+  /**
+   * Runs after authorization and before the body is read (Fastify's `preParsing`): a throw (an `HttpError`, such
+   * as 404 for an unknown resource) answers without parsing the body, so a malformed body cannot hide it.
+   */
+  readonly beforeBody?: (params: Readonly<Record<string, string>>) => Promise<void>;
   /** Streams its own answer (Server-Sent Events): the handler writes to `reply.raw` and returns null. */
   readonly streams?: boolean;
   handler(context: EndpointContext<B, Q>): Promise<Reply | null>;

@@ -114,6 +114,14 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
           done(error as Error);
         }
       },
+      ...(e.beforeBody === undefined
+        ? {}
+        : {
+            preParsing: async (request: FastifyRequest, _reply: FastifyReply, payload: unknown) => {
+              await e.beforeBody!(request.params as Record<string, string>);
+              return payload;
+            },
+          }),
       handler: async (request, reply) => {
         const role = roles.get(request) ?? null;
         const body = e.body === undefined ? undefined : parse(e.body, request.body);

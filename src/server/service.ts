@@ -153,12 +153,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   });
   const tracing = createTracing({ recourse: opened, version: options.version });
   const plans = new PlanService({ lifecycle: new PlanLifecycle(opened.store, () => opened.clock.now()) });
-  const stopPlans = plans.subscribe((event) =>
-    hub.publish({
-      type: event.type,
-      data: { plan: event.plan, record: event.record, decision: event.decision },
-    }),
-  );
+  const stopPlans = plans.subscribe((event) => {
+    const { type, ...data } = event;
+    hub.publish({ type, data });
+  });
   const context: ServerContext = {
     recourse: opened,
     hub,

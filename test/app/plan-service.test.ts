@@ -32,8 +32,9 @@ async function thrown(promise: Promise<unknown>): Promise<unknown> {
 describe('the plan service: configure', () => {
   it('[PLN-40][PLN-16][PLN-23] a plan takes the service defaults (the automation threshold, 3 retries) for omitted fields', async () => {
     const w = await world({ autoRetryThreshold: 1, maxRetries: 2 });
-    const plan = await w.service.configure('P1', {});
-    expect(plan).toMatchObject({
+    const created = await w.service.configure('P1', {});
+    expect(created.status).toBe('created');
+    expect(created.plan).toMatchObject({
       id: 'P1',
       phase: 'strategize',
       state: 'running',
@@ -45,7 +46,7 @@ describe('the plan service: configure', () => {
     const answer = await w.service.recordError('P1', timeout);
     expect(answer).toMatchObject({ status: 'recorded', decision: { verdict: 'human_threshold' } });
     const plain = await world();
-    expect((await plain.service.configure('P2', {})).recovery).toEqual({
+    expect((await plain.service.configure('P2', {})).plan.recovery).toEqual({
       auto_retry_threshold: 0,
       max_retries: 3,
       subplan: false,
@@ -60,8 +61,11 @@ describe('the plan service: configure', () => {
       max_retries: 5,
       subplan: true,
     });
-    expect(again).toMatchObject({ phase: 'execute', state: 'running', revision: 3 });
-    expect(again.recovery).toEqual({ auto_retry_threshold: 0.5, max_retries: 5, subplan: true });
+    expect(again).toMatchObject({
+      status: 'changed',
+      plan: { phase: 'execute', state: 'running', revision: 3 },
+    });
+    expect(again.plan.recovery).toEqual({ auto_retry_threshold: 0.5, max_retries: 5, subplan: true });
     const error = await thrown(w.service.configure('P1', { max_retries: 6, subplan: true }));
     expect(error).toBeInstanceOf(EngineInputError);
     expect((error as EngineInputError).issues).toEqual([
@@ -84,6 +88,71 @@ describe('the plan service: configure', () => {
     expect(await w.store.readPlan('P1')).toBeNull();
     const badId = await thrown(w.service.configure('', {}));
     expect((badId as EngineInputError).issues[0]!.path).toBe('/plan_id');
+  });
+});
+
+describe('the plan service: configure merges, is fenced, and leaves finished plans alone', () => {
+  it('[PLN-16][PLN-24] only the fields given change: a later configure keeps the threshold and the subplan flag', async () => {
+    const w = await world();
+    await w.service.configure('M1', { auto_retry_threshold: 1, subplan: true, max_retries: 4 });
+    const later = await w.service.configure('M1', { max_retries: 2 });
+    expect(later.plan.recovery).toEqual({ auto_retry_threshold: 1, max_retries: 2, subplan: true });
+    // The merged config is checked as a whole: a subplan's limit applies to a max_retries set earlier.
+    await w.service.configure('M2', { max_retries: 8 });
+    const error = await thrown(w.service.configure('M2', { subplan: true }));
+    expect((error as EngineInputError).issues[0]?.path).toBe('/max_retries');
+    expect((await w.store.readPlan('M2'))?.recovery).toMatchObject({ maxRetries: 8, subplan: false });
+  });
+
+  it('an expected revision fences the write: a stale one is refused (stale_revision), nothing changed', async () => {
+    const w = await world();
+    const first = await w.service.configure('F1', {}, { expectedRevision: 0 });
+    expect(first).toMatchObject({ status: 'created', plan: { revision: 1 } });
+    const again = await w.service.configure('F1', {}, { expectedRevision: 0 });
+    expect(again).toMatchObject({ status: 'refused', reason: 'stale_revision' });
+    const ok = await w.service.configure('F1', { max_retries: 1 }, { expectedRevision: 1 });
+    expect(ok).toMatchObject({ status: 'changed', plan: { revision: 2 } });
+    const stale = await w.service.configure('F1', { max_retries: 5 }, { expectedRevision: 1 });
+    expect(stale).toMatchObject({ status: 'refused', reason: 'stale_revision', plan: { revision: 2 } });
+    expect((await w.store.readPlan('F1'))?.recovery.maxRetries).toBe(1);
+    expect(await thrown(w.service.configure('F9', {}, { expectedRevision: 3 }))).toBeInstanceOf(
+      PlanNotFoundError,
+    );
+  });
+
+  it('a cancelled or completed plan refuses a new configuration (finished)', async () => {
+    const w = await world();
+    await w.service.configure('X1', {});
+    await w.service.act('X1', { action: 'cancel' });
+    const refused = await w.service.configure('X1', { max_retries: 1 });
+    expect(refused).toMatchObject({ status: 'refused', reason: 'finished', plan: { state: 'cancelled' } });
+    expect((await w.store.readPlan('X1'))?.recovery.maxRetries).toBe(3);
+  });
+});
+
+describe('the plan service: completing phases', () => {
+  it('[PLN-39] complete moves strategize -> execute -> apply -> completed; a wrong phase or stale revision is refused', async () => {
+    const w = await world();
+    await w.service.configure('C1', {});
+    const wrong = await w.service.complete('C1', { phase: 'execute' });
+    expect(wrong).toMatchObject({ status: 'refused', reason: 'wrong_phase' });
+    expect(await w.service.complete('C1', { phase: 'strategize', revision: 1 })).toMatchObject({
+      status: 'changed',
+      plan: { phase: 'execute', state: 'running', revision: 2 },
+    });
+    const stale = await w.service.complete('C1', { phase: 'execute', revision: 1 });
+    expect(stale).toMatchObject({ status: 'refused', reason: 'stale_revision' });
+    await w.service.complete('C1', { phase: 'execute' });
+    expect(await w.service.complete('C1', { phase: 'apply' })).toMatchObject({
+      plan: { phase: 'apply', state: 'completed' },
+    });
+    expect(await w.service.complete('C1', { phase: 'apply' })).toMatchObject({ reason: 'finished' });
+    const bad = await thrown(w.service.complete('C1', { phase: 'later', revision: 0, extra: 1 }));
+    expect((bad as EngineInputError).issues.map((i) => i.path).sort()).toEqual([
+      '/extra',
+      '/phase',
+      '/revision',
+    ]);
   });
 });
 
@@ -221,6 +290,12 @@ describe('the plan service: recording errors', () => {
       '/phase',
     ]);
     expect(await w.store.listPlanErrors('P1')).toEqual([]);
+    // Only control characters, spaces or a terminal escape: stored sanitized, it would be an empty message.
+    for (const message of ['\u0007\u0000\u001f', ' \t\r\n', '\u001b[31m\u001b[0m', '\u200b\u0008']) {
+      const blank = await thrown(w.service.recordError('P1', { phase: 'execute', message }));
+      expect((blank as EngineInputError).issues.map((i) => i.path)).toEqual(['/message']);
+    }
+    expect(await w.store.listPlanErrors('P1')).toEqual([]);
     await w.service.recordError('P1', { phase: 'execute', message: 'boom', exception_type: 'TypeError' });
     expect(await w.service.recordError('P1', timeout)).toMatchObject({
       status: 'refused',
@@ -262,6 +337,32 @@ describe('the plan service: recording errors', () => {
     stop();
     await w.service.recordError('P1', timeout);
     expect(events).toHaveLength(1);
+  });
+
+  it('emits plan.changed with its cause for every other write: configure, complete, actions, the executor', async () => {
+    const w = await world();
+    const events: PlanEvent[] = [];
+    w.service.subscribe((e) => events.push(e));
+    await w.service.configure('V1', {});
+    await w.service.configure('V1', { max_retries: 0 });
+    await w.service.complete('V1', { phase: 'strategize' });
+    await w.service.recordError('V1', timeout);
+    await w.service.act('V1', { action: 'retry' });
+    await w.lifecycle.fail('V1', 'execute');
+    await w.service.act('V1', { action: 'revert_strategize' });
+    await w.service.act('V1', { action: 'cancel' });
+    await w.service.act('V1', { action: 'cancel' }); // refused: no event
+    expect(events.map((e) => (e.type === 'plan.changed' ? e.cause : e.type))).toEqual([
+      'created',
+      'configured',
+      'phase_completed',
+      'plan.error.recorded',
+      'retry',
+      'failed',
+      'revert_strategize',
+      'cancel',
+    ]);
+    expect(events.at(-1)).toMatchObject({ type: 'plan.changed', plan: { id: 'V1', state: 'cancelled' } });
   });
 });
 

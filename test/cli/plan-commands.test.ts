@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliInEnv } from './run-cli.js';
 import { startTestService, tokens } from '../helpers/service.js';
@@ -122,8 +124,20 @@ describe('recourse errors PLAN_ID', () => {
     expect(run).toMatchObject({
       status: 1,
       stdout: '',
-      stderr: 'recourse errors: the server answered 404: not_found: plan "nope" does not exist\n',
+      stderr: `recourse errors: ${server.url}: the server answered 404: not_found: plan "nope" does not exist\n`,
     });
+  });
+
+  it("a PLAN_ID that cannot be a plan's is a usage error (exit 2) and sends nothing", async () => {
+    for (const args of [
+      ['errors', ''],
+      ['plan', 'retry', ' x'],
+      ['plan', 'complete', '', '--phase', 'apply'],
+    ]) {
+      const run = await runCliInEnv(args, { ...env, RECOURSE_SERVER: 'http://127.0.0.1:9' });
+      expect(run.status, args.join(' ')).toBe(2);
+      expect(run.stderr).toMatch(/: PLAN_ID must be 1 to 128 letters/);
+    }
   });
 });
 
@@ -190,8 +204,7 @@ describe('recourse plan retry|prompt|correct|cancel|revert', () => {
     expect(run).toMatchObject({
       status: 1,
       stdout: '',
-      stderr:
-        'recourse plan retry: the server answered 409: refused (not_errored): plan A6 is running, not errored: there is nothing to retry\n',
+      stderr: `recourse plan retry: ${server.url}: the server answered 409: refused (not_errored): plan A6 is running, not errored: there is nothing to retry\n`,
     });
     expect((await world.store.readPlan('A6'))?.state).toBe('running');
   });
@@ -205,26 +218,93 @@ describe('recourse plan retry|prompt|correct|cancel|revert', () => {
     const ok = await runCliInEnv(['plan', 'configure', 'C1', '--max-retries', '5', '--subplan'], env);
     expect(ok).toMatchObject({
       status: 0,
-      stdout: 'plan C1: phase strategize, state running; auto_retry_threshold 0, max_retries 5\n',
+      stdout:
+        'plan C1: phase strategize, state running; auto_retry_threshold 0, max_retries 5, subplan; revision 1\n',
     });
     const bad = await runCliInEnv(['plan', 'configure', 'C1', '--auto-retry-threshold', '2'], env);
     expect(bad.status).toBe(1);
     expect(bad.stderr).toBe(
-      'recourse plan configure: the server answered 422: invalid_input: /auto_retry_threshold: auto_retry_threshold must be a number from 0.0 to 1.0 (got 2)\n',
+      `recourse plan configure: ${server.url}: the server answered 422: invalid_input: /auto_retry_threshold: auto_retry_threshold must be a number from 0.0 to 1.0 (got 2)\n`,
     );
     expect((await world.store.readPlan('C1'))?.recovery.maxRetries).toBe(5);
+  });
+
+  it('[PLN-18] plan configure changes only the options given: a human-escalated plan stays so', async () => {
+    await runCliInEnv(['plan', 'configure', 'human1', '--auto-retry-threshold', '1', '--subplan'], env);
+    const later = await runCliInEnv(['plan', 'configure', 'human1', '--max-retries', '2'], env);
+    expect(later).toMatchObject({
+      status: 0,
+      stdout:
+        'plan human1: phase strategize, state running; auto_retry_threshold 1, max_retries 2, subplan; revision 2\n',
+    });
+    const unset = await runCliInEnv(['plan', 'configure', 'human1', '--no-subplan'], env);
+    expect(unset.stdout).toBe(
+      'plan human1: phase strategize, state running; auto_retry_threshold 1, max_retries 2; revision 3\n',
+    );
+  });
+
+  it('plan configure --if-revision fences the write; a cancelled plan refuses configuration (exit 1)', async () => {
+    await runCliInEnv(['plan', 'configure', 'R1'], env);
+    const stale = await runCliInEnv(
+      ['plan', 'configure', 'R1', '--max-retries', '1', '--if-revision', '7'],
+      env,
+    );
+    expect(stale.status).toBe(1);
+    expect(stale.stderr).toBe(
+      `recourse plan configure: ${server.url}: the server answered 409: refused (stale_revision): plan R1 is at revision 1, not 7: it changed since; read it again\n`,
+    );
+    const fenced = await runCliInEnv(
+      ['plan', 'configure', 'R1', '--max-retries', '1', '--if-revision', '1'],
+      env,
+    );
+    expect(fenced.status).toBe(0);
+    await runCliInEnv(['plan', 'cancel', 'R1'], env);
+    const finished = await runCliInEnv(['plan', 'configure', 'R1', '--max-retries', '2'], env);
+    expect(finished.status).toBe(1);
+    expect(finished.stderr).toContain('refused (finished): plan R1 is cancelled');
+    expect((await world.store.readPlan('R1'))?.recovery.maxRetries).toBe(1);
   });
 });
 
 describe('the server client', () => {
+  it('a server error (5xx) or an answer that is not JSON exits 3, as every client command does (docs/cli.md)', async () => {
+    const stub = createServer((request, response) => {
+      if (request.url?.includes('html')) {
+        response.writeHead(200, { 'content-type': 'text/html' }).end('<html>a proxy</html>');
+      } else
+        response
+          .writeHead(500, { 'content-type': 'application/json' })
+          .end('{"error":{"code":"internal","message":"x"}}');
+    });
+    await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
+    try {
+      const failed = await runCliInEnv(['errors', 'pl1', '--server', url], { RECOURSE_TOKEN: token });
+      expect(failed).toMatchObject({
+        status: 3,
+        stderr: `recourse errors: ${url}: the server failed (500: internal: x)\n`,
+      });
+      const html = await runCliInEnv(['plan', 'cancel', 'html', '--server', url], { RECOURSE_TOKEN: token });
+      expect(html.status).toBe(3);
+      expect(html.stderr).toMatch(
+        new RegExp(`^recourse plan cancel: ${url}: the answer to POST .* is not JSON`),
+      );
+      // The same stub, the same exit code from a routes command.
+      expect(
+        (await runCliInEnv(['routes', 'show', 'r1', '--server', url], { RECOURSE_TOKEN: token })).status,
+      ).toBe(3);
+    } finally {
+      await new Promise((resolve) => stub.close(resolve));
+    }
+  });
+
   it('no token or a wrong one: one line, exit 4; --server and --token flags work as the variables do', async () => {
     await failing('S1', 1);
     const none = await runCliInEnv(['errors', 'S1'], { RECOURSE_SERVER: server.url });
     expect(none).toMatchObject({
       status: 4,
       stdout: '',
-      stderr:
-        'recourse errors: the server refused the request (401: unauthorized: send Authorization: Bearer TOKEN (or open /?token=TOKEN in a browser)); pass --token or set RECOURSE_TOKEN\n',
+      stderr: `recourse errors: ${server.url}: the server refused the request (401: unauthorized: send Authorization: Bearer TOKEN (or open /?token=TOKEN in a browser)); pass --token or set RECOURSE_TOKEN\n`,
     });
     const wrong = await runCliInEnv(['errors', 'S1', '--token', 'nope'], { RECOURSE_SERVER: server.url });
     expect(wrong.status).toBe(4);
@@ -242,7 +322,7 @@ describe('the server client', () => {
     });
     expect(run.status).toBe(3);
     expect(run.stderr).toBe(
-      `recourse plan cancel: cannot reach the Recourse server at ${closedUrl} (ECONNREFUSED); start it with \`recourse serve\` or pass --server\n`,
+      `recourse plan cancel: ${closedUrl}: cannot reach the Recourse server (ECONNREFUSED); start it with \`recourse serve\` or pass --server\n`,
     );
     const bad = await runCliInEnv(['errors', 'S1', '--server', 'ftp://x'], env);
     expect(bad).toMatchObject({

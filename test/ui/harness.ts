@@ -154,6 +154,8 @@ export async function openSignedIn(
     path?: string;
     theme?: 'light' | 'dark';
     clockOffsetMs?: number;
+    /** False: the page's event stream is cut (a tab that lost it), so the page goes stale until it reloads. */
+    liveEvents?: boolean;
   } = {},
 ): Promise<OpenPage> {
   const context = await browser.newContext({
@@ -162,6 +164,7 @@ export async function openSignedIn(
     reducedMotion: 'reduce',
   });
   if (options.clockOffsetMs !== undefined) await shiftBrowserClock(context, options.clockOffsetMs);
+  if (options.liveEvents === false) await context.route('**/v1/events**', (route) => route.abort());
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));

@@ -135,12 +135,15 @@ describe('plan pages', () => {
     }
   });
 
-  it('an action is sent and confirmed; a stale tab’s action is refused (409) with why, and the page shows the plan as it is; Cancel asks first', async () => {
+  it('an action is sent and confirmed; a live tab follows it; a stale tab’s action is refused (409) with why, and the page shows the plan as it is; Cancel asks first', async () => {
     await erroredPlan('p-act');
-    const [a, b] = await Promise.all(
-      [0, 1].map(() => openSignedIn(browser, service, { role: 'operator', path: '/plans/p-act' })),
+    // b lost its event stream, so it goes stale; c follows the plan's events.
+    const [a, b, c] = await Promise.all(
+      [true, false, true].map((liveEvents) =>
+        openSignedIn(browser, service, { role: 'operator', path: '/plans/p-act', liveEvents }),
+      ),
     );
-    for (const open of [a!, b!])
+    for (const open of [a!, b!, c!])
       await expect.poll(() => button(open.page, 'Retry the phase').count()).toBe(1);
     await button(a!.page, 'Retry the phase').click();
     await expect
@@ -152,6 +155,9 @@ describe('plan pages', () => {
       )
       .toBe('Retry the phase: done. Running the strategize phase.');
     await expect.poll(() => a!.page.getByTestId('plan-now').innerText()).toBe('Running the strategize phase');
+    // Tab c reloads on the plan.changed event of a's action, without being touched.
+    await expect.poll(() => c!.page.getByTestId('plan-now').innerText()).toBe('Running the strategize phase');
+    await expect.poll(() => button(c!.page, 'Retry the phase').count()).toBe(0);
     // Tab b still shows the errored plan: its action is refused, said in words, and b reloads.
     await button(b!.page, 'Correct and run again').click();
     await expect
@@ -179,9 +185,12 @@ describe('plan pages', () => {
     await dialog.getByRole('button', { name: 'Cancel the plan' }).click();
     await expect.poll(() => b!.page.getByTestId('plan-now').innerText()).toBe('Cancelled');
     expect(await main(b!.page).innerText()).toContain('Nothing: the plan is cancelled.');
+    // Cancelled elsewhere: c follows that too.
+    await expect.poll(() => c!.page.getByTestId('plan-now').innerText()).toBe('Cancelled');
     expectNoPageErrors(a!);
     expectNoPageErrors(b!);
-    await Promise.all([a!.context.close(), b!.context.close()]);
+    expectNoPageErrors(c!);
+    await Promise.all([a!.context.close(), b!.context.close(), c!.context.close()]);
   });
 
   it('a viewer sees the errors and the decision live, and no action', async () => {

@@ -1,7 +1,10 @@
-import type { PlanErrorCategory } from './categories.js';
+import { retriableCategories, type PlanErrorCategory } from './categories.js';
 import { planRules } from './plan-rules.js';
 import type { CatalogueCode } from '../catalogue/codes.js';
 import { classify } from '../classify/classify.js';
+import { catalogueRules } from '../catalogue/registry.js';
+
+const rulesById = new Map(catalogueRules.map((rule) => [rule.id, rule]));
 
 /**
  * How provider codes map to plan categories (REQUIREMENTS PLN-01 decision): transient codes are `transient`,
@@ -27,12 +30,32 @@ const categoryOfCode: Partial<Record<CatalogueCode, PlanErrorCategory>> = {
 };
 
 /**
+ * Where a report gives no exception type, the one its message opens with, or its last line does (a Python
+ * traceback ends `KeyError: 'x'`; JavaScript's `String(error)` is `TypeError: ...`): a dotted name ending in
+ * `Error`, `Exception` or `Denied`, then a colon. Null when neither line starts so.
+ */
+function typeNamedIn(message: string): string | null {
+  const head = message.slice(0, 8192);
+  const tail = message.slice(-8192);
+  const lastLine = tail.slice(tail.trimEnd().lastIndexOf('\n') + 1);
+  for (const line of [head, lastLine]) {
+    const match = /^\s*((?:[A-Za-z_]\w{0,80}\.){0,8}[A-Za-z_]\w{0,80}(?:Error|Exception|Denied))\s*:/.exec(
+      line,
+    );
+    if (match !== null) return match[1]!;
+  }
+  return null;
+}
+
+/**
  * The category of a plan error: the provider catalogue is asked first, then the plan rules (merge conflicts,
- * validation, configuration, resources, authorization, transient and internal errors); anything else is
- * `unknown`, which is not retriable. Pure and deterministic.
+ * validation, configuration, resources, authorization, provider token limits, transient and internal errors),
+ * with the exception type the message names when none is given; anything else is `unknown`, which is not
+ * retriable. Pure and deterministic.
  */
 export function classifyPlanError(message: string, exceptionType: string | null = null): PlanErrorCategory {
-  const name = exceptionType?.split('.').pop() ?? '';
+  const type = exceptionType ?? typeNamedIn(message);
+  const name = type?.split('.').pop() ?? '';
   const classification = classify(
     { kind: 'sdk_exception', name: name === '' ? 'Error' : name, message },
     { now: 0 },
@@ -43,6 +66,13 @@ export function classifyPlanError(message: string, exceptionType: string | null 
     (classification.class !== 'unclassified' || classification.reason === 'not_provider')
   ) {
     return fromCatalogue;
+  }
+  // A low-confidence catalogue match (a generic SDK name such as a permission-denied error) withholds its code from
+  // provider routing; here it may only make a plan escalate, never earn it an automatic retry.
+  if (classification.reason === 'low_confidence' && classification.classifier_rule !== null) {
+    const code = rulesById.get(classification.classifier_rule)?.code;
+    const cautious = code === undefined ? undefined : categoryOfCode[code];
+    if (cautious !== undefined && !retriableCategories[cautious]) return cautious;
   }
   const lowerName = name.toLowerCase();
   const lowerMessage = message.slice(0, 8192).toLowerCase();

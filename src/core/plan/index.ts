@@ -55,6 +55,7 @@ export { planDecisionOf, verdictReason, type PlanDecision } from './plan-decisio
 export {
   applyPlanAction,
   completePhase,
+  reconfigurePlan,
   failPhase,
   planActions,
   planRefusalReasons,

@@ -45,9 +45,25 @@ export const planRules: readonly PlanRule[] = [
       /(?:file|directory|path|branch|worktree|resource|plan|artifact|sandbox)(?: [^\s]{1,120})? (?:not found|does not exist|already exists|is locked)|no such file or directory|\benoent\b|\beexist\b|resource (?:conflict|busy)|locked by another/,
   },
   {
+    // Auth and authz failures (seed 004): credentials refused, and permission refused.
     category: 'authentication',
-    exceptions: ['permissiondenied', 'forbiddenerror', 'unauthorizederror'],
-    message: /not authorized|access denied|forbidden|authori[sz]ation (?:failed|denied)/,
+    exceptions: [
+      'permissiondenied',
+      'permissionerror',
+      'accessdeniederror',
+      'forbiddenerror',
+      'unauthorizederror',
+      'authorizationerror',
+    ],
+    message:
+      /not authorized|unauthori[sz]ed|access denied|permission denied|forbidden|authori[sz]ation (?:failed|denied)|authentication (?:failed|required)/,
+  },
+  {
+    // LLM provider errors: a token limit the provider catalogue did not already name (seed 004: "token limit").
+    category: 'provider',
+    exceptions: ['tokenlimiterror', 'tokenlimitexceedederror'],
+    message:
+      /\btoken limit (?:exceeded|reached|was reached|hit)|\bmax_tokens (?:exceeded|limit (?:exceeded|reached))|\bmaximum (?:number of )?tokens (?:exceeded|reached)|exceeds? the (?:model'?s? )?(?:token|context) (?:limit|window)/,
   },
   {
     category: 'transient',

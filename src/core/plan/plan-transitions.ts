@@ -1,4 +1,4 @@
-import { revise, type Plan, type PlanPhase } from './plan.js';
+import { revise, type Plan, type PlanPhase, type PlanRecoveryConfig } from './plan.js';
 
 /** The recovery actions a person can take on a plan (PLN-06 without `manual`, which has no command). */
 export const planActions = ['retry', 'prompt', 'correct', 'revert_strategize', 'cancel'] as const;
@@ -14,6 +14,8 @@ export const planRefusalReasons = [
   'errored',
   /** The phase named is not the plan's current phase. */
   'wrong_phase',
+  /** The caller's expected revision is not the plan's: it changed since the caller read it (reload). */
+  'stale_revision',
 ] as const;
 export type PlanRefusalReason = (typeof planRefusalReasons)[number];
 
@@ -26,6 +28,33 @@ const refuse = (reason: PlanRefusalReason, message: string): PlanTransition => (
   reason,
   message,
 });
+
+/** Refuses a write fenced by a revision the plan no longer has (`undefined`: no fence). */
+function checkRevision(plan: Plan, expectedRevision: number | undefined): PlanTransition | null {
+  if (expectedRevision === undefined || expectedRevision === plan.revision) return null;
+  return refuse(
+    'stale_revision',
+    `plan ${plan.id} is at revision ${plan.revision}, not ${expectedRevision}: it changed since; read it again`,
+  );
+}
+
+/**
+ * New recovery settings for an existing plan (`PUT /v1/plans/{id}`), already merged with the plan's own by the
+ * caller. Refused when the plan is finished (completed or cancelled: its policy no longer matters) or, with
+ * `expectedRevision`, when the plan moved past that revision.
+ */
+export function reconfigurePlan(
+  plan: Plan,
+  recovery: PlanRecoveryConfig,
+  expectedRevision: number | undefined,
+  nowMs: number,
+): PlanTransition {
+  const stale = checkRevision(plan, expectedRevision);
+  if (stale !== null) return stale;
+  if (plan.state === 'completed' || plan.state === 'cancelled')
+    return refuse('finished', `plan ${plan.id} is ${plan.state}: its recovery settings can no longer change`);
+  return { ok: true, plan: revise(plan, { recovery }, nowMs) };
+}
 
 /** Refuses anything on a finished plan, and a phase other than the current one. */
 function checkRunningPhase(plan: Plan, phase: PlanPhase): PlanTransition | null {
@@ -46,15 +75,17 @@ const nextPhase: Readonly<Record<PlanPhase, PlanPhase | null>> = {
 
 /**
  * A running phase succeeded: the plan moves to the next phase (apply completes the plan). The retry budget
- * restarts: `errorCount` is how many errors the plan has recorded so far.
+ * restarts: `errorCount` is how many errors the plan has recorded so far. Refused unless the plan is running in
+ * `phase` (and, with `expectedRevision`, still at that revision), so a late or repeated report moves nothing.
  */
 export function completePhase(
   plan: Plan,
   phase: PlanPhase,
   errorCount: number,
   nowMs: number,
+  expectedRevision?: number,
 ): PlanTransition {
-  const refused = checkRunningPhase(plan, phase);
+  const refused = checkRevision(plan, expectedRevision) ?? checkRunningPhase(plan, phase);
   if (refused !== null) return refused;
   const next = nextPhase[phase];
   return {

@@ -1,5 +1,10 @@
 import { hasIdShape } from '../../core/index.js';
-import type { PlanActionAnswer, PlanService, RecordErrorAnswer } from '../../app/index.js';
+import type {
+  PlanActionAnswer,
+  PlanConfigureAnswer,
+  PlanService,
+  RecordErrorAnswer,
+} from '../../app/index.js';
 import { endpoint, type Endpoint } from '../endpoint.js';
 import { HttpError, invalid, type Reply } from '../http-errors.js';
 import { z } from 'zod';
@@ -20,6 +25,13 @@ export function planEndpoints(plans: PlanService): Endpoint[] {
     }
     return { status: 200, body: answer };
   };
+  /** `PUT` answers the plan itself (its documented body), or 409 like the other writes. */
+  const planOrRefused = (answer: PlanConfigureAnswer): Reply => {
+    if (answer.status === 'refused') {
+      throw new HttpError(409, 'refused', answer.message, { plan: answer.plan, reason: answer.reason });
+    }
+    return { status: 200, body: answer.plan };
+  };
   const anyBody = z.unknown();
   /** A plan that exists, or 404 before the body is looked at: an unknown plan is not a field error. */
   const existing = async (id: string | undefined): Promise<string> => {
@@ -27,6 +39,9 @@ export function planEndpoints(plans: PlanService): Endpoint[] {
       throw new HttpError(404, 'not_found', `plan ${JSON.stringify(id ?? '').slice(0, 140)} does not exist`);
     }
     return id;
+  };
+  const existingBeforeBody = async (params: Readonly<Record<string, string>>): Promise<void> => {
+    await existing(params.id);
   };
   return [
     endpoint<undefined, z.infer<typeof pageQuery>>({
@@ -73,17 +88,47 @@ export function planEndpoints(plans: PlanService): Endpoint[] {
     endpoint<unknown>({
       method: 'PUT',
       url: '/v1/plans/:id',
-      access: 'operate',
+      // The orchestrator that runs a plan creates it (as it starts routes and sessions); a person may too.
+      access: 'orchestrate',
       tag: 'plans',
       summary:
-        'Create a plan or replace its recovery configuration `{auto_retry_threshold?, max_retries?, subplan?}`',
+        'Create a plan or change its recovery configuration `{auto_retry_threshold?, max_retries?, subplan?}`: only the fields given change. `If-Match: "N"` makes it conditional on revision N (0: only create)',
       body: anyBody,
-      responses: { 200: 'the plan', 422: 'invalid fields' },
-      async handler({ params, body }) {
+      responses: {
+        200: 'the plan',
+        404: 'If-Match named a revision of a plan that does not exist',
+        409: 'refused: `stale_revision` (the plan is not at the If-Match revision) or `finished`',
+        422: 'invalid fields',
+      },
+      async handler({ params, body, headers }) {
         if (!hasIdShape(params.id)) {
           throw invalid([{ path: '/id', message: planIdRule }]);
         }
-        return { status: 200, body: await plans.configure(params.id, body) };
+        const expectedRevision = expectedRevisionOf(headers['if-match']);
+        return planOrRefused(
+          await plans.configure(params.id, body, {
+            ...(expectedRevision === undefined ? {} : { expectedRevision }),
+          }),
+        );
+      },
+    }),
+    endpoint<unknown>({
+      method: 'POST',
+      url: '/v1/plans/:id/complete',
+      access: 'orchestrate',
+      tag: 'plans',
+      summary:
+        'The orchestrator reports that a phase succeeded `{phase, revision?}`: the plan moves on (strategize -> execute -> apply -> completed) and its retry count starts again',
+      body: anyBody,
+      beforeBody: existingBeforeBody,
+      responses: {
+        200: '`{status: changed, plan}`',
+        404: 'no such plan',
+        409: 'refused: `wrong_phase`, `errored`, `finished` or `stale_revision`',
+        422: 'invalid fields',
+      },
+      async handler({ params, body }) {
+        return refusedOr(await plans.complete(await existing(params.id), body));
       },
     }),
     endpoint<unknown>({
@@ -100,6 +145,7 @@ export function planEndpoints(plans: PlanService): Endpoint[] {
         409: 'refused',
         422: 'invalid fields',
       },
+      beforeBody: existingBeforeBody,
       async handler({ params, body }) {
         return refusedOr(await plans.recordError(await existing(params.id), body));
       },
@@ -140,9 +186,25 @@ export function planEndpoints(plans: PlanService): Endpoint[] {
         409: 'refused',
         422: 'invalid fields',
       },
+      beforeBody: existingBeforeBody,
       async handler({ params, body }) {
         return refusedOr(await plans.act(await existing(params.id), body));
       },
     }),
   ];
+}
+
+/** `If-Match: "3"` (or `3`, or a weak `W/"3"`): the plan revision the caller saw; 0 means "create only". */
+function expectedRevisionOf(ifMatch: unknown): number | undefined {
+  if (typeof ifMatch !== 'string' || ifMatch === '') return undefined;
+  const match = /^(?:W\/)?"?(\d{1,15})"?$/.exec(ifMatch.trim());
+  if (match === null) {
+    throw invalid([
+      {
+        path: '/revision',
+        message: `If-Match must be a plan revision such as "3" (got ${JSON.stringify(ifMatch.slice(0, 40))})`,
+      },
+    ]);
+  }
+  return Number(match[1]);
 }

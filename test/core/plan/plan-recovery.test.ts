@@ -119,6 +119,57 @@ describe('plan error categories', () => {
   ])('%s', (_name, message, exceptionType, category) => {
     expect(classifyPlanError(message, exceptionType)).toBe(category);
   });
+
+  // The seed's own words for each category (PLN-03), and near misses that belong to none of them.
+  it.each([
+    ['[PLN-03] provider: token limit exceeded', 'token limit exceeded', null, 'provider'],
+    [
+      '[PLN-03] provider: Token limit reached',
+      'Token limit reached while generating the plan',
+      null,
+      'provider',
+    ],
+    ['[PLN-03] provider: max_tokens exceeded', 'max_tokens exceeded', 'RuntimeError', 'provider'],
+    ['[PLN-03] provider: a token limit type', 'too long', 'TokenLimitExceededError', 'provider'],
+    ['[PLN-03] authentication: permission denied', 'permission denied', null, 'authentication'],
+    ['[PLN-03] authentication: PermissionDeniedError', 'no', 'PermissionDeniedError', 'authentication'],
+    [
+      '[PLN-03] authentication: PermissionError',
+      'Operation not permitted',
+      'PermissionError',
+      'authentication',
+    ],
+    ['[PLN-03] authentication: failed', 'Authentication failed for the sandbox', null, 'authentication'],
+    ['[PLN-03] resource: type named in the message', 'FileNotFoundError: no such file', null, 'resource'],
+    [
+      '[PLN-03] resource: dotted type in the message',
+      "builtins.FileNotFoundError: 'plan.yaml'",
+      null,
+      'resource',
+    ],
+    ['[PLN-03] internal: KeyError in the message', "KeyError: 'x'", null, 'internal'],
+    [
+      '[PLN-03] internal: a traceback ending in its type',
+      'Traceback (most recent call last):\n  File "a.py", line 1, in <module>\nKeyError: \'x\'',
+      null,
+      'internal',
+    ],
+    ['[PLN-04] near miss: a token refreshed', 'token refreshed; limit raised', null, 'unknown'],
+    ['[PLN-04] near miss: a limit of tokens set', 'max_tokens set to 4096', null, 'unknown'],
+    ['[PLN-04] near miss: tokenizer limit words', 'the token limit is 8k', null, 'unknown'],
+    ['[PLN-04] near miss: permission granted', 'permission granted to the sandbox', null, 'unknown'],
+    ['[PLN-04] near miss: an unknown type in the message', "PlanFizzleError: 'x'", null, 'unknown'],
+    [
+      '[PLN-04] near miss: a type named mid-sentence',
+      "while reading: KeyError: 'x' happened",
+      null,
+      'unknown',
+    ],
+    ['[PLN-04] near miss: a bare Error prefix', 'Error: the moon is in the wrong phase', null, 'unknown'],
+    ['[PLN-04] a given type wins over the message', "KeyError: 'x'", 'PlanFizzle', 'unknown'],
+  ])('%s', (_name, message, exceptionType, category) => {
+    expect(classifyPlanError(message, exceptionType)).toBe(category);
+  });
 });
 
 describe('recovery actions and hints', () => {

@@ -18,6 +18,7 @@ const eventTypes = [
   'session.message.updated',
   'session.message.deleted',
   'plan.error.recorded',
+  'plan.changed',
   'recourse.reconciled',
   'heartbeat',
   'reload',

@@ -4,13 +4,14 @@ import { Link, pathOf } from '../../router.js';
 import { mayOperate, useMe } from '../../session.js';
 import { PlanActions } from './plan-actions.js';
 import { PlanHistory } from './plan-history.js';
-import { planStateWords } from './plan-words.js';
+import { planEventTypes, planStateWords } from './plan-words.js';
 import type { PlanErrorsDoc } from './plan-types.js';
 
 /**
  * `/plans/ID`: what `recourse errors PLAN_ID` shows (seed 004): the plan, its latest error, the retry decision,
  * the recovery suggestions with their commands and the history; for operators, the actions its state allows.
- * Live: a `plan.error.recorded` event for this plan reloads it.
+ * Live: a `plan.error.recorded` or `plan.changed` event for this plan reloads it (a change made elsewhere: the CLI,
+ * another person, the orchestrator completing a phase).
  */
 export function PlanView(props: { readonly id: string }) {
   const me = useMe();
@@ -20,7 +21,7 @@ export function PlanView(props: { readonly id: string }) {
   );
   useLiveEvents((event) => {
     const plan = event.data.plan as { id?: unknown } | undefined;
-    if (event.type === 'plan.error.recorded' && plan?.id === props.id) doc.reload();
+    if (planEventTypes.has(event.type) && plan?.id === props.id) doc.reload();
   });
   const data = doc.data;
   const latest = data?.errors.at(-1) ?? null;

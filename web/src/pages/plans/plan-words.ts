@@ -1,6 +1,9 @@
 import type { PlanState } from '../../../../src/core/plan/plan.js';
 import type { PlanRefusalReason } from '../../../../src/core/plan/plan-transitions.js';
 
+/** The events that say a plan changed: a recorded error, and every other write (`plan.changed`). */
+export const planEventTypes: ReadonlySet<string> = new Set(['plan.error.recorded', 'plan.changed']);
+
 /** A plan's state in words: what is happening and whether a person is needed. */
 export function planStateWords(state: PlanState, phase: string): string {
   switch (state) {
@@ -30,6 +33,8 @@ export function refusalWords(reason: unknown): string {
       return 'The plan errored and waits for a recovery action first.';
     case 'wrong_phase':
       return 'The plan is in another phase now.';
+    case 'stale_revision':
+      return 'The plan changed since this page loaded it: look again before acting.';
     default:
       return 'The plan’s state does not allow this now.';
   }

@@ -3,7 +3,7 @@ import { api, query } from '../../api.js';
 import { absoluteTime } from '../../format.js';
 import { useLiveEvents, useResource } from '../../live/hooks.js';
 import { Link, pathOf } from '../../router.js';
-import { planStateWords } from './plan-words.js';
+import { planEventTypes, planStateWords } from './plan-words.js';
 import type { PlanRow } from './plan-types.js';
 
 interface PlansAnswer {
@@ -21,7 +21,7 @@ export function PlansList() {
   const [next, setNext] = useState<string | null | undefined>(undefined);
   const [problem, setProblem] = useState<string | null>(null);
   useLiveEvents((event) => {
-    if (event.type === 'plan.error.recorded') first.reload();
+    if (planEventTypes.has(event.type)) first.reload();
   });
   const firstRows = first.data?.plans ?? [];
   const seen = new Set(firstRows.map((p) => p.id));
