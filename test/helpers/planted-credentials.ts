@@ -257,6 +257,13 @@ export const planted: readonly Planted[] = [
     header: ['Referer', `https://api.example.com/v1/chat?api_key=${s}`],
   }))(fake(49, 24)),
   ((s) => ({
+    // A query inside another URL's query: the `=` is URL-encoded (a hostile review found it kept).
+    format: 'URL-encoded token query parameter',
+    secret: s,
+    prose: `redirect to https://login.example.com/?next=%2Fapi%3Ftoken%3D${s} returned 502 Bad Gateway`,
+    header: ['Location', `https://login.example.com/?next=%2Fapi%3Faccess_token%3D${s}`],
+  }))(fake(60, 28, 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789')),
+  ((s) => ({
     format: 'DeepSeek key (sk- and 32 hex)',
     secret: s,
     prose: `Authentication Fails, Your api key: ${s} is invalid`,

@@ -76,8 +76,11 @@ const strongNames = `(?:${passwordNames}|${keyNames})`;
 /** Names whose value is a credential only when it looks like one (`key: "service"` is Google's metadata). */
 const weakNames = ci(String.raw`(?:token|key|signature|sig|session(?:id|_id|-id)?)`);
 
-/** Between a name and its value: quotes (JSON escaped up to twice), a colon or equals sign, blanks. */
-const assignment = String.raw`\\{0,3}["'\`]?\s{0,4}[:=]\s{0,4}\\{0,3}["'\`]?`;
+/**
+ * Between a name and its value: quotes (JSON escaped up to twice), a colon or equals sign (or either URL-encoded, as
+ * a query inside another URL's query carries it: `next=%2Fapi%3Ftoken%3D...`), blanks.
+ */
+const assignment = String.raw`\\{0,3}["'\`]?\s{0,4}(?:[:=]|%3[AaDd])\s{0,4}\\{0,3}["'\`]?`;
 
 /** Between a key word and a key in prose: `subscription key 0a1b...`, `token is "..."`, `key: (...)`, `<Key>...`. */
 const nearby = String.raw`s?\\{0,3}["'\`>]?\s{0,3}(?:[:=]|${ci('is')}(?=\s)|${ci('was')}(?=\s))?\s{0,3}\\{0,3}["'\`(\[<]?`;
@@ -268,6 +271,15 @@ export const secretFormats: readonly SecretFormat[] = [
     trigger: ':\\/\\/',
     source: String.raw`(?<=[A-Za-z][A-Za-z0-9+.-]{0,20}):\/\/([^\s/?#@'"<>]{1,256}@)`,
     replacement: `${redacted}@`,
+  },
+  {
+    // A query inside another URL's query (`?next=%2Fapi%3Ftoken%3D...`): the name follows an encoded `?` or `&`,
+    // where the word scan does not stop (a letter precedes it), and its value reads as a key.
+    name: 'encoded_query_parameter',
+    starts: ['%3', '%2'],
+    trigger: '%(?:3[Ff]|26)',
+    source: String.raw`%(?:3[Ff]|26)(?:${strongNames}|${weakNames})(?:%3[Dd]|=)([A-Za-z0-9._~+/-]{8,256})`,
+    accept: (text, start, end) => (looksLikeShortKey(text.slice(start, end)) ? start : -1),
   },
   {
     name: 'authorization_scheme',
@@ -764,7 +776,7 @@ export function findSecrets(text: string): SecretSpan[] {
       if (span === null) {
         let end = i;
         while (end < n && isRun(charCodeAt.call(text, end))) end++;
-        if (end - i >= 32) skipTo = end;
+        if (end - i >= 32) skipTo = encodedQueryWithin(text, i + 1, end) ?? end;
       }
     }
     if (span !== null) {
@@ -780,6 +792,18 @@ export function findSecrets(text: string): SecretSpan[] {
     i = skipTo;
   }
   return spans;
+}
+
+const encodedQuery = /%(?:3[Ff]|26)/g;
+
+/**
+ * Where a URL-encoded `?` or `&` begins inside a refused run (`next=%2Fapi%3Ftoken%3D...` is one run), so the scan
+ * reads the query parameter after it (`encoded_query_parameter`) instead of skipping the run whole.
+ */
+function encodedQueryWithin(text: string, from: number, end: number): number | null {
+  encodedQuery.lastIndex = from;
+  const found = encodedQuery.exec(text);
+  return found !== null && found.index < end ? found.index : null;
 }
 
 /** Whether text at `at` begins with one of `starts` (lower-case), letters compared without case. */
