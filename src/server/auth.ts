@@ -41,6 +41,7 @@ interface TokenEntry {
 /** Configured bearer tokens. Only digests are kept, and a lookup compares against every entry in constant time. */
 export class TokenTable {
   private readonly entries: readonly TokenEntry[];
+  private readonly fingerprints = new WeakMap<Buffer, readonly { role: Role; fingerprint: Buffer }[]>();
 
   constructor(tokens: readonly { readonly role: Role; readonly token: string }[]) {
     this.entries = tokens.map((t) => ({ role: t.role, digest: digest(t.token) }));
@@ -60,6 +61,36 @@ export class TokenTable {
     return found;
   }
 
+  /**
+   * The keyed fingerprint a session cookie carries for the configured token `token`, with its role; null for an
+   * unknown token. It is an HMAC of the token's digest under the cookie key: it names the token without being it.
+   */
+  session(key: Buffer, token: string): { readonly role: Role; readonly fingerprint: string } | null {
+    const role = this.lookup(token);
+    return role === null
+      ? null
+      : { role, fingerprint: fingerprint(key, digest(token)).toString('base64url') };
+  }
+
+  /**
+   * Whether a cookie's fingerprint names a token configured now, under `role`: a token removed from the
+   * configuration ends every session it was traded for, on every node. Every entry is compared.
+   */
+  holdsSession(key: Buffer, role: Role, presented: string): boolean {
+    const given = Buffer.from(presented, 'base64url');
+    if (given.length !== fingerprintBytes) return false;
+    let cached = this.fingerprints.get(key);
+    if (cached === undefined) {
+      cached = this.entries.map((e) => ({ role: e.role, fingerprint: fingerprint(key, e.digest) }));
+      this.fingerprints.set(key, cached);
+    }
+    let held = false;
+    for (const entry of cached) {
+      if (timingSafeEqual(entry.fingerprint, given) && entry.role === role) held = true;
+    }
+    return held;
+  }
+
   /** A key derived from every configured token: each node with the same tokens derives the same key. */
   derivedKey(): Buffer {
     const hash = createHash('sha256').update('recourse-cookie-key/v1');
@@ -70,6 +101,16 @@ export class TokenTable {
 
 function digest(token: string): Buffer {
   return createHash('sha256').update(token, 'utf8').digest();
+}
+
+const fingerprintBytes = 16;
+
+function fingerprint(key: Buffer, tokenDigest: Buffer): Buffer {
+  return createHmac('sha256', key)
+    .update('recourse-session-token/v1:')
+    .update(tokenDigest)
+    .digest()
+    .subarray(0, fingerprintBytes);
 }
 
 /** A token the server makes for one run when none is configured (printed in the start-up URL). */
@@ -114,19 +155,29 @@ export function parseTokens(
   return { ok: true, tokens };
 }
 
-/** The browser's session cookie: stateless, signed, so every node sharing the key accepts it. */
+/**
+ * The browser's session cookie: stateless and signed, so every node sharing the key accepts it, and bound to the
+ * token it was traded for (`v2.<role>.<expiry>.<token fingerprint>.<signature>`), so it ends when that token is
+ * removed. A `v1` cookie (bound to a role only) is refused: its browser signs in again.
+ */
 export const sessionCookieName = 'recourse_session';
 const sessionCookieSeconds = 12 * 3600;
 
-export function signSession(key: Buffer, role: Role, nowMs: number): string {
+/** A session the server hands out: the role and the keyed fingerprint of the token it was traded for. */
+export interface SessionGrant {
+  readonly role: Role;
+  readonly fingerprint: string;
+}
+
+export function signSession(key: Buffer, grant: SessionGrant, nowMs: number): string {
   const expires = Math.floor(nowMs / 1000) + sessionCookieSeconds;
-  const body = `v1.${role}.${expires}`;
+  const body = `v2.${grant.role}.${expires}.${grant.fingerprint}`;
   return `${body}.${createHmac('sha256', key).update(body).digest('base64url')}`;
 }
 
-/** The `Set-Cookie` value that signs a browser in as `role` (HttpOnly, SameSite=Strict, 12 hours). */
-export function sessionCookie(key: Buffer, role: Role, nowMs: number): string {
-  const value = signSession(key, role, nowMs);
+/** The `Set-Cookie` value that signs a browser in with `grant` (HttpOnly, SameSite=Strict, 12 hours). */
+export function sessionCookie(key: Buffer, grant: SessionGrant, nowMs: number): string {
+  const value = signSession(key, grant, nowMs);
   return `${sessionCookieName}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${sessionCookieSeconds}`;
 }
 
@@ -135,17 +186,20 @@ export function clearedSessionCookie(): string {
   return `${sessionCookieName}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`;
 }
 
-/** The role a cookie value carries, when its signature holds and it has not expired. */
-export function verifySession(key: Buffer, value: string, nowMs: number): Role | null {
+/**
+ * The role a cookie value carries, when its signature holds, it has not expired and the token it was traded for
+ * is still configured (under that role) in `tokens`.
+ */
+export function verifySession(key: Buffer, value: string, nowMs: number, tokens: TokenTable): Role | null {
   const parts = value.split('.');
-  if (parts.length !== 4 || parts[0] !== 'v1') return null;
-  const [, role, expires, signature] = parts as [string, string, string, string];
-  const expected = createHmac('sha256', key).update(`v1.${role}.${expires}`).digest();
+  if (parts.length !== 5 || parts[0] !== 'v2') return null;
+  const [, role, expires, tokenFingerprint, signature] = parts as [string, string, string, string, string];
+  const expected = createHmac('sha256', key).update(`v2.${role}.${expires}.${tokenFingerprint}`).digest();
   const given = Buffer.from(signature, 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   if (!(roles as readonly string[]).includes(role)) return null;
   if (!/^\d{1,12}$/.test(expires) || Number(expires) * 1000 <= nowMs) return null;
-  return role as Role;
+  return tokens.holdsSession(key, role as Role, tokenFingerprint) ? (role as Role) : null;
 }
 
 /**

@@ -208,7 +208,7 @@ function authorize(request: FastifyRequest, access: Access, options: HttpServerO
     if (role === null) throw new HttpError(401, 'unauthorized', 'the bearer token is not valid');
   } else {
     const cookie = cookieValue(request.headers.cookie, sessionCookieName);
-    role = cookie === null ? null : verifySession(options.cookieKey, cookie, Date.now());
+    role = cookie === null ? null : verifySession(options.cookieKey, cookie, Date.now(), options.tokens);
     if (role === null) {
       throw new HttpError(
         401,
@@ -306,12 +306,12 @@ function browserEntry(
 ) {
   const token = (request.query as Record<string, unknown>).token;
   if (typeof token === 'string') {
-    const role = options.tokens.lookup(token);
-    if (role === null) return reply.code(303).header('location', '/sign-in?error=invalid_token').send();
+    const grant = options.tokens.session(options.cookieKey, token);
+    if (grant === null) return reply.code(303).header('location', '/sign-in?error=invalid_token').send();
     return reply
       .code(303)
       .header('location', '/')
-      .header('set-cookie', sessionCookie(options.cookieKey, role, Date.now()))
+      .header('set-cookie', sessionCookie(options.cookieKey, grant, Date.now()))
       .send();
   }
   return page(request, reply, web);
