@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { openRecourse, PlanLifecycle, PlanService, type Recourse } from '../app/index.js';
 import type { Dispatcher } from '../engine/index.js';
-import { catalogueVersion } from '../core/index.js';
-import { AckDispatcher, webhookDelivery } from './ack-dispatcher.js';
+import { catalogueVersion, type DispatchIntent, type JsonValue } from '../core/index.js';
+import { AckDispatcher, deliveryFailure, webhookDelivery, webhookUrlProblem } from './ack-dispatcher.js';
 import { generatedToken, TokenTable, type Role } from './auth.js';
 import type { ServerContext } from './context.js';
 import type { Endpoint } from './endpoint.js';
@@ -82,6 +82,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     generatedAdminToken = generatedToken();
     tokens = [{ role: 'admin', token: generatedAdminToken }];
   }
+  const webhookProblem = options.webhookUrl === undefined ? null : webhookUrlProblem(options.webhookUrl);
+  if (webhookProblem !== null) throw new Error(`the webhook URL ${webhookProblem}`);
   if (options.webhookUrl !== undefined && (options.webhookSecret ?? '').length < 16) {
     throw new Error('a webhook needs RECOURSE_WEBHOOK_SECRET (16 characters or more) to sign what it sends');
   }
@@ -115,10 +117,26 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   if (options.dispatcher !== undefined) {
     dispatcher = options.dispatcher(() => recourse);
   } else {
-    const webhook =
+    const post =
       options.webhookUrl === undefined
         ? null
         : webhookDelivery(options.webhookUrl, options.webhookSecret!, (intent) => continuations.of(intent));
+    // Every failed delivery is logged (the route stops for a person as ambiguous_dispatch): never the body, the
+    // payload, the secret or the URL.
+    const webhook =
+      post === null
+        ? null
+        : async (intent: DispatchIntent, payload: JsonValue | null) => {
+            try {
+              await post(intent, payload);
+            } catch (error) {
+              log.warn(
+                { route: intent.routeId, dispatch: intent.id, reason: deliveryFailure(error) },
+                'webhook delivery failed: the dispatch is uncertain',
+              );
+              throw error;
+            }
+          };
     ackDispatcher = new AckDispatcher({
       // Without a webhook, orchestrators follow `route.dispatch` events and acknowledge.
       deliver: webhook ?? (() => Promise.resolve()),
