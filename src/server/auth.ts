@@ -122,7 +122,8 @@ const tokenShape = /^[\x21-\x7e]{16,256}$/;
 
 /**
  * Parses `role:token` pairs separated by commas or new lines (`RECOURSE_TOKENS`, `--tokens-file`; `#` starts a
- * comment line). Problems name the pair by its position, never its token.
+ * comment line). Problems name the pair by its position, never its token; a token given twice (under two roles,
+ * or one) is refused, naming both places (lines of a file, entries of a list on one line).
  */
 export function parseTokens(
   text: string,
@@ -130,10 +131,12 @@ export function parseTokens(
 ): { ok: true; tokens: { role: Role; token: string }[] } | { ok: false; message: string } {
   const tokens: { role: Role; token: string }[] = [];
   const pairs = text
-    .split(/[,\n]/)
-    .map((p) => p.trim())
-    .filter((p) => p !== '' && !p.startsWith('#'));
-  for (const [i, pair] of pairs.entries()) {
+    .split('\n')
+    .flatMap((line, l) => line.split(',').map((pair) => ({ pair: pair.trim(), line: l + 1 })))
+    .filter((p) => p.pair !== '' && !p.pair.startsWith('#'));
+  const multiline = text.trim().includes('\n');
+  const places: string[] = [];
+  for (const [i, { pair, line }] of pairs.entries()) {
     const colon = pair.indexOf(':');
     const role = colon < 0 ? pair : pair.slice(0, colon);
     const token = colon < 0 ? '' : pair.slice(colon + 1);
@@ -149,7 +152,17 @@ export function parseTokens(
         message: `${source}: the ${role} token of entry ${i + 1} must be 16 to 256 visible characters without commas`,
       };
     }
+    const place = multiline ? `line ${line}` : `entry ${i + 1}`;
+    const earlier = tokens.findIndex((t) => t.token === token);
+    if (earlier >= 0) {
+      // Which role would win is not for the order of lines to decide.
+      return {
+        ok: false,
+        message: `${source}: ${places[earlier]} (${tokens[earlier]!.role}) and ${place} (${role}) give the same token: give each token one role`,
+      };
+    }
     tokens.push({ role: role as Role, token });
+    places.push(place);
   }
   if (pairs.length > 0 && tokens.length === 0) return { ok: false, message: `${source}: no token` };
   return { ok: true, tokens };

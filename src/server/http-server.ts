@@ -203,7 +203,8 @@ function authorize(request: FastifyRequest, access: Access, options: HttpServerO
   const header = request.headers.authorization;
   let role: Role | null;
   if (header !== undefined) {
-    const match = /^Bearer ([\x21-\x7e]{1,512})$/.exec(header);
+    // The scheme is case-insensitive (RFC 9110 section 11.1): `bearer`, `BEARER` are the same.
+    const match = /^Bearer ([\x21-\x7e]{1,512})$/i.exec(header);
     role = match === null ? null : options.tokens.lookup(match[1]!);
     if (role === null) throw new HttpError(401, 'unauthorized', 'the bearer token is not valid');
   } else {
@@ -305,8 +306,9 @@ function browserEntry(
   web: WebAssets | null,
 ) {
   const token = (request.query as Record<string, unknown>).token;
-  if (typeof token === 'string') {
-    const grant = options.tokens.session(options.cookieKey, token);
+  if (token !== undefined) {
+    // `?token=A&token=B` (an array) signs nobody in, and the tokens do not stay in the address bar either.
+    const grant = typeof token === 'string' ? options.tokens.session(options.cookieKey, token) : null;
     if (grant === null) return reply.code(303).header('location', '/sign-in?error=invalid_token').send();
     return reply
       .code(303)

@@ -37,7 +37,7 @@ const notCredentials: readonly { readonly name: string; readonly headers: Record
   { name: 'an unknown bearer token', headers: { authorization: 'Bearer not-a-configured-token-0123456789' } },
   { name: 'a token differing in one character', headers: { authorization: `Bearer ${roleTokens.admin}x` } },
   { name: 'a Basic header', headers: { authorization: `Basic ${btoa(`admin:${roleTokens.admin}`)}` } },
-  { name: 'a lower-case scheme', headers: { authorization: `bearer ${roleTokens.admin}` } },
+  { name: 'a known token under another scheme', headers: { authorization: `Token ${roleTokens.admin}` } },
   { name: 'Bearer without a token', headers: { authorization: 'Bearer' } },
   { name: 'a token with a space', headers: { authorization: `Bearer ${roleTokens.admin} extra` } },
   { name: 'a token alone', headers: { authorization: roleTokens.admin } },
