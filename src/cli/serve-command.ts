@@ -20,6 +20,8 @@ interface ServeFlags {
   readonly tokensFile?: string;
   readonly webhook?: string;
   readonly ackTimeout: string;
+  readonly maxEventStreams: string;
+  readonly maxEventStreamsPerRole: string;
   readonly logLevel: string;
   readonly demo?: boolean;
 }
@@ -52,6 +54,8 @@ export function registerServeCommand(program: Command, demo?: DemoHook): void {
     .option('--tokens-file <file>', 'role:token pairs, one per line (or RECOURSE_TOKENS)')
     .option('--webhook <url>', 'POST each dispatch intent here, signed with RECOURSE_WEBHOOK_SECRET')
     .option('--ack-timeout <seconds>', 'how long a dispatch waits for its acknowledgement', '30')
+    .option('--max-event-streams <n>', 'event streams open at once, in all (503 beyond)', '512')
+    .option('--max-event-streams-per-role <n>', 'event streams open at once for one role', '256')
     .option('--log-level <level>', `${logLevels.slice(0, -1).join(', ')} or silent`, 'info')
     .option('--demo', 'run the built-in simulated agent fleet (what `npm start` shows)')
     .action(async (flags: ServeFlags, command: Command) => {
@@ -145,6 +149,14 @@ function serviceOptions(flags: ServeFlags & { readonly db: string }): ServiceOpt
   if (!Number.isFinite(ackSeconds) || ackSeconds < 1 || ackSeconds > 3600) {
     return `--ack-timeout must be 1 to 3600 seconds (got ${JSON.stringify(flags.ackTimeout)})`;
   }
+  const total = Number(flags.maxEventStreams);
+  const perRole = Number(flags.maxEventStreamsPerRole);
+  if (!/^\d{1,6}$/.test(flags.maxEventStreams) || total < 1 || total > 100_000) {
+    return `--max-event-streams must be 1 to 100000 (got ${JSON.stringify(flags.maxEventStreams)})`;
+  }
+  if (!/^\d{1,6}$/.test(flags.maxEventStreamsPerRole) || perRole < 1 || perRole > 100_000) {
+    return `--max-event-streams-per-role must be 1 to 100000 (got ${JSON.stringify(flags.maxEventStreamsPerRole)})`;
+  }
   if (!(logLevels as readonly string[]).includes(flags.logLevel)) {
     return `--log-level must be one of ${logLevels.join(', ')} (got ${JSON.stringify(flags.logLevel)})`;
   }
@@ -186,6 +198,7 @@ function serviceOptions(flags: ServeFlags & { readonly db: string }): ServiceOpt
       ? {}
       : { webhookSecret: process.env.RECOURSE_WEBHOOK_SECRET }),
     ackTimeoutMs: ackSeconds * 1000,
+    streamLimits: { total, perRole },
     version: '0.1.0',
     logLevel: flags.logLevel,
   };

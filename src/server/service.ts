@@ -10,7 +10,7 @@ import type { ServerContext } from './context.js';
 import type { Endpoint } from './endpoint.js';
 import { EventHub } from './event-hub.js';
 import { publishEngineEvent, publishTranscriptEvent } from './event-sources.js';
-import { buildHttpServer } from './http-server.js';
+import { buildHttpServer, type StreamLimits } from './http-server.js';
 import { ProfileCache } from './profile-cache.js';
 import { Continuations } from './continuations.js';
 import { createMetrics, createTracing } from './observability/index.js';
@@ -36,6 +36,8 @@ export interface ServiceOptions {
   readonly webhookUrl?: string;
   readonly webhookSecret?: string;
   readonly ackTimeoutMs?: number;
+  /** Bounds on open event streams, in all and per role (`defaultStreamLimits`: 512 and 256). */
+  readonly streamLimits?: StreamLimits;
   /** How many events the log keeps for clients that resume (100,000 by default; also pruned after 24 h). */
   readonly eventsKept?: number;
   /** Runs attempts in process instead (the demo fleet, an embedding host). */
@@ -191,6 +193,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     version: `${options.version} (catalogue ${catalogueVersion})`,
     logger: log,
     ...(options.webRoot === undefined ? {} : { webRoot: options.webRoot }),
+    ...(options.streamLimits === undefined ? {} : { streamLimits: options.streamLimits }),
     endpoints: [
       metricsEndpoint(metrics),
       ...planEndpoints(plans),
