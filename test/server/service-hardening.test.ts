@@ -50,7 +50,8 @@ describe('the service hardening', () => {
     });
     expect(answer.status).toBe(422);
     // The JSON body carries the message; in it the characters are written out as escapes.
-    expect(answer.text).not.toMatch(/\u001b|\u202e/);
+    expect(answer.text).not.toContain('\u001b');
+    expect(answer.text).not.toContain('\u202e');
     expect(JSON.stringify(answer.json)).toContain('s\\\\u001b9\\\\u202e');
   });
 
@@ -75,10 +76,8 @@ describe('the tokens file', () => {
         '--tokens-file: line 2 (viewer) and line 4 (admin) give the same token: give each token one role',
     });
     const listed = parseTokens(`viewer:${token},admin:${token}`, 'RECOURSE_TOKENS');
-    expect(listed).toMatchObject({
-      ok: false,
-      message: expect.stringMatching(/entry 1 \(viewer\) and entry 2 \(admin\)/),
-    });
+    expect(listed.ok).toBe(false);
+    expect(JSON.stringify(listed)).toMatch(/entry 1 \(viewer\) and entry 2 \(admin\)/);
     expect(JSON.stringify(listed)).not.toContain(token);
   });
 });
