@@ -2,9 +2,13 @@ import { readFileSync, statSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { parseTokens, type Role } from '../server/auth.js';
 import type { RunningService, ServiceOptions } from '../server/service.js';
+import { webhookUrlProblem } from '../server/ack-dispatcher.js';
 import { escapeControlCharacters } from '../core/text/escape-controls.js';
 import { parsePostgresUrl } from '../store/postgres/postgres-url.js';
 import { uuidv7 } from '../support/ids.js';
+
+/** The levels `--log-level` takes (pino's), quietest last. */
+const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 interface ServeFlags {
   readonly port: string;
@@ -16,6 +20,8 @@ interface ServeFlags {
   readonly tokensFile?: string;
   readonly webhook?: string;
   readonly ackTimeout: string;
+  readonly maxEventStreams: string;
+  readonly maxEventStreamsPerRole: string;
   readonly logLevel: string;
   readonly demo?: boolean;
 }
@@ -48,7 +54,9 @@ export function registerServeCommand(program: Command, demo?: DemoHook): void {
     .option('--tokens-file <file>', 'role:token pairs, one per line (or RECOURSE_TOKENS)')
     .option('--webhook <url>', 'POST each dispatch intent here, signed with RECOURSE_WEBHOOK_SECRET')
     .option('--ack-timeout <seconds>', 'how long a dispatch waits for its acknowledgement', '30')
-    .option('--log-level <level>', 'fatal, error, warn, info, debug or silent', 'info')
+    .option('--max-event-streams <n>', 'event streams open at once, in all (503 beyond)', '512')
+    .option('--max-event-streams-per-role <n>', 'event streams open at once for one role', '256')
+    .option('--log-level <level>', `${logLevels.slice(0, -1).join(', ')} or silent`, 'info')
     .option('--demo', 'run the built-in simulated agent fleet (what `npm start` shows)')
     .action(async (flags: ServeFlags, command: Command) => {
       if (flags.databaseUrl !== undefined && flags.db !== undefined) {
@@ -141,6 +149,17 @@ function serviceOptions(flags: ServeFlags & { readonly db: string }): ServiceOpt
   if (!Number.isFinite(ackSeconds) || ackSeconds < 1 || ackSeconds > 3600) {
     return `--ack-timeout must be 1 to 3600 seconds (got ${JSON.stringify(flags.ackTimeout)})`;
   }
+  const total = Number(flags.maxEventStreams);
+  const perRole = Number(flags.maxEventStreamsPerRole);
+  if (!/^\d{1,6}$/.test(flags.maxEventStreams) || total < 1 || total > 100_000) {
+    return `--max-event-streams must be 1 to 100000 (got ${JSON.stringify(flags.maxEventStreams)})`;
+  }
+  if (!/^\d{1,6}$/.test(flags.maxEventStreamsPerRole) || perRole < 1 || perRole > 100_000) {
+    return `--max-event-streams-per-role must be 1 to 100000 (got ${JSON.stringify(flags.maxEventStreamsPerRole)})`;
+  }
+  if (!(logLevels as readonly string[]).includes(flags.logLevel)) {
+    return `--log-level must be one of ${logLevels.join(', ')} (got ${JSON.stringify(flags.logLevel)})`;
+  }
   if (flags.databaseUrl === undefined && (flags.db === '' || isDirectory(flags.db)))
     return `--db must name a file (got ${JSON.stringify(flags.db)})`;
   let tokens: { role: Role; token: string }[] = [];
@@ -163,13 +182,10 @@ function serviceOptions(flags: ServeFlags & { readonly db: string }): ServiceOpt
     tokens = parsed.tokens;
   }
   if (flags.webhook !== undefined) {
-    try {
-      const url = new URL(flags.webhook);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:')
-        return '--webhook must be an http or https URL';
-    } catch {
-      return `--webhook must be a URL (got ${JSON.stringify(flags.webhook)})`;
-    }
+    const problem = webhookUrlProblem(flags.webhook);
+    // Not a URL at all: nothing of it is a password, so it is shown as given.
+    if (problem === 'must be a URL') return `--webhook must be a URL (got ${JSON.stringify(flags.webhook)})`;
+    if (problem !== null) return `--webhook ${problem}`;
   }
   return {
     port,
@@ -182,6 +198,7 @@ function serviceOptions(flags: ServeFlags & { readonly db: string }): ServiceOpt
       ? {}
       : { webhookSecret: process.env.RECOURSE_WEBHOOK_SECRET }),
     ackTimeoutMs: ackSeconds * 1000,
+    streamLimits: { total, perRole },
     version: '0.1.0',
     logLevel: flags.logLevel,
   };

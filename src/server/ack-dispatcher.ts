@@ -94,9 +94,51 @@ export class AckDispatcher implements Dispatcher {
 }
 
 /**
+ * Why a webhook URL cannot be used, or null when it can: an http(s) URL without credentials (`fetch` refuses a URL
+ * that carries a user or password, so every delivery would fail). The message shows the URL with its password as
+ * `***`.
+ */
+export function webhookUrlProblem(url: string): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'must be a URL';
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return 'must be an http or https URL';
+  if (parsed.username !== '' || parsed.password !== '') {
+    return `must not carry a user or password (got ${JSON.stringify(maskedUrl(parsed))}): sign deliveries with RECOURSE_WEBHOOK_SECRET and check X-Recourse-Signature instead`;
+  }
+  return null;
+}
+
+/** The URL as it may be shown: its password as `***`, its query left out (it may carry a key). */
+export function maskedUrl(url: URL): string {
+  const shown = new URL(url.href);
+  if (shown.password !== '') shown.password = '***';
+  shown.search = '';
+  shown.hash = '';
+  return shown.href;
+}
+
+/** Why a delivery failed, for the log: a status, a refused redirect, a timeout or a network error code; no body. */
+export function deliveryFailure(error: unknown): string {
+  if (error instanceof WebhookAnswer) return error.message;
+  const e = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (e.name === 'TimeoutError') return 'no answer within 10 s';
+  return e.cause?.code ?? e.cause?.message ?? e.message ?? String(error);
+}
+
+/** The webhook answered, but not with success. */
+class WebhookAnswer extends Error {
+  override readonly name = 'WebhookAnswer';
+}
+
+/**
  * Delivery by webhook: a POST of the intent as JSON, signed `X-Recourse-Signature: sha256=<hex HMAC-SHA256 of the
- * body>` with the shared secret. A non-2xx answer or no answer within 10 s is a delivery that surely failed or
- * may have: either way the dispatch is uncertain.
+ * body>` with the shared secret. A non-2xx answer (a redirect too: it is never followed, so the signed intent and
+ * its payload go nowhere else) or no answer within 10 s is a delivery that surely failed or may have: either way
+ * the dispatch is uncertain.
  */
 export function webhookDelivery(
   url: string,
@@ -113,9 +155,13 @@ export function webhookDelivery(
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-recourse-signature': `sha256=${signature}` },
       body,
+      redirect: 'manual',
       signal: AbortSignal.timeout(10_000),
     });
     await response.body?.cancel();
-    if (!response.ok) throw new Error(`the webhook answered ${response.status}`);
+    if (response.status >= 300 && response.status < 400) {
+      throw new WebhookAnswer(`the webhook answered ${response.status}, a redirect (not followed)`);
+    }
+    if (!response.ok) throw new WebhookAnswer(`the webhook answered ${response.status}`);
   };
 }

@@ -41,6 +41,7 @@ interface TokenEntry {
 /** Configured bearer tokens. Only digests are kept, and a lookup compares against every entry in constant time. */
 export class TokenTable {
   private readonly entries: readonly TokenEntry[];
+  private readonly fingerprints = new WeakMap<Buffer, readonly { role: Role; fingerprint: Buffer }[]>();
 
   constructor(tokens: readonly { readonly role: Role; readonly token: string }[]) {
     this.entries = tokens.map((t) => ({ role: t.role, digest: digest(t.token) }));
@@ -60,6 +61,36 @@ export class TokenTable {
     return found;
   }
 
+  /**
+   * The keyed fingerprint a session cookie carries for the configured token `token`, with its role; null for an
+   * unknown token. It is an HMAC of the token's digest under the cookie key: it names the token without being it.
+   */
+  session(key: Buffer, token: string): { readonly role: Role; readonly fingerprint: string } | null {
+    const role = this.lookup(token);
+    return role === null
+      ? null
+      : { role, fingerprint: fingerprint(key, digest(token)).toString('base64url') };
+  }
+
+  /**
+   * Whether a cookie's fingerprint names a token configured now, under `role`: a token removed from the
+   * configuration ends every session it was traded for, on every node. Every entry is compared.
+   */
+  holdsSession(key: Buffer, role: Role, presented: string): boolean {
+    const given = Buffer.from(presented, 'base64url');
+    if (given.length !== fingerprintBytes) return false;
+    let cached = this.fingerprints.get(key);
+    if (cached === undefined) {
+      cached = this.entries.map((e) => ({ role: e.role, fingerprint: fingerprint(key, e.digest) }));
+      this.fingerprints.set(key, cached);
+    }
+    let held = false;
+    for (const entry of cached) {
+      if (timingSafeEqual(entry.fingerprint, given) && entry.role === role) held = true;
+    }
+    return held;
+  }
+
   /** A key derived from every configured token: each node with the same tokens derives the same key. */
   derivedKey(): Buffer {
     const hash = createHash('sha256').update('recourse-cookie-key/v1');
@@ -72,6 +103,16 @@ function digest(token: string): Buffer {
   return createHash('sha256').update(token, 'utf8').digest();
 }
 
+const fingerprintBytes = 16;
+
+function fingerprint(key: Buffer, tokenDigest: Buffer): Buffer {
+  return createHmac('sha256', key)
+    .update('recourse-session-token/v1:')
+    .update(tokenDigest)
+    .digest()
+    .subarray(0, fingerprintBytes);
+}
+
 /** A token the server makes for one run when none is configured (printed in the start-up URL). */
 export function generatedToken(): string {
   return randomBytes(24).toString('base64url');
@@ -81,7 +122,8 @@ const tokenShape = /^[\x21-\x7e]{16,256}$/;
 
 /**
  * Parses `role:token` pairs separated by commas or new lines (`RECOURSE_TOKENS`, `--tokens-file`; `#` starts a
- * comment line). Problems name the pair by its position, never its token.
+ * comment line). Problems name the pair by its position, never its token; a token given twice (under two roles,
+ * or one) is refused, naming both places (lines of a file, entries of a list on one line).
  */
 export function parseTokens(
   text: string,
@@ -89,10 +131,12 @@ export function parseTokens(
 ): { ok: true; tokens: { role: Role; token: string }[] } | { ok: false; message: string } {
   const tokens: { role: Role; token: string }[] = [];
   const pairs = text
-    .split(/[,\n]/)
-    .map((p) => p.trim())
-    .filter((p) => p !== '' && !p.startsWith('#'));
-  for (const [i, pair] of pairs.entries()) {
+    .split('\n')
+    .flatMap((line, l) => line.split(',').map((pair) => ({ pair: pair.trim(), line: l + 1 })))
+    .filter((p) => p.pair !== '' && !p.pair.startsWith('#'));
+  const multiline = text.trim().includes('\n');
+  const places: string[] = [];
+  for (const [i, { pair, line }] of pairs.entries()) {
     const colon = pair.indexOf(':');
     const role = colon < 0 ? pair : pair.slice(0, colon);
     const token = colon < 0 ? '' : pair.slice(colon + 1);
@@ -108,25 +152,45 @@ export function parseTokens(
         message: `${source}: the ${role} token of entry ${i + 1} must be 16 to 256 visible characters without commas`,
       };
     }
+    const place = multiline ? `line ${line}` : `entry ${i + 1}`;
+    const earlier = tokens.findIndex((t) => t.token === token);
+    if (earlier >= 0) {
+      // Which role would win is not for the order of lines to decide.
+      return {
+        ok: false,
+        message: `${source}: ${places[earlier]} (${tokens[earlier]!.role}) and ${place} (${role}) give the same token: give each token one role`,
+      };
+    }
     tokens.push({ role: role as Role, token });
+    places.push(place);
   }
   if (pairs.length > 0 && tokens.length === 0) return { ok: false, message: `${source}: no token` };
   return { ok: true, tokens };
 }
 
-/** The browser's session cookie: stateless, signed, so every node sharing the key accepts it. */
+/**
+ * The browser's session cookie: stateless and signed, so every node sharing the key accepts it, and bound to the
+ * token it was traded for (`v2.<role>.<expiry>.<token fingerprint>.<signature>`), so it ends when that token is
+ * removed. A `v1` cookie (bound to a role only) is refused: its browser signs in again.
+ */
 export const sessionCookieName = 'recourse_session';
 const sessionCookieSeconds = 12 * 3600;
 
-export function signSession(key: Buffer, role: Role, nowMs: number): string {
+/** A session the server hands out: the role and the keyed fingerprint of the token it was traded for. */
+export interface SessionGrant {
+  readonly role: Role;
+  readonly fingerprint: string;
+}
+
+export function signSession(key: Buffer, grant: SessionGrant, nowMs: number): string {
   const expires = Math.floor(nowMs / 1000) + sessionCookieSeconds;
-  const body = `v1.${role}.${expires}`;
+  const body = `v2.${grant.role}.${expires}.${grant.fingerprint}`;
   return `${body}.${createHmac('sha256', key).update(body).digest('base64url')}`;
 }
 
-/** The `Set-Cookie` value that signs a browser in as `role` (HttpOnly, SameSite=Strict, 12 hours). */
-export function sessionCookie(key: Buffer, role: Role, nowMs: number): string {
-  const value = signSession(key, role, nowMs);
+/** The `Set-Cookie` value that signs a browser in with `grant` (HttpOnly, SameSite=Strict, 12 hours). */
+export function sessionCookie(key: Buffer, grant: SessionGrant, nowMs: number): string {
+  const value = signSession(key, grant, nowMs);
   return `${sessionCookieName}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${sessionCookieSeconds}`;
 }
 
@@ -135,17 +199,20 @@ export function clearedSessionCookie(): string {
   return `${sessionCookieName}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`;
 }
 
-/** The role a cookie value carries, when its signature holds and it has not expired. */
-export function verifySession(key: Buffer, value: string, nowMs: number): Role | null {
+/**
+ * The role a cookie value carries, when its signature holds, it has not expired and the token it was traded for
+ * is still configured (under that role) in `tokens`.
+ */
+export function verifySession(key: Buffer, value: string, nowMs: number, tokens: TokenTable): Role | null {
   const parts = value.split('.');
-  if (parts.length !== 4 || parts[0] !== 'v1') return null;
-  const [, role, expires, signature] = parts as [string, string, string, string];
-  const expected = createHmac('sha256', key).update(`v1.${role}.${expires}`).digest();
+  if (parts.length !== 5 || parts[0] !== 'v2') return null;
+  const [, role, expires, tokenFingerprint, signature] = parts as [string, string, string, string, string];
+  const expected = createHmac('sha256', key).update(`v2.${role}.${expires}.${tokenFingerprint}`).digest();
   const given = Buffer.from(signature, 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   if (!(roles as readonly string[]).includes(role)) return null;
   if (!/^\d{1,12}$/.test(expires) || Number(expires) * 1000 <= nowMs) return null;
-  return role as Role;
+  return tokens.holdsSession(key, role as Role, tokenFingerprint) ? (role as Role) : null;
 }
 
 /**

@@ -50,6 +50,17 @@ const maxPathParamLength = 512;
 /** The query of an endpoint that declares none: an unknown parameter is an error, as in a body. */
 const noQuery = z.strictObject({});
 
+/** How many event streams may be open at once: in all, and for one role. */
+export interface StreamLimits {
+  readonly total: number;
+  readonly perRole: number;
+}
+
+export const defaultStreamLimits = { total: 512, perRole: 256 } as const satisfies StreamLimits;
+
+/** What a refused stream is told to wait before it tries again. */
+const streamRetryAfterSeconds = 30;
+
 export interface HttpServerOptions {
   readonly context: ServerContext;
   readonly tokens: TokenTable;
@@ -64,6 +75,11 @@ export interface HttpServerOptions {
    * `dist/web/` beside the running module (`defaultWebRoot`).
    */
   readonly webRoot?: string | null;
+  /**
+   * Bounds on open event streams: in all, and per role (512 and 256 by default). A stream over either is refused
+   * with `503 too_many_streams` and `Retry-After`, before it holds anything.
+   */
+  readonly streamLimits?: StreamLimits;
   /** Called after every answer with the route template (never the concrete URL), for metrics. */
   readonly onResponse?: (route: string, method: string, status: number, seconds: number) => void;
 }
@@ -98,7 +114,9 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
     ...eventEndpoints(context),
     ...(options.endpoints ?? []),
   ];
-  const streams = new Set<FastifyReply>();
+  // Every open stream and the role it was opened with, so each new one can be counted against the limits.
+  const streams = new Map<FastifyReply, Role | null>();
+  const limits = options.streamLimits ?? defaultStreamLimits;
   const roles = new WeakMap<FastifyRequest, Role | null>();
   for (const e of endpoints) {
     app.route({
@@ -127,8 +145,15 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
         const body = e.body === undefined ? undefined : parse(e.body, request.body);
         const query = parse(e.query ?? noQuery, request.query ?? {});
         if (e.streams === true) {
+          const refusal = streamRefusal(streams, role, limits);
+          if (refusal !== null) {
+            return reply
+              .code(503)
+              .header('retry-after', String(streamRetryAfterSeconds))
+              .send(errorBody('too_many_streams', refusal));
+          }
           reply.hijack();
-          streams.add(reply);
+          streams.set(reply, role);
           reply.raw.on('close', () => streams.delete(reply));
         }
         const result = await e.handler({
@@ -199,10 +224,27 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   });
   // Event streams never end on their own: end them so closing waits only for ordinary requests.
   app.addHook('preClose', (done) => {
-    for (const reply of streams) reply.raw.end();
+    for (const reply of streams.keys()) reply.raw.end();
     done();
   });
   return app;
+}
+
+/** Why one more event stream for `role` is refused (a limit is reached), or null when it may open. */
+function streamRefusal(
+  streams: ReadonlyMap<FastifyReply, Role | null>,
+  role: Role | null,
+  limits: StreamLimits,
+): string | null {
+  if (streams.size >= limits.total) {
+    return `the server has ${limits.total} event streams open, its limit: try again in ${streamRetryAfterSeconds} s`;
+  }
+  let ofRole = 0;
+  for (const r of streams.values()) if (r === role) ofRole += 1;
+  if (ofRole >= limits.perRole) {
+    return `the ${role ?? 'public'} role has ${limits.perRole} event streams open, its limit: close one or try again in ${streamRetryAfterSeconds} s`;
+  }
+  return null;
 }
 
 /** The caller's role, or an error: 401 without a valid credential, 403 when the role may not do this. */
@@ -211,12 +253,13 @@ function authorize(request: FastifyRequest, access: Access, options: HttpServerO
   const header = request.headers.authorization;
   let role: Role | null;
   if (header !== undefined) {
-    const match = /^Bearer ([\x21-\x7e]{1,512})$/.exec(header);
+    // The scheme is case-insensitive (RFC 9110 section 11.1): `bearer`, `BEARER` are the same.
+    const match = /^Bearer ([\x21-\x7e]{1,512})$/i.exec(header);
     role = match === null ? null : options.tokens.lookup(match[1]!);
     if (role === null) throw new HttpError(401, 'unauthorized', 'the bearer token is not valid');
   } else {
     const cookie = cookieValue(request.headers.cookie, sessionCookieName);
-    role = cookie === null ? null : verifySession(options.cookieKey, cookie, Date.now());
+    role = cookie === null ? null : verifySession(options.cookieKey, cookie, Date.now(), options.tokens);
     if (role === null) {
       throw new HttpError(
         401,
@@ -313,13 +356,14 @@ function browserEntry(
   web: WebAssets | null,
 ) {
   const token = (request.query as Record<string, unknown>).token;
-  if (typeof token === 'string') {
-    const role = options.tokens.lookup(token);
-    if (role === null) return reply.code(303).header('location', '/sign-in?error=invalid_token').send();
+  if (token !== undefined) {
+    // `?token=A&token=B` (an array) signs nobody in, and the tokens do not stay in the address bar either.
+    const grant = typeof token === 'string' ? options.tokens.session(options.cookieKey, token) : null;
+    if (grant === null) return reply.code(303).header('location', '/sign-in?error=invalid_token').send();
     return reply
       .code(303)
       .header('location', '/')
-      .header('set-cookie', sessionCookie(options.cookieKey, role, Date.now()))
+      .header('set-cookie', sessionCookie(options.cookieKey, grant, Date.now()))
       .send();
   }
   return page(request, reply, web);

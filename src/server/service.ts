@@ -3,14 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { openRecourse, PlanLifecycle, PlanService, type Recourse } from '../app/index.js';
 import type { Dispatcher } from '../engine/index.js';
-import { catalogueVersion } from '../core/index.js';
-import { AckDispatcher, webhookDelivery } from './ack-dispatcher.js';
+import { catalogueVersion, type DispatchIntent, type JsonValue } from '../core/index.js';
+import { AckDispatcher, deliveryFailure, webhookDelivery, webhookUrlProblem } from './ack-dispatcher.js';
 import { generatedToken, TokenTable, type Role } from './auth.js';
 import type { ServerContext } from './context.js';
 import type { Endpoint } from './endpoint.js';
 import { EventHub } from './event-hub.js';
 import { publishEngineEvent, publishTranscriptEvent } from './event-sources.js';
-import { buildHttpServer } from './http-server.js';
+import { buildHttpServer, type StreamLimits } from './http-server.js';
 import { ProfileCache } from './profile-cache.js';
 import { Continuations } from './continuations.js';
 import { createMetrics, createTracing } from './observability/index.js';
@@ -36,6 +36,8 @@ export interface ServiceOptions {
   readonly webhookUrl?: string;
   readonly webhookSecret?: string;
   readonly ackTimeoutMs?: number;
+  /** Bounds on open event streams, in all and per role (`defaultStreamLimits`: 512 and 256). */
+  readonly streamLimits?: StreamLimits;
   /** How many events the log keeps for clients that resume (100,000 by default; also pruned after 24 h). */
   readonly eventsKept?: number;
   /** Runs attempts in process instead (the demo fleet, an embedding host). */
@@ -82,6 +84,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     generatedAdminToken = generatedToken();
     tokens = [{ role: 'admin', token: generatedAdminToken }];
   }
+  const webhookProblem = options.webhookUrl === undefined ? null : webhookUrlProblem(options.webhookUrl);
+  if (webhookProblem !== null) throw new Error(`the webhook URL ${webhookProblem}`);
   if (options.webhookUrl !== undefined && (options.webhookSecret ?? '').length < 16) {
     throw new Error('a webhook needs RECOURSE_WEBHOOK_SECRET (16 characters or more) to sign what it sends');
   }
@@ -115,10 +119,26 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   if (options.dispatcher !== undefined) {
     dispatcher = options.dispatcher(() => recourse);
   } else {
-    const webhook =
+    const post =
       options.webhookUrl === undefined
         ? null
         : webhookDelivery(options.webhookUrl, options.webhookSecret!, (intent) => continuations.of(intent));
+    // Every failed delivery is logged (the route stops for a person as ambiguous_dispatch): never the body, the
+    // payload, the secret or the URL.
+    const webhook =
+      post === null
+        ? null
+        : async (intent: DispatchIntent, payload: JsonValue | null) => {
+            try {
+              await post(intent, payload);
+            } catch (error) {
+              log.warn(
+                { route: intent.routeId, dispatch: intent.id, reason: deliveryFailure(error) },
+                'webhook delivery failed: the dispatch is uncertain',
+              );
+              throw error;
+            }
+          };
     ackDispatcher = new AckDispatcher({
       // Without a webhook, orchestrators follow `route.dispatch` events and acknowledge.
       deliver: webhook ?? (() => Promise.resolve()),
@@ -171,6 +191,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     version: `${options.version} (catalogue ${catalogueVersion})`,
     logger: log,
     ...(options.webRoot === undefined ? {} : { webRoot: options.webRoot }),
+    ...(options.streamLimits === undefined ? {} : { streamLimits: options.streamLimits }),
     endpoints: [
       metricsEndpoint(metrics),
       ...planEndpoints(plans),

@@ -24,6 +24,8 @@ describe('recourse serve refuses what it cannot use', () => {
     mkdirSync(folder);
     const badRole = join(dir, 'tokens-bad-role');
     writeFileSync(badRole, 'superuser:superuser-token-0123456789\n');
+    const twoRoles = join(dir, 'tokens-two-roles');
+    writeFileSync(twoRoles, 'viewer:the-same-token-0123456789\nadmin:the-same-token-0123456789\n');
     const cases: [string[], Record<string, string>, RegExp][] = [
       [['serve', '--port', 'eighty'], {}, /--port must be 0 to 65535/],
       [['serve', '--port', '70000'], {}, /--port must be 0 to 65535/],
@@ -34,6 +36,21 @@ describe('recourse serve refuses what it cannot use', () => {
       [['serve', '--port', '0'], { RECOURSE_TOKENS: 'admin:short' }, /16 to 256 visible characters/],
       [['serve', '--ack-timeout', '0'], {}, /--ack-timeout must be 1 to 3600 seconds/],
       [['serve', '--webhook', 'ftp://x'], {}, /--webhook must be an http or https URL/],
+      [
+        ['serve', '--webhook', 'http://user:hunter2pass@127.0.0.1:7982/hook'],
+        {},
+        /--webhook must not carry a user or password \(got "http:\/\/user:\*\*\*@127\.0\.0\.1:7982\/hook"\)/,
+      ],
+      [
+        ['serve', '--log-level', 'loud'],
+        {},
+        /--log-level must be one of fatal, error, warn, info, debug, trace, silent \(got "loud"\)/,
+      ],
+      [
+        ['serve', '--tokens-file', twoRoles],
+        {},
+        /line 1 \(viewer\) and line 2 \(admin\) give the same token/,
+      ],
     ];
     for (const [args, env, message] of cases) {
       const run = await runCliAsync(
@@ -42,6 +59,7 @@ describe('recourse serve refuses what it cannot use', () => {
       );
       expect(run.status, args.join(' ')).toBe(2);
       expect(run.stderr, args.join(' ')).toMatch(message);
+      expect(run.stderr, args.join(' ')).not.toMatch(/hunter2pass|the-same-token/);
       oneClearLine(run.stderr);
     }
   });

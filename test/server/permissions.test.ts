@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signSession, TokenTable, type Role } from '../../src/server/auth.js';
 import {
@@ -36,7 +37,7 @@ const notCredentials: readonly { readonly name: string; readonly headers: Record
   { name: 'an unknown bearer token', headers: { authorization: 'Bearer not-a-configured-token-0123456789' } },
   { name: 'a token differing in one character', headers: { authorization: `Bearer ${roleTokens.admin}x` } },
   { name: 'a Basic header', headers: { authorization: `Basic ${btoa(`admin:${roleTokens.admin}`)}` } },
-  { name: 'a lower-case scheme', headers: { authorization: `bearer ${roleTokens.admin}` } },
+  { name: 'a known token under another scheme', headers: { authorization: `Token ${roleTokens.admin}` } },
   { name: 'Bearer without a token', headers: { authorization: 'Bearer' } },
   { name: 'a token with a space', headers: { authorization: `Bearer ${roleTokens.admin} extra` } },
   { name: 'a token alone', headers: { authorization: roleTokens.admin } },
@@ -237,19 +238,38 @@ describe('the browser session cookie', () => {
   it('a tampered or expired cookie is 401', async () => {
     const cookie = await cookieFor(roleTokens.viewer);
     const value = cookie.slice('recourse_session='.length);
-    const [version, role, expires, signature] = value.split('.') as [string, string, string, string];
+    const [version, role, expires, held, signature] = value.split('.') as [
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
     const flipped = signature.startsWith('A') ? `B${signature.slice(1)}` : `A${signature.slice(1)}`;
     // The same signing key the service derives from its tokens: a fresh cookie signed here is accepted, so the
     // expired one below fails for its age alone.
-    const key = new TokenTable(allRoles.map((r) => ({ role: r, token: roleTokens[r] }))).derivedKey();
-    const fresh = signSession(key, 'viewer', Date.now());
-    const expired = signSession(key, 'viewer', Date.now() - 13 * 3600 * 1000);
+    const table = new TokenTable(allRoles.map((r) => ({ role: r, token: roleTokens[r] })));
+    const key = table.derivedKey();
+    const viewer = table.session(key, roleTokens.viewer)!;
+    const admin = table.session(key, roleTokens.admin)!;
+    const fresh = signSession(key, viewer, Date.now());
+    const expired = signSession(key, viewer, Date.now() - 13 * 3600 * 1000);
+    const v1Body = `v1.viewer.${expires}`;
     const cases: Record<string, string> = {
-      'role raised': `${version}.admin.${expires}.${signature}`,
-      'expiry pushed': `${version}.${role}.${Number(expires) + 3600}.${signature}`,
-      'signature changed': `${version}.${role}.${expires}.${flipped}`,
-      'signature dropped': `${version}.${role}.${expires}`,
-      'version changed': `v2.${role}.${expires}.${signature}`,
+      'role raised': `${version}.admin.${expires}.${held}.${signature}`,
+      'expiry pushed': `${version}.${role}.${Number(expires) + 3600}.${held}.${signature}`,
+      'signature changed': `${version}.${role}.${expires}.${held}.${flipped}`,
+      'signature dropped': `${version}.${role}.${expires}.${held}`,
+      'version changed': `v3.${role}.${expires}.${held}.${signature}`,
+      'fingerprint swapped for the admin token’s': `${version}.${role}.${expires}.${admin.fingerprint}.${signature}`,
+      // Validly signed, but for the admin token under the viewer role: the fingerprint must match the role.
+      'fingerprint of another role’s token': signSession(
+        key,
+        { role: 'viewer', fingerprint: admin.fingerprint },
+        Date.now(),
+      ),
+      // The old form, bound to a role only, validly signed: it fails closed (sign in again).
+      'a v1 cookie': `${v1Body}.${createHmac('sha256', key).update(v1Body).digest('base64url')}`,
       expired,
     };
     const ok = await call(live.url, {

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { Writable } from 'node:stream';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteDocument } from '../../src/server/route-document.js';
@@ -137,7 +138,7 @@ describe('webhook dispatch', () => {
   const secret = 'webhook-secret-0123456789';
   let receiver: Server;
   let receiverUrl: string;
-  const received: { body: string; signature: string | undefined }[] = [];
+  const received: { body: string; signature: string | undefined; path: string | undefined }[] = [];
   let answerStatus = 200;
   let stopService: (() => Promise<void>) | null = null;
 
@@ -146,8 +147,13 @@ describe('webhook dispatch', () => {
       let body = '';
       req.setEncoding('utf8').on('data', (d: string) => (body += d));
       req.on('end', () => {
-        received.push({ body, signature: req.headers['x-recourse-signature'] as string | undefined });
-        res.writeHead(answerStatus).end();
+        received.push({
+          body,
+          signature: req.headers['x-recourse-signature'] as string | undefined,
+          path: req.url,
+        });
+        if (req.url === '/moved') res.writeHead(307, { location: '/elsewhere' }).end();
+        else res.writeHead(answerStatus).end();
       });
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
@@ -160,8 +166,13 @@ describe('webhook dispatch', () => {
   });
   afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
 
-  async function serviceWithHook(ackTimeoutMs: number) {
-    const started = await startTestService({ webhookUrl: receiverUrl, webhookSecret: secret, ackTimeoutMs });
+  async function serviceWithHook(ackTimeoutMs: number, url = receiverUrl, log?: string[]) {
+    const started = await startTestService({
+      webhookUrl: url,
+      webhookSecret: secret,
+      ackTimeoutMs,
+      ...(log === undefined ? {} : { logLevel: 'warn', logDestination: sink(log) }),
+    });
     stopService = started.stop;
     const base = started.service.url;
     await call(base, 'admin', 'PUT', '/v1/profiles/hooked', {
@@ -228,4 +239,76 @@ describe('webhook dispatch', () => {
     expect(route).toMatchObject({ state: 'action_required', uncertain_candidate: 'only' });
     expect(received.length - before).toBe(1);
   });
+
+  /** A failed delivery stops the route as ambiguous_dispatch and is logged, once, without body, payload or secret. */
+  async function failedDelivery(url: string, routeId: string): Promise<Record<string, unknown>> {
+    const log: string[] = [];
+    const base = await serviceWithHook(60_000, url, log);
+    await call(base, 'adapter', 'POST', '/v1/routes', {
+      route_id: routeId,
+      profile_id: 'hooked',
+      payload: { prompt: 'PAYLOAD-MARKER' },
+    });
+    await expect
+      .poll(
+        async () =>
+          ((await call(base, 'viewer', 'GET', `/v1/routes/${routeId}`)).body as RouteDocument).reason,
+      )
+      .toBe('ambiguous_dispatch');
+    await expect.poll(() => log.join('')).toContain('webhook delivery failed');
+    const text = log.join('');
+    expect(text).not.toContain('PAYLOAD-MARKER');
+    expect(text).not.toContain(secret);
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => String(l.msg).startsWith('webhook delivery failed'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 40, route: routeId });
+    return lines[0]!;
+  }
+
+  it('a webhook that answers 500 is logged as a failed delivery (warn, the status, no payload or secret)', async () => {
+    answerStatus = 500;
+    const line = await failedDelivery(receiverUrl, 'hooked-log-500');
+    expect(line.reason).toBe('the webhook answered 500');
+  });
+
+  it('a webhook that refuses the connection is logged as a failed delivery', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const line = await failedDelivery(`http://127.0.0.1:${port}/hook`, 'hooked-refused');
+    expect(line.reason).toBe('ECONNREFUSED');
+  });
+
+  it('a redirect from the webhook is not followed: the intent goes nowhere else, the delivery failed and is logged', async () => {
+    answerStatus = 200;
+    const before = received.length;
+    const line = await failedDelivery(receiverUrl.replace(/\/hook$/, '/moved'), 'hooked-moved');
+    expect(line.reason).toBe('the webhook answered 307, a redirect (not followed)');
+    expect(received.slice(before).map((r) => r.path)).toEqual(['/moved']);
+  });
+
+  it('a webhook URL with a user or password is refused at start, its password masked', async () => {
+    await expect(
+      startTestService({
+        webhookUrl: 'http://user:hunter2-secret@127.0.0.1:7982/hook',
+        webhookSecret: secret,
+      }),
+    ).rejects.toThrow(
+      /^the webhook URL must not carry a user or password \(got "http:\/\/user:\*\*\*@127\.0\.0\.1:7982\/hook"\)/,
+    );
+  });
 });
+
+function sink(lines: string[]): NodeJS.WritableStream {
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+}

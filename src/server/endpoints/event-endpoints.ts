@@ -27,7 +27,10 @@ export function eventEndpoints(context: ServerContext): Endpoint[] {
         'Server-Sent Events: route.transition, route.dispatch, circuit.changed, session.message.created|updated|deleted, plan.changed, plan.error.recorded; resumable with Last-Event-ID',
       query: eventsQuery,
       streams: true,
-      responses: { 200: 'text/event-stream' },
+      responses: {
+        200: 'text/event-stream',
+        503: '`too_many_streams`: the limit of open streams (in all or for the role) is reached; `Retry-After`',
+      },
       async handler({ query, headers, reply, request }) {
         const header = headers['last-event-id'];
         const resumeText = (typeof header === 'string' ? header : undefined) ?? query.last_event_id;

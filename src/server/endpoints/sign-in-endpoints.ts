@@ -21,12 +21,12 @@ export function signInEndpoints(tokens: TokenTable, cookieKey: Buffer, now: () =
       responses: { 204: 'signed in: `Set-Cookie`', 401: 'unknown token', 403: '`cross_origin`' },
       handler({ body, headers }) {
         requireSameOrigin(headers);
-        const role = tokens.lookup(body.token);
-        if (role === null) throw new HttpError(401, 'unauthorized', 'that token is not valid');
+        const grant = tokens.session(cookieKey, body.token);
+        if (grant === null) throw new HttpError(401, 'unauthorized', 'that token is not valid');
         return Promise.resolve({
           status: 204,
           body: null,
-          headers: { 'set-cookie': sessionCookie(cookieKey, role, now()), 'cache-control': 'no-store' },
+          headers: { 'set-cookie': sessionCookie(cookieKey, grant, now()), 'cache-control': 'no-store' },
         });
       },
     }),

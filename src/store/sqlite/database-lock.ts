@@ -1,4 +1,5 @@
 import BetterSqlite3 from 'better-sqlite3';
+import { createOwnerOnly } from './owner-only-file.js';
 
 /** What holds a database for one Recourse: released on close, and by the OS (or the server) when the process dies. */
 export interface DatabaseLock {
@@ -13,6 +14,7 @@ export interface DatabaseLock {
  * Returns null when another holder has it.
  */
 export function lockDatabaseFile(file: string): DatabaseLock | null {
+  createOwnerOnly(`${file}.lock`);
   const lock = new BetterSqlite3(`${file}.lock`, { timeout: 0 });
   try {
     lock.pragma('locking_mode = EXCLUSIVE');

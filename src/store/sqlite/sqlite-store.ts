@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { createOwnerOnly } from './owner-only-file.js';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, sql, type SqlBool } from 'kysely';
@@ -49,7 +50,12 @@ export function openSqliteStore(options: SqliteStoreOptions = {}): Store {
 /** Opens the embedded database; `store.migrate()` applies every migration, `store.close()` closes it all. */
 export function openSqliteDatabase(options: SqliteStoreOptions = {}): SqliteDatabase {
   const file = options.file ?? defaultDatabaseFile;
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') {
+    // A folder it creates is the owner's alone (0700); the file is created 0600 before SQLite opens it, and SQLite
+    // gives its -wal and -shm files the database file's mode.
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    createOwnerOnly(file);
+  }
   const database = new BetterSqlite3(file);
   database.pragma('journal_mode = WAL');
   database.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);

@@ -329,8 +329,8 @@ describe('messages never carry terminal controls', () => {
     expect(issues.map((i) => i.path)).toEqual([`/${key}`, '/hard/on_exhausted']);
     for (const { message } of issues) {
       expect(message).not.toMatch(rawControl);
-      // Every invisible and bidi control is removed, like the controls; what is left shows as text.
-      expect(message).toContain('"x[31m"');
+      // Every control, invisible and bidi character is written out as an escape: the echo shows what was refused.
+      expect(message).toContain(String.raw`"x\u2066\u202e\u001b[31m\u0007\u061c"`);
     }
   });
 });
