@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCliInEnv } from './run-cli.js';
+import { panelRows, runCliInEnv } from './run-cli.js';
 import { startTestService, tokens } from '../helpers/service.js';
 import type { PlanLifecycle, PlanService } from '../../src/app/index.js';
 
@@ -63,7 +63,7 @@ describe('recourse errors PLAN_ID', () => {
     expect(run.status).toBe(0);
     expect(run.stderr).toBe('');
     expect(run.lines[0]).toMatch(/^╭─ Plan Errors ─+╮$/);
-    const rows = run.lines.slice(1, -1).map((l) => l.slice(2, -2).trimEnd());
+    const rows = panelRows(run.lines);
     expect(rows.slice(0, 4)).toEqual([
       'Plan: E1',
       'Phase: execute',

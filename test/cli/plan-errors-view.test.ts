@@ -3,6 +3,7 @@ import type { PlanErrorsDocument } from '../../src/app/index.js';
 import { renderPlanErrorBlock } from '../../src/cli/plan-error-block.js';
 import { renderPlanErrors } from '../../src/cli/plan-errors-view.js';
 import { styleFor } from '../../src/cli/plan-style.js';
+import { panelRows } from './run-cli.js';
 import {
   createErrorRecoveryPolicy,
   planDecisionOf,
@@ -57,7 +58,7 @@ describe('recourse errors: the Plan Errors panel', () => {
     expect(lines.at(-1)).toMatch(/^╰─+╯$/);
     // Every row is boxed to the same width.
     expect(new Set(lines.map((l) => [...l].length)).size).toBe(1);
-    const rows = lines.slice(1, -1).map((l) => l.slice(2, -2).trimEnd());
+    const rows = panelRows(lines);
     expect(rows.slice(0, 4)).toEqual([
       'Plan: P1',
       'Phase: execute',

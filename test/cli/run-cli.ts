@@ -139,3 +139,8 @@ export function runCliInEnv(args: string[], env: Readonly<Record<string, string>
     child.on('close', (status) => resolve(result({ status, stdout, stderr })));
   });
 }
+
+/** The text rows of a boxed panel (`recourse errors`): the frame's top and bottom lines and side borders taken off. */
+export function panelRows(lines: readonly string[]): string[] {
+  return lines.slice(1, -1).map((l) => l.slice(2, -2).trimEnd());
+}

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCliInEnv } from '../cli/run-cli.js';
+import { panelRows, runCliInEnv } from '../cli/run-cli.js';
 import { bearer, call, roleTokens, startLiveService, type LiveService } from './live-service.js';
 import type { Role } from '../../src/server/auth.js';
 
@@ -92,7 +92,7 @@ describe('driving a plan through its phases over HTTP', () => {
     });
     const panel = await runCliInEnv(['errors', 'drive-1'], env);
     expect(panel.status).toBe(0);
-    const rows = panel.lines.slice(1, -1).map((l) => l.slice(2, -2).trimEnd());
+    const rows = panelRows(panel.lines);
     expect(rows.slice(0, 4)).toEqual([
       'Plan: drive-1',
       'Phase: execute',

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Circuit } from '../../src/core/index.js';
-import { t0 } from '../core/route/route-fixtures.js';
+import { openCircuit } from '../core/route/route-fixtures.js';
 import { dropSchemas } from '../helpers/postgres.js';
 import { twoSharedNodes } from '../helpers/shared-node.js';
 
@@ -9,16 +9,7 @@ import { twoSharedNodes } from '../helpers/shared-node.js';
 const schemas: string[] = [];
 afterAll(() => dropSchemas(schemas));
 
-const open: Circuit = {
-  key: 'provider:x',
-  scope: 'provider',
-  state: 'open',
-  openUntilMs: t0 + 60_000,
-  openedBy: 'r1',
-  probeOwner: null,
-  probeLeaseUntilMs: 0,
-  version: 1,
-};
+const open = openCircuit;
 const closed: Circuit = { ...open, state: 'closed', openedBy: null, version: 2 };
 
 /** Two nodes on a fresh schema, the circuit stored open (version 1). */

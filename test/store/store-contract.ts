@@ -6,12 +6,11 @@ import {
   recordPlanError,
   revise,
   type AttemptRecord,
-  type Circuit,
   type DynamicProfile,
   type Route,
   type Store,
 } from '../../src/core/index.js';
-import { routesInEveryState, standardPolicy, t0 } from '../core/route/route-fixtures.js';
+import { openCircuit, routesInEveryState, standardPolicy, t0 } from '../core/route/route-fixtures.js';
 
 /**
  * The Store contract: every adapter (SQLite now, PostgreSQL next) passes the same suite. `open` opens the same
@@ -422,16 +421,7 @@ export function storeContract(
 
     it('[CIR-04] circuit writes are fenced by version: two writers of one circuit cannot both win', async () => {
       await withStore(async (store) => {
-        const c: Circuit = {
-          key: 'provider:x',
-          scope: 'provider',
-          state: 'open',
-          openUntilMs: t0 + 60_000,
-          openedBy: 'r1',
-          probeOwner: null,
-          probeLeaseUntilMs: 0,
-          version: 1,
-        };
+        const c = openCircuit;
         expect(await store.transact((tx) => tx.writeCircuit(c, 0))).toBe(true);
         expect(await store.transact((tx) => tx.writeCircuit(c, 0))).toBe(false);
         const probe = {
@@ -453,16 +443,7 @@ export function storeContract(
 
     it('[CIR-04] a transaction confirms the circuits it read, unless one of its circuit writes lost', async () => {
       await withStore(async (store) => {
-        const c: Circuit = {
-          key: 'provider:x',
-          scope: 'provider',
-          state: 'open',
-          openUntilMs: t0 + 60_000,
-          openedBy: 'r1',
-          probeOwner: null,
-          probeLeaseUntilMs: 0,
-          version: 1,
-        };
+        const c = openCircuit;
         expect(await store.transact((tx) => tx.confirmCircuitReads())).toBe(true);
         expect(await store.transact((tx) => tx.writeCircuit(c, 0))).toBe(true);
         const confirmed = await store.transact(async (tx) => {

@@ -1,6 +1,7 @@
 import { givenRoutes } from './decision-runner.js';
 import {
   classify,
+  type Circuit,
   type ClassPolicy,
   type Classification,
   type PolicyDocument,
@@ -8,6 +9,17 @@ import {
 } from '../../../src/core/index.js';
 
 export const t0 = Date.parse('2026-06-01T12:00:00Z');
+/** A provider circuit opened by r1 at t0 for a minute, stored at version 1 (no probe yet). */
+export const openCircuit: Circuit = {
+  key: 'provider:x',
+  scope: 'provider',
+  state: 'open',
+  openUntilMs: t0 + 60_000,
+  openedBy: 'r1',
+  probeOwner: null,
+  probeLeaseUntilMs: 0,
+  version: 1,
+};
 export const iso = (seconds: number) => new Date(t0 + seconds * 1000).toISOString().replace('.000Z', 'Z');
 
 const cls = (envelope: object): Classification => classify({ observed_at: iso(0), ...envelope }, { now: t0 });
