@@ -56,6 +56,9 @@ export default defineConfig({
           include: [ui],
           testTimeout: 120_000,
           hookTimeout: 60_000,
+          // A page that loads its data after it renders is waited for with expect.poll: one second (the default)
+          // was too short on a CI machine running the other suites beside it (a sessions list seen empty).
+          expect: { poll: { timeout: 10_000 } },
           maxWorkers: 2,
           sequence: { groupOrder: 1 },
         },
