@@ -183,8 +183,9 @@ function serviceOptions(flags: ServeFlags & { readonly db: string }): ServiceOpt
   }
   if (flags.webhook !== undefined) {
     const problem = webhookUrlProblem(flags.webhook);
-    // Not a URL at all: nothing of it is a password, so it is shown as given.
-    if (problem === 'must be a URL') return `--webhook must be a URL (got ${JSON.stringify(flags.webhook)})`;
+    // The value is not echoed: a URL missing its scheme may still carry a key in its query or a password.
+    if (problem === 'must be a URL')
+      return '--webhook must be an absolute http or https URL such as https://hooks.example.com/recourse (the value given is not shown: it may hold a credential)';
     if (problem !== null) return `--webhook ${problem}`;
   }
   return {

@@ -37,6 +37,11 @@ describe('recourse serve refuses what it cannot use', () => {
       [['serve', '--ack-timeout', '0'], {}, /--ack-timeout must be 1 to 3600 seconds/],
       [['serve', '--webhook', 'ftp://x'], {}, /--webhook must be an http or https URL/],
       [
+        ['serve', '--webhook', 'hooks.example.com/recourse?token=hunter2pass'],
+        {},
+        /--webhook must be an absolute http or https URL .*the value given is not shown/,
+      ],
+      [
         ['serve', '--webhook', 'http://user:hunter2pass@127.0.0.1:7982/hook'],
         {},
         /--webhook must not carry a user or password \(got "http:\/\/user:\*\*\*@127\.0\.0\.1:7982\/hook"\)/,
