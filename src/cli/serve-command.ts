@@ -22,6 +22,7 @@ interface ServeFlags {
   readonly ackTimeout: string;
   readonly maxEventStreams: string;
   readonly maxEventStreamsPerRole: string;
+  readonly maxEventStreamsPerToken: string;
   readonly logLevel: string;
   readonly demo?: boolean;
 }
@@ -56,6 +57,7 @@ export function registerServeCommand(program: Command, demo?: DemoHook): void {
     .option('--ack-timeout <seconds>', 'how long a dispatch waits for its acknowledgement', '30')
     .option('--max-event-streams <n>', 'event streams open at once, in all (503 beyond)', '512')
     .option('--max-event-streams-per-role <n>', 'event streams open at once for one role', '256')
+    .option('--max-event-streams-per-token <n>', 'event streams open at once for one token', '64')
     .option('--log-level <level>', `${logLevels.slice(0, -1).join(', ')} or silent`, 'info')
     .option('--demo', 'run the built-in simulated agent fleet (what `npm start` shows)')
     .action(async (flags: ServeFlags, command: Command) => {
@@ -157,6 +159,10 @@ function serviceOptions(flags: ServeFlags & { readonly db: string }): ServiceOpt
   if (!/^\d{1,6}$/.test(flags.maxEventStreamsPerRole) || perRole < 1 || perRole > 100_000) {
     return `--max-event-streams-per-role must be 1 to 100000 (got ${JSON.stringify(flags.maxEventStreamsPerRole)})`;
   }
+  const perToken = Number(flags.maxEventStreamsPerToken);
+  if (!/^\d{1,6}$/.test(flags.maxEventStreamsPerToken) || perToken < 1 || perToken > 100_000) {
+    return `--max-event-streams-per-token must be 1 to 100000 (got ${JSON.stringify(flags.maxEventStreamsPerToken)})`;
+  }
   if (!(logLevels as readonly string[]).includes(flags.logLevel)) {
     return `--log-level must be one of ${logLevels.join(', ')} (got ${JSON.stringify(flags.logLevel)})`;
   }
@@ -199,7 +205,7 @@ function serviceOptions(flags: ServeFlags & { readonly db: string }): ServiceOpt
       ? {}
       : { webhookSecret: process.env.RECOURSE_WEBHOOK_SECRET }),
     ackTimeoutMs: ackSeconds * 1000,
-    streamLimits: { total, perRole },
+    streamLimits: { total, perRole, perToken },
     version: '0.1.0',
     logLevel: flags.logLevel,
   };

@@ -215,6 +215,12 @@ export function verifySession(key: Buffer, value: string, nowMs: number, tokens:
   return tokens.holdsSession(key, role as Role, tokenFingerprint) ? (role as Role) : null;
 }
 
+/** The token fingerprint a v2 cookie carries (read after `verifySession` accepted it), or null. */
+export function sessionFingerprint(value: string): string | null {
+  const parts = value.split('.');
+  return parts.length === 5 && parts[0] === 'v2' ? parts[3]! : null;
+}
+
 /**
  * Whether a request's `Origin` is the server's own (`http(s)://` + its `Host`): a browser sends it with every
  * change, and another site's page cannot forge it.

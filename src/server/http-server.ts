@@ -14,6 +14,7 @@ import {
   roleMayAccess,
   sessionCookieName,
   sessionCookie,
+  sessionFingerprint,
   verifySession,
   type Access,
   type Role,
@@ -50,13 +51,24 @@ const maxPathParamLength = 512;
 /** The query of an endpoint that declares none: an unknown parameter is an error, as in a body. */
 const noQuery = z.strictObject({});
 
-/** How many event streams may be open at once: in all, and for one role. */
+/**
+ * How many event streams may be open at once: in all, for one role, and for one token (so one holder of a token,
+ * a runaway script or a browser with hundreds of tabs, cannot take every place of the people who share its role).
+ */
 export interface StreamLimits {
   readonly total: number;
   readonly perRole: number;
+  /** 64 when not given. */
+  readonly perToken?: number;
 }
 
-export const defaultStreamLimits = { total: 512, perRole: 256 } as const satisfies StreamLimits;
+export const defaultStreamLimits = { total: 512, perRole: 256, perToken: 64 } as const satisfies StreamLimits;
+
+/** An open stream: the role it was opened with, and the token (its keyed fingerprint, never the token itself). */
+interface OpenStream {
+  readonly role: Role | null;
+  readonly token: string | null;
+}
 
 /** What a refused stream is told to wait before it tries again. */
 const streamRetryAfterSeconds = 30;
@@ -114,8 +126,8 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
     ...eventEndpoints(context),
     ...(options.endpoints ?? []),
   ];
-  // Every open stream and the role it was opened with, so each new one can be counted against the limits.
-  const streams = new Map<FastifyReply, Role | null>();
+  // Every open stream, its role and its token, so each new one can be counted against the limits.
+  const streams = new Map<FastifyReply, OpenStream>();
   const limits = options.streamLimits ?? defaultStreamLimits;
   const roles = new WeakMap<FastifyRequest, Role | null>();
   for (const e of endpoints) {
@@ -145,7 +157,8 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
         const body = e.body === undefined ? undefined : parse(e.body, request.body);
         const query = parse(e.query ?? noQuery, request.query ?? {});
         if (e.streams === true) {
-          const refusal = streamRefusal(streams, role, limits);
+          const opened = { role, token: callerToken(request, options) };
+          const refusal = streamRefusal(streams, opened, limits);
           if (refusal !== null) {
             return reply
               .code(503)
@@ -153,7 +166,7 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
               .send(errorBody('too_many_streams', refusal));
           }
           reply.hijack();
-          streams.set(reply, role);
+          streams.set(reply, opened);
           reply.raw.on('close', () => streams.delete(reply));
         }
         const result = await e.handler({
@@ -230,21 +243,40 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   return app;
 }
 
-/** Why one more event stream for `role` is refused (a limit is reached), or null when it may open. */
+/** Why one more event stream is refused (a limit is reached), or null when it may open. */
 function streamRefusal(
-  streams: ReadonlyMap<FastifyReply, Role | null>,
-  role: Role | null,
+  streams: ReadonlyMap<FastifyReply, OpenStream>,
+  opened: OpenStream,
   limits: StreamLimits,
 ): string | null {
   if (streams.size >= limits.total) {
     return `the server has ${limits.total} event streams open, its limit: try again in ${streamRetryAfterSeconds} s`;
   }
   let ofRole = 0;
-  for (const r of streams.values()) if (r === role) ofRole += 1;
+  let ofToken = 0;
+  for (const s of streams.values()) {
+    if (s.role === opened.role) ofRole += 1;
+    if (s.token !== null && s.token === opened.token) ofToken += 1;
+  }
   if (ofRole >= limits.perRole) {
-    return `the ${role ?? 'public'} role has ${limits.perRole} event streams open, its limit: close one or try again in ${streamRetryAfterSeconds} s`;
+    return `the ${opened.role ?? 'public'} role has ${limits.perRole} event streams open, its limit: close one or try again in ${streamRetryAfterSeconds} s`;
+  }
+  const perToken = limits.perToken ?? defaultStreamLimits.perToken;
+  if (ofToken >= perToken) {
+    return `this token has ${perToken} event streams open, its limit: close one or try again in ${streamRetryAfterSeconds} s`;
   }
   return null;
+}
+
+/**
+ * Which configured token an authorized request came with, as the keyed fingerprint a session cookie carries: a
+ * bearer token and the cookie traded for it name the same token. Null when there is none (a public request).
+ */
+function callerToken(request: FastifyRequest, options: HttpServerOptions): string | null {
+  const match = /^Bearer ([\x21-\x7e]{1,512})$/i.exec(request.headers.authorization ?? '');
+  if (match !== null) return options.tokens.session(options.cookieKey, match[1]!)?.fingerprint ?? null;
+  const cookie = cookieValue(request.headers.cookie, sessionCookieName);
+  return cookie === null ? null : sessionFingerprint(cookie);
 }
 
 /** The caller's role, or an error: 401 without a valid credential, 403 when the role may not do this. */

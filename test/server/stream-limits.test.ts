@@ -1,13 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, tokens } from '../helpers/service.js';
 
-/** Event streams are bounded in all and per role: one more is refused with 503, Retry-After and a JSON error. */
+/**
+ * Event streams are bounded in all, per role and per token: one more is refused with 503, Retry-After and a JSON
+ * error.
+ */
 let stop: () => Promise<void>;
 let base: string;
 const open: AbortController[] = [];
 
 beforeAll(async () => {
-  const started = await startTestService({ streamLimits: { total: 3, perRole: 2 } });
+  const started = await startTestService({ streamLimits: { total: 3, perRole: 2, perToken: 2 } });
   stop = started.stop;
   base = started.service.url;
 });
@@ -55,5 +58,57 @@ describe('event-stream limits', () => {
         return again.status;
       })
       .toBe(200);
+  });
+});
+
+describe('the per-token limit', () => {
+  const secondViewer = 'second-viewer-token-0123456789';
+  let service: Awaited<ReturnType<typeof startTestService>>;
+  const held: AbortController[] = [];
+
+  beforeAll(async () => {
+    service = await startTestService({
+      streamLimits: { total: 10, perRole: 10, perToken: 2 },
+      tokens: [
+        ...Object.entries(tokens).map(([role, token]) => ({ role: role as keyof typeof tokens, token })),
+        { role: 'viewer', token: secondViewer },
+      ],
+    });
+  });
+
+  afterAll(async () => {
+    for (const c of held) c.abort();
+    await service.stop();
+  });
+
+  async function open(headers: Record<string, string>): Promise<Response> {
+    const controller = new AbortController();
+    const response = await fetch(`${service.service.url}/v1/events`, { headers, signal: controller.signal });
+    if (response.status === 200) held.push(controller);
+    return response;
+  }
+
+  it('one token over its limit is refused, while another token of the same role still opens streams; its cookie counts as the token', async () => {
+    const first = { authorization: `Bearer ${tokens.viewer}` };
+    expect((await open(first)).status).toBe(200);
+    // The browser cookie traded for the same token counts against the same token.
+    const signIn = await fetch(`${service.service.url}/v1/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: new URL(service.service.url).origin },
+      body: JSON.stringify({ token: tokens.viewer }),
+    });
+    expect(signIn.status).toBeLessThan(400);
+    const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
+    expect((await open({ cookie })).status).toBe(200);
+    const over = await open({ cookie });
+    expect(over.status).toBe(503);
+    expect(over.headers.get('retry-after')).toBe('30');
+    const body = (await over.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('too_many_streams');
+    expect(body.error.message).toMatch(/this token has 2 event streams open/);
+    expect(body.error.message).not.toContain(tokens.viewer);
+    expect((await open(first)).status).toBe(503);
+    // Another person's viewer token is not shut out by the first one's streams.
+    expect((await open({ authorization: `Bearer ${secondViewer}` })).status).toBe(200);
   });
 });
