@@ -5,4 +5,4 @@
 export const catalogueVersion = '2026.12.06-1';
 
 /** Fingerprint of the rule set this version was released with (see test/core/catalogue/registry.test.ts). */
-export const catalogueFingerprint = '149-70e90330';
+export const catalogueFingerprint = '149-9bb5dbd0';
