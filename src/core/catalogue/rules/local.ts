@@ -474,11 +474,14 @@ export const localRules: readonly Rule[] = [
         'ghcr',
         'quay',
         'gcr',
+        'cachedextensionvsixs',
+        'vsix',
+        'extensionquery',
       ],
       near: {
         anchor:
-          /error sending request|\be(?:timedout|notfound|connreset|connrefused|proto|ai_again)\b|getaddrinfo|could not resolve host|unable to access|\bssl\b|\btls\b|certificate|fetch failed|socket hang up|network (?:error|request failed)|timed out|connection (?:closed|reset|refused)|check your (?:internet|network) (?:connection|configuration|settings)|\bfailed, reason:/,
-        word: /\b(?:sign[- ]?in|log[- ]?in|oauth|token exchange|device[- ]code|auth(?:orization)? callback|install(?:ing|ation|er)?|download(?:ing)?|plugins? (?:marketplace|install|update|download)|marketplace|extension host terminated|language server|lsp|git (?:push|pull|clone|fetch)|gh:|(?:request|obtain|fetch|get|refresh)(?:ing)? (?:an? |the )?access token|\bnpm (?:error|err!)|\bgyp err!|\b(?:sdk|cli|client) auth(?:entication)? failed|\bpush(?:ing)? (?:the )?(?:docker |container )?images?\b|\b(?:ghcr|quay|gcr)\.io\b)/,
+          /error sending request|\berr_connection_(?:reset|refused|closed|aborted)\b|\bxhr failed\b|\be(?:timedout|notfound|connreset|connrefused|proto|ai_again)\b|getaddrinfo|could not resolve host|unable to access|\bssl\b|\btls\b|certificate|fetch failed|socket hang up|network (?:error|request failed)|timed out|connection (?:closed|reset|refused)|check your (?:internet|network) (?:connection|configuration|settings)|\bfailed, reason:/,
+        word: /\b(?:sign[- ]?in|log[- ]?in|oauth|token exchange|device[- ]code|auth(?:orization)? callback|install(?:ing|ation|er)?|download(?:ing)?|plugins? (?:marketplace|install|update|download)|marketplace|extension host terminated|language server|lsp|git (?:push|pull|clone|fetch)|gh:|(?:request|obtain|fetch|get|refresh)(?:ing)? (?:an? |the )?access token|\bnpm (?:error|err!)|\bgyp err!|\b(?:sdk|cli|client) auth(?:entication)? failed|\bpush(?:ing)? (?:the )?(?:docker |container )?images?\b|\b(?:ghcr|quay|gcr)\.io\b|cachedextensionvsixs|\.vsix\b|\bextensionquery\b)/,
         before: 120,
         after: 60,
       },
@@ -747,6 +750,10 @@ export const localRules: readonly Rule[] = [
         'workers',
         'docker',
         '9042',
+        'resourcerequeststhrottled',
+        'subscriptionrequeststhrottled',
+        'tenantrequeststhrottled',
+        'googleapi',
       ],
       text: new RegExp(
         [
@@ -771,7 +778,7 @@ export const localRules: readonly Rule[] = [
           // webhooks and SaaS APIs
           /\bwebhook delivery\b|\bhooks\.zapier\.com\b|\bcommunicating with stripe\b|\bstripe\.error\b|\bapi\.stripe\.com\b|\btwilio\b|\bapi\.notion\.com\b|\bnotion api\b|\.atlassian\.net\b|\bjira\b|\bsonar(?:cloud|qube)\b/,
           // cloud management CLIs and APIs (a model invocation, InvokeModel or Converse, and Workers AI stay model calls)
-          /\bkubectl\b|\bunable to connect to the server: |\bazure resource manager\b|\bnumber of (?:read|write|delete) requests for subscription\b|\bmanagement\.azure\.com\b|\bwhen calling the (?!invoke|converse)[a-z]{2,60} operation\b|\boperation error (?!bedrock)[\w ]{1,40}: (?!invoke|converse)[a-z]{2,60}\b|\(gcloud\.[a-z.-]{2,60}\)|\bfor operation type - |\berror from server \([a-z]{2,40}\)|\bapi\.digitalocean\.com\b|\bapi\.cloudflare\.com\/client\/v4\/(?!accounts\/[^\s/]{1,64}\/ai\/)|\bwrangler\b|\/accounts\/[^\s/]{1,64}\/workers\/|\bdocker daemon\b|\bvercel cli\b|\bdeployment service\b/,
+          /\bkubectl\b|\bunable to connect to the server: |\bazure resource manager\b|\bnumber of (?:read|write|delete) requests for subscription\b|\b(?:resource|subscription|tenant)requeststhrottled\b|\bnumber of (?:'?(?:read|write|delete)'? )?requests for (?:subscription|tenant|action) '|\baka\.ms\/arm-throttling\b|\berror (?:creating|updating|deleting|destroying|importing|when reading or editing) [a-z][\w ./-]{1,60}: googleapi: |\bmanagement\.azure\.com\b|\bwhen calling the (?!invoke|converse)[a-z]{2,60} operation\b|\boperation error (?!bedrock)[\w ]{1,40}: (?!invoke|converse)[a-z]{2,60}\b|\(gcloud\.[a-z.-]{2,60}\)|\bfor operation type - |\berror from server \([a-z]{2,40}\)|\bapi\.digitalocean\.com\b|\bapi\.cloudflare\.com\/client\/v4\/(?!accounts\/[^\s/]{1,64}\/ai\/)|\bwrangler\b|\/accounts\/[^\s/]{1,64}\/workers\/|\bdocker daemon\b|\bvercel cli\b|\bdeployment service\b/,
           // the user's own server: an /api/ path on localhost that no local model server serves, a dev server, an ASGI app
           // (not on a port only model servers take: Ollama 11434, LM Studio 1234, KoboldCpp 5001, Jan 1337)
           /\bhttps?:\/\/(?:localhost|127\.0\.0\.1)(?!:(?:11434|1234|5001|1337)\b)(?::\d{1,5})?\/api\/(?!chat\b|generate\b|embed|v\d|tags\b|show\b|pull\b|ps\b|version\b|copy\b|create\b|push\b|delete\b)[\w-]{1,40}\b|\bdev server\b|\bexception in asgi application\b/,
@@ -945,10 +952,13 @@ export const localRules: readonly Rule[] = [
         'streamablefile',
         'localhost',
         '127',
+        'pulling',
+        'secondary',
+        'scraping',
       ],
       // Shell tools and installers (curl's own `curl: (28)` lines, a failed installation or release download) and
       // account look-ups beside the prompt (credits, usage, balance): none of them is a provider failing a prompt.
-      text: /(?<!failed to perform, )\bcurl: \(\d{1,3}\)|installation failed|failed to install|install(?:er|ation)? (?:failed|error)|failed to (?:fetch|download) (?:the )?(?:latest )?(?:version|release|releases)\b|failed to (?:fetch|load|get|retrieve|refresh) (?:the )?(?:user'?s? |account )?(?:credits?|credit information|usage(?: data| stats)?|balance|billing info(?:rmation)?|account info(?:rmation)?|user info(?:rmation)?|subscription status)\b|\bedit[_ ]predictions?\b|predict_edits|error response from daemon|registry-1\.docker\.io|invalid oauth error response|clearcut|1p event logging|event logging|telemetry|\botlp(?:exporter|\b)|opentelemetry|statsig|sentry\.io|error installing (?:the )?(?:server|extension|update)|auto-?updat(?:e|er|ing)|failed to (?:check for|install|download|apply) (?:the )?updates?|update check failed|updates\/download|vscode-reh|\bmcp (?:server|error|client|tool|connection)|mcp server|\bide (?:companion|extension|integration|server|connection)|companion (?:extension|server|connection)|keychain|seckeychain|libsecret|keytar|(?:failed|unable) to (?:read|load|parse) (?:the )?(?:managed |optional |user |project )?settings|downloading (?:the )?extension|\bbinary request timed out\b|could not get enabled capabilities|eligibility check failed|error during web search|\bweb search failed\b|mcp_tool_result|api\.github\.com|authenticated requests get a higher rate limit|\bqdrant|\bchroma\b|\bredis(?::\/\/|\.exceptions|\/connection|\b)|\bpinecone\b|\bweaviate\b|\bmilvus\b|vector ?store|metrics export(?:er)? failed|periodicexportingmetricreader|port=431[78]\b|:431[78]\/|\/v1\/metrics\b|\bsentry\b|files\.pythonhosted\.org|\bpypi\.org|pip\._vendor|installing extensions?\b|could not log in with device flow|\bsign in failed\b|@modelcontextprotocol\/sdk|tool execution failed|sandboxerror|sandbox failed to start|waiting for client to become ready|blocked by network policy|(?:with url|request to):? \S{0,60}\/embeddings?\b|\bplugin\(mcp\/|https?:\/\/\S{1,120}\/mcp(?=[:\s"']|$)|before responding to .?initialize.? request|(?:error|failed to|unable to|could not) (?:fetch|fetching|load|loading|get|getting|download|downloading) (?:the )?(?:model )?(?:pricing|prices)\b|\bin (?:success|failure) logging\b|huggingface\.co\S{0,80}\/resolve\/|cannot (?:determine|assess|check|verify) the safety of|safety (?:classifier|checker?) (?:is )?(?:unavailable|failed|down)\b|\bextension activation failed\b|\bno ide (?:selected|found|detected|connected|available)\b|(?:failed to connect|disconnected|unable to connect) (?:to|from) (?:android studio|intellij(?: idea)?|jetbrains|pycharm|webstorm|goland|xcode|vs ?code|visual studio(?: code)?)\b|\bmongodb(?:\+srv)?\b|\bmongo(?:server|network|parse)error\b|\bpostgres(?:ql)?:\/\/|\bmysql\b|x-ms-ratelimit-remaining-(?:subscription|tenant)-(?:reads|writes|deletes)|\btoomanyrequests: (?:retry-after:|you have reached your (?:unauthenticated )?pull rate limit)|\bwhen calling the (?:describe|list)[a-z]{2,60} operation\b|\boperation error [\w ]{1,40}: (?:describe|list)[a-z]{2,60}\b|\bthrottling(?:exception)?:? rate exceeded,? status ?code:? 400\b|\bstatus ?code: 400\b[^\n]{0,80}\bthrottlingexception\b|\bexchanging (?:the )?(?:authori[sz]ation )?code for (?:an? )?(?:access )?tokens?\b|\b(?:oauth |authori[sz]ation )?(?:code|token) exchange failed \(\d{3}\)|\banalytics (?:proxy|relay|endpoint|request)|\bspurious network error \(\d{1,3} tries? remaining\)|\berror searching with\b|\bfailed fetching sources\b|\bat (?:get|fetch|search)(?:images|videos|sources|searchresults)\b|"(?:rate|quota)_current"\s{0,2}:|\bserverresponse\.onclose\b|\[streamablefile\]|\bwhile trying to fetch https?:\/\/(?:localhost|127\.0\.0\.1)(?::\d{1,5})?\/api\/(?!chat\b|generate\b|embed|v1\b)[\w-]{1,40}\//,
+      text: /(?<!failed to perform, )\bcurl: \(\d{1,3}\)|installation failed|failed to install|install(?:er|ation)? (?:failed|error)|failed to (?:fetch|download) (?:the )?(?:latest )?(?:version|release|releases)\b|failed to (?:fetch|load|get|retrieve|refresh) (?:the )?(?:user'?s? |account )?(?:credits?|credit information|usage(?: data| stats)?|balance|billing info(?:rmation)?|account info(?:rmation)?|user info(?:rmation)?|subscription status)\b|\bedit[_ ]predictions?\b|predict_edits|error response from daemon|registry-1\.docker\.io|invalid oauth error response|clearcut|1p event logging|event logging|telemetry|\botlp(?:exporter|\b)|opentelemetry|statsig|sentry\.io|error installing (?:the )?(?:server|extension|update)|auto-?updat(?:e|er|ing)|failed to (?:check for|install|download|apply) (?:the )?updates?|update check failed|updates\/download|vscode-reh|\bmcp (?:server|error|client|tool|connection)|mcp server|\bide (?:companion|extension|integration|server|connection)|companion (?:extension|server|connection)|keychain|seckeychain|libsecret|keytar|(?:failed|unable) to (?:read|load|parse) (?:the )?(?:managed |optional |user |project )?settings|downloading (?:the )?extension|\bbinary request timed out\b|could not get enabled capabilities|eligibility check failed|error during web search|\bweb search failed\b|mcp_tool_result|api\.github\.com|authenticated requests get a higher rate limit|\bqdrant|\bchroma\b|\bredis(?::\/\/|\.exceptions|\/connection|\b)|\bpinecone\b|\bweaviate\b|\bmilvus\b|vector ?store|metrics export(?:er)? failed|periodicexportingmetricreader|port=431[78]\b|:431[78]\/|\/v1\/metrics\b|\bsentry\b|files\.pythonhosted\.org|\bpypi\.org|pip\._vendor|installing extensions?\b|could not log in with device flow|\bsign in failed\b|@modelcontextprotocol\/sdk|tool execution failed|sandboxerror|sandbox failed to start|waiting for client to become ready|blocked by network policy|(?:with url|request to):? \S{0,60}\/embeddings?\b|\bplugin\(mcp\/|https?:\/\/\S{1,120}\/mcp(?=[:\s"']|$)|before responding to .?initialize.? request|(?:error|failed to|unable to|could not) (?:fetch|fetching|load|loading|get|getting|download|downloading) (?:the )?(?:model )?(?:pricing|prices)\b|\bin (?:success|failure) logging\b|huggingface\.co\S{0,80}\/resolve\/|cannot (?:determine|assess|check|verify) the safety of|safety (?:classifier|checker?) (?:is )?(?:unavailable|failed|down)\b|\bextension activation failed\b|\bno ide (?:selected|found|detected|connected|available)\b|(?:failed to connect|disconnected|unable to connect) (?:to|from) (?:android studio|intellij(?: idea)?|jetbrains|pycharm|webstorm|goland|xcode|vs ?code|visual studio(?: code)?)\b|\bmongodb(?:\+srv)?\b|\bmongo(?:server|network|parse)error\b|\bpostgres(?:ql)?:\/\/|\bmysql\b|x-ms-ratelimit-remaining-(?:subscription|tenant)-(?:reads|writes|deletes)|\btoomanyrequests: (?:retry-after:|you have reached your (?:unauthenticated )?pull rate limit|too many requests\b)|\berror pulling image\b|\bexceeded a secondary rate limit\b|\bfor more on scraping github\b|\bwhen calling the (?:describe|list)[a-z]{2,60} operation\b|\boperation error [\w ]{1,40}: (?:describe|list)[a-z]{2,60}\b|\bthrottling(?:exception)?:? rate exceeded,? status ?code:? 400\b|\bstatus ?code: 400\b[^\n]{0,80}\bthrottlingexception\b|\bexchanging (?:the )?(?:authori[sz]ation )?code for (?:an? )?(?:access )?tokens?\b|\b(?:oauth |authori[sz]ation )?(?:code|token) exchange failed \(\d{3}\)|\banalytics (?:proxy|relay|endpoint|request)|\bspurious network error \(\d{1,3} tries? remaining\)|\berror searching with\b|\bfailed fetching sources\b|\bat (?:get|fetch|search)(?:images|videos|sources|searchresults)\b|"(?:rate|quota)_current"\s{0,2}:|\bserverresponse\.onclose\b|\[streamablefile\]|\bwhile trying to fetch https?:\/\/(?:localhost|127\.0\.0\.1)(?::\d{1,5})?\/api\/(?!chat\b|generate\b|embed|v1\b)[\w-]{1,40}\//,
       // A POST to a model endpoint in the same text is the agent's model call, even when curl printed it.
       unless: /\bpost https?:\/\/\S{1,200}\/(?:v1\/)?(?:messages|chat\/completions|completions|responses)\b/,
     },
@@ -1059,6 +1069,50 @@ export const localRules: readonly Rule[] = [
     when: {
       keywords: ['vscode', 'server', 'http2', 'language', 'extension', 'sse'],
       text: /\[extension host\][^\n]{0,80}\bsse\b|vscode-file:\/\/|connection to server got closed|couldn.t create connection to server|restarting server failed|language server (?:crashed|exited|failed|stopped)|http2: server connection error from/,
+    },
+  },
+  {
+    id: 'local.cloud_control_throttle.v1',
+    description:
+      "AWS's generic throttle, `Throttling(Exception): Rate exceeded`, with no model operation or model named: the words of the control-plane APIs (STS, SSM, CloudWatch, a Describe or List call), not of a model invocation, which says too many requests or tokens",
+    tier: 'signature',
+    priority: 60,
+    code: 'side_channel',
+    confidence: 'medium',
+    when: {
+      keywords: ['throttlingexception', 'throttling'],
+      text: /\bthrottling(?:exception)?:? rate exceeded\b/,
+      // A model invocation (Bedrock's runtime, InvokeModel, Converse, an agent's InvokeAgent) or a model in the text
+      // makes the same words a provider's throttle.
+      unless:
+        /\bstatus ?code:? ?429\b|\bbedrock|\binvoke(?:model|agent)|\bconverse(?:stream)?\b|\bmodel(?:id)?\b|\banthropic\b|\bclaude\b|\btitan\b|\bnova\b|\bllama\b/,
+    },
+  },
+  {
+    id: 'local.embedded_http_client.v1',
+    description:
+      "A negative code where an HTTP status belongs, with an embedded HTTP client's own error string (`API -1: Connection Refused`, `-11: read Timeout`): a device's client (Arduino or ESP HTTPClient) reporting, never an agent's model call",
+    tier: 'signature',
+    priority: 33,
+    code: 'side_channel',
+    confidence: 'medium',
+    when: {
+      keywords: [
+        'refused',
+        'header',
+        'payload',
+        'connected',
+        'lost',
+        'stream',
+        'server',
+        'ram',
+        'encoding',
+        'write',
+        'timeout',
+      ],
+      text: /\b(?:api|http|https?client|code|error|status)\s{1,3}-(?:[1-9]|1[01])\s{0,2}:\s{0,2}(?:connection refused|send header failed|send payload failed|not connected|connection lost|no stream|no http server|too less ram|transfer-?encoding not supported|stream write error|read timeout)\b/,
+      // A model host, path or port in the text makes it the agent's own request after all.
+      unless: modelTarget,
     },
   },
 ];
