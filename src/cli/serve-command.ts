@@ -111,7 +111,7 @@ export function registerServeCommand(program: Command, demo?: DemoHook): void {
           ? service.url
           : `${service.url}/?token=${service.generatedAdminToken}`;
       process.stdout.write(
-        `Recourse is listening on ${service.url} (database ${database}${shared === null ? '' : `, shared node ${shared.nodeId}`})\n` +
+        `Recourse is listening on ${service.url} (database ${escapeControlCharacters(database)}${shared === null ? '' : `, shared node ${shared.nodeId}`})\n` +
           (service.generatedAdminToken === null
             ? ''
             : `No tokens are configured: an admin token was made for this run. Open:\n  ${where}\n` +

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -120,6 +121,44 @@ describe('recourse run: signals and misbehaving agents', () => {
       expect(run.stderr).toMatch(/^recourse run: .*(is a directory|not a database)/);
     }
     expect(readFileSync(profile, 'utf8')).toBe(before);
+  });
+
+  it('[DUR-05] Ctrl-C in a wait, in a folder whose name has terminal controls and quotes: the resume command shows none raw, and bash reads it back to the same paths', async () => {
+    const dir = join(folder(), "evil\u001b[31m\u202edir 'q\\z");
+    mkdirSync(dir);
+    const profile = join(dir, 'profile.json');
+    const policy = {
+      version: 1,
+      transient: {
+        retry: { enabled: true, max_retries: 1, initial_interval_seconds: 60 },
+        wait_for_reset: off,
+        on_exhausted: 'stop',
+      },
+      hard: { retry: off, wait_for_reset: off, on_exhausted: 'stop' },
+    };
+    const launch = {
+      command: process.execPath,
+      args: [scriptedAgent, 'capacity_error'],
+      inherit_env: ['PATH'],
+    };
+    writeFileSync(
+      profile,
+      JSON.stringify({ id: 'fleet', name: 'Fleet', candidates: [{ profile_id: 'agent', policy, launch }] }),
+    );
+    const run = startCli(['run', '--profile', profile, '--session', 'w', '--cwd', dir, 'fix it']);
+    run.process.stdin.end();
+    await run.waitFor((_, err) => err.includes(' s left (until '));
+    run.process.kill('SIGINT');
+    expect(await run.exited).toBe(130);
+    const err = run.stderr();
+    expect(rawControls(err)).toEqual([]);
+    const command = err.slice(err.indexOf('resume it with:\n') + 'resume it with:\n'.length).trim();
+    expect(command).toMatch(/^recourse run --profile \$'/);
+    // The shell turns the printed words back into the very paths.
+    const words = spawnSync('bash', ['-c', `printf '%s\\0' ${command.slice('recourse run '.length)}`], {
+      encoding: 'utf8',
+    }).stdout.split('\0');
+    expect(words.slice(0, 6)).toEqual(['--profile', profile, '--session', 'w', '--cwd', dir]);
   });
 
   it('a JSON-RPC response to a request never made, its id full of terminal controls, never reaches the terminal raw', async () => {
