@@ -84,6 +84,15 @@ describe('recourse serve refuses what it cannot use', () => {
     expect(await local.exited).toBe(0);
   });
 
+  it('--demo with RECOURSE_DATABASE_URL from the environment is refused (exit 2) before any database is opened', async () => {
+    const run = await runCliAsync(['serve', '--demo', '--port', '0'], {
+      RECOURSE_DATABASE_URL: 'postgres://recourse@127.0.0.1:1/production?schema=live',
+    });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/--demo runs on a database of its own, not on RECOURSE_DATABASE_URL/);
+    oneClearLine(run.stderr);
+  });
+
   it('a --db path with terminal controls in it is shown escaped in the ready line, never raw', async () => {
     const folder = join(dir, 'evil\u001b[31m\u202edir');
     mkdirSync(folder);
