@@ -85,6 +85,8 @@ export class AcpAgent {
   private openGeneration = 0;
   private phase: LifecyclePhase = 'launch';
   private cancelRequested = false;
+  /** `cancel()` came before any prompt was open: the starting agent was ended and every later step is cancelled. */
+  private startCancelled = false;
 
   private constructor(
     readonly recipe: LaunchRecipe,
@@ -170,13 +172,17 @@ export class AcpAgent {
     const sessionId = this.sessionId;
     if (sessionId === null) throw new RecourseError('invalid_input', 'prompt before a session was opened');
     const generation = ++this.generation;
+    // Cancelled before the prompt was sent (the agent was ended while starting): nothing is sent.
+    if (this.startCancelled) return { outcome: 'cancelled', generation };
     const key: ReplayKey = {
       sessionId: this.options.replaySessionId ?? sessionId,
       executionId: this.options.invocationId,
       promptGeneration: generation,
     };
-    await this.turn.begin(key, sessionId);
     this.cancelRequested = false;
+    await this.turn.begin(key, sessionId);
+    // Cancelled while the generation opened: the prompt is not sent at all.
+    if (this.cancelRequested) return { outcome: 'cancelled', generation };
     this.phase = 'prompt';
     const stderrMark = this.process.stderr.totalBytes;
     // Stamp before the request is written: an update can only follow it.
@@ -204,8 +210,18 @@ export class AcpAgent {
     return result;
   }
 
-  /** Asks the agent to stop the open prompt (`session/cancel`); the prompt then resolves as `cancelled`. */
+  /**
+   * Asks the agent to stop the open prompt (`session/cancel`); the prompt then resolves as `cancelled`. Before the
+   * first prompt (the agent is still starting: `initialize`, `authenticate`, `session/new` or `session/load` may
+   * never be answered) there is nothing to send it to: the agent's process group is ended instead (SIGTERM, SIGKILL
+   * after the grace), `open` resolves with a `cancelled` turn and `prompt` sends nothing.
+   */
   async cancel(): Promise<void> {
+    if (this.generation === 0) {
+      this.startCancelled = true;
+      await this.process.shutdown();
+      return;
+    }
     if (this.sessionId === null) return;
     this.cancelRequested = true;
     this.phase = 'cancel';
@@ -226,6 +242,8 @@ export class AcpAgent {
   private async step(phase: LifecyclePhase, work: () => Promise<unknown>): Promise<TurnResult | null> {
     this.phase = phase;
     const settled = await this.settle(work());
+    // Cancelled while starting: the agent was ended on purpose, so its exit is no failure to classify.
+    if (this.startCancelled) return { outcome: 'cancelled', generation: 0 };
     if (settled.kind === 'response') return null;
     const origin = this.origin(0);
     const key = {

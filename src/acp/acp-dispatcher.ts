@@ -67,7 +67,13 @@ export class AcpDispatcher implements Dispatcher {
     const resumeSessionId = resumable ? (this.sessions.get(sessionKey) ?? null) : null;
     this.recorder.begin(key);
     let accept: () => void = () => undefined;
-    let ownCancel: (() => Promise<void>) | null = null;
+    // Cancellable from the start: an agent that never answers `initialize` or `session/new` is ended on cancel.
+    const abort = new AbortController();
+    const ownCancel = () => {
+      abort.abort();
+      return Promise.resolve();
+    };
+    this.cancels.set(intent.routeId, ownCancel);
     // Once the turn ended there is nothing to cancel; the route's next attempt may already have registered its own.
     const ended = () => {
       accept();
@@ -82,10 +88,9 @@ export class AcpDispatcher implements Dispatcher {
       record: (event) => void this.recorder.record(key, event),
       ...(this.options.onUpdate === undefined ? {} : { onUpdate: this.options.onUpdate }),
       ...(this.options.environment === undefined ? {} : { environment: this.options.environment }),
+      signal: abort.signal,
       onStarted: (started) => {
         this.sessions.set(sessionKey, started.sessionId);
-        ownCancel = started.cancel;
-        this.cancels.set(intent.routeId, started.cancel);
         accept();
       },
     })
@@ -110,8 +115,9 @@ export class AcpDispatcher implements Dispatcher {
   }
 
   /**
-   * Cancels the route's open prompt (`session/cancel`); its attempt then reports a `Cancelled` failure, which stops
-   * for a person. False when the route has no prompt open.
+   * Cancels the route's running attempt: `session/cancel` for an open prompt, or, while its agent is still starting,
+   * the end of the agent's process group. The attempt then reports a `Cancelled` failure, which stops for a person.
+   * False when the route has no attempt running here.
    */
   async cancel(routeId: string): Promise<boolean> {
     const cancel = this.cancels.get(routeId);

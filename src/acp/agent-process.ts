@@ -9,6 +9,18 @@ export interface ProcessExit {
   readonly signal: string | null;
 }
 
+/** The agent processes of this process that have not exited yet, for `killAgentGroups`. */
+const running = new Set<AgentProcess>();
+
+/**
+ * Ends the process group of every agent this process started that is still running, with SIGKILL, at once and
+ * synchronously: for a host about to exit without its orderly shutdown (a second Ctrl-C), since a detached agent
+ * would otherwise outlive it.
+ */
+export function killAgentGroups(): void {
+  for (const agent of running) agent.kill();
+}
+
 /**
  * One agent CLI as a child process: its own process group (spawned detached), stdio as web streams for the ACP
  * transport, the managed stderr tail, and its exit. `shutdown` ends the whole group by id: SIGTERM, then SIGKILL
@@ -35,6 +47,7 @@ export class AgentProcess {
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
+    running.add(this);
     this.child.stderr.on('data', (chunk: Buffer) => this.stderr.append(chunk));
     // A write to a dead agent fails through the transport; the pipe error itself must not crash the host.
     this.child.stdin.on('error', () => undefined);
@@ -42,10 +55,12 @@ export class AgentProcess {
       this.child.once('error', (error) => {
         this.spawnError = error;
         this.exit = { code: null, signal: null };
+        running.delete(this);
         resolve(this.exit);
       });
       this.child.once('exit', (code, signal) => {
         this.exit = { code, signal };
+        running.delete(this);
         resolve(this.exit);
       });
     });
@@ -77,6 +92,11 @@ export class AgentProcess {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** SIGKILL to the whole group now, without waiting (see `killAgentGroups`). */
+  kill(): void {
+    this.signalGroup('SIGKILL');
   }
 
   private signalGroup(signal: NodeJS.Signals): void {

@@ -5,6 +5,7 @@
  */
 export { AcpAgent, AcpLaunchError } from './acp-agent.js';
 export { AcpDispatcher } from './acp-dispatcher.js';
+export { killAgentGroups } from './agent-process.js';
 export type { TurnResult } from './judge-turn.js';
 export { parseLaunchRecipe, resolveLaunchEnv, type LaunchRecipe } from './launch-recipe.js';
 export type { UpdateInfo } from './prompt-turn.js';

@@ -7,6 +7,11 @@ export interface AcpTurnOptions extends AcpAgentOptions {
   readonly prompt: string;
   /** A provider-native session to resume with `session/load` (when the agent supports it); null: `session/new`. */
   readonly resumeSessionId?: string | null;
+  /**
+   * Cancels the turn when aborted (Ctrl-C in a terminal, say): while the agent is still starting its process group
+   * is ended and the turn is `cancelled` without a prompt; once the prompt is on its way `session/cancel` is sent.
+   */
+  readonly signal?: AbortSignal;
   /** Called once the prompt is on its way, with a cancel for it (Ctrl-C in a terminal, say). */
   readonly onStarted?: (started: {
     readonly sessionId: string;
@@ -26,6 +31,9 @@ export type AcpTurn = TurnResult & { readonly sessionId: string | null; readonly
  */
 export async function runAcpTurn(recipe: LaunchRecipe, options: AcpTurnOptions): Promise<AcpTurn> {
   const agent = AcpAgent.launch(recipe, options);
+  const cancel = () => void agent.cancel();
+  if (options.signal?.aborted === true) cancel();
+  else options.signal?.addEventListener('abort', cancel, { once: true });
   try {
     const opened = await agent.open(options.resumeSessionId ?? null);
     if (!opened.ok) return { ...opened.failure, sessionId: null, resumed: false };
@@ -37,6 +45,7 @@ export async function runAcpTurn(recipe: LaunchRecipe, options: AcpTurnOptions):
     const result = await agent.prompt(options.prompt);
     return { ...result, sessionId: opened.sessionId, resumed: opened.resumed };
   } finally {
+    options.signal?.removeEventListener('abort', cancel);
     await agent.shutdown();
   }
 }

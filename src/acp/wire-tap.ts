@@ -9,6 +9,8 @@ import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
 export function tapStream(stream: Stream, onIncoming: (message: AnyMessage) => void): Stream {
   const tap = new TransformStream<AnyMessage, AnyMessage>({
     transform(message, controller) {
+      // The SDK would only log it, with text the agent chose, raw on the host's standard error.
+      if (isStray(message)) return;
       try {
         onIncoming(message);
       } catch {
@@ -32,4 +34,16 @@ export function sessionUpdateOf(
   const update = params.update;
   if (typeof update !== 'object' || update === null || Array.isArray(update)) return null;
   return { sessionId: params.sessionId, update: update as Record<string, unknown> };
+}
+
+/**
+ * A message no request of this client can be waiting for: a response (no method) whose id is not one the SDK's
+ * client gives its requests (0, 1, 2, ...). The SDK logs such a response with its id on `console.error`, so an
+ * agent could write escape sequences or bidi controls to the user's terminal through it.
+ */
+function isStray(message: AnyMessage): boolean {
+  if (typeof message !== 'object' || message === null) return false;
+  const m = message as { method?: unknown; id?: unknown };
+  if (m.method !== undefined || !('id' in m)) return false;
+  return !(typeof m.id === 'number' && Number.isSafeInteger(m.id) && m.id >= 0);
 }

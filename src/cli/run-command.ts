@@ -99,7 +99,14 @@ function isDirectory(path: string): boolean {
   }
 }
 
-/** A word for a POSIX shell: left bare when it is plainly safe, else single-quoted. */
+/**
+ * A word for a shell: left bare when it is plainly safe, else single-quoted. A word with control or bidi
+ * characters (a folder named so) is ANSI-C quoted instead (`$'...\x1b...'`, bash, zsh and ksh read it): printed
+ * raw they would act on the terminal, and the printed command would not be the one that resumes.
+ */
 function shellQuote(word: string): string {
-  return /^[A-Za-z0-9_./:=@-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+  if (/^[A-Za-z0-9_./:=@-]+$/.test(word)) return word;
+  const escaped = escapeControlCharacters(word);
+  if (escaped === word) return `'${word.replace(/'/g, `'\\''`)}'`;
+  return `$'${escapeControlCharacters(word.replace(/[\\']/g, '\\$&'))}'`;
 }

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { AcpDispatcher } from '../acp/index.js';
+import { AcpDispatcher, killAgentGroups } from '../acp/index.js';
 import { openRecourse, type Recourse } from '../app/index.js';
 import type { Route } from '../core/index.js';
 import { escapeControlCharacters } from '../core/text/escape-controls.js';
@@ -60,10 +60,16 @@ export async function runSession(input: RunSessionInput): Promise<number> {
     },
   });
   const { engine } = recourse;
-  let interrupted = false;
-  const onInterrupt = () => {
-    if (interrupted) process.exit(runExit.interrupted);
-    interrupted = true;
+  // Ctrl-C (SIGINT) and SIGTERM (a supervisor, `timeout`, a closing CI job) end the run the same way; the exit
+  // code says which: 130 or 143 (128 + the signal's number).
+  let interrupted: number | null = null;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (interrupted !== null) {
+      // A second signal exits at once: the agents are detached process groups, so end them first.
+      killAgentGroups();
+      process.exit(interrupted);
+    }
+    interrupted = signal === 'SIGTERM' ? runExit.terminated : runExit.interrupted;
     void interrupt();
   };
   const interrupt = async () => {
@@ -74,17 +80,19 @@ export async function runSession(input: RunSessionInput): Promise<number> {
       process.stderr.write(`  ${input.resumeCommand}\n`);
       countdown.stop();
       await recourse.close();
-      process.exit(runExit.interrupted);
+      process.exit(interrupted ?? runExit.interrupted);
     }
     say(`${progressPrefix}interrupted: cancelling the open prompt (session/cancel)`);
-    // The prompt may not be on its way yet (the agent is starting): try again until it is, or the turn ended.
+    // The attempt may not be dispatched yet (the engine is deciding): try again until it is, or the turn ended.
+    // An agent still starting is ended rather than waited for.
     while (!(await dispatcher.cancel(sessionId))) {
       const now = await engine.route(sessionId);
       if (now === null || now.outcome !== 'running') return;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   };
-  process.on('SIGINT', onInterrupt);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
     const started = await startOrResume(recourse, input, say);
     if (started !== null) return started;
@@ -96,10 +104,11 @@ export async function runSession(input: RunSessionInput): Promise<number> {
     );
     countdown.stop();
     say(`${progressPrefix}session ${sessionId}: ${escapeControlCharacters(finalStateWords(final))}`);
-    return interrupted ? runExit.interrupted : (exitCodeOf(final) ?? runExit.actionRequired);
+    return interrupted ?? exitCodeOf(final) ?? runExit.actionRequired;
   } finally {
     countdown.stop();
-    process.off('SIGINT', onInterrupt);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
     await recourse.close();
   }
 }
@@ -168,7 +177,13 @@ function checkResumable(existing: Route, input: RunSessionInput): void {
  */
 async function peekRoute(file: string, routeId: string): Promise<Route | null> {
   if (!existsSync(file)) return null;
-  const { store } = openSqliteDatabase({ file });
+  let store: ReturnType<typeof openSqliteDatabase>['store'];
+  try {
+    store = openSqliteDatabase({ file }).store;
+  } catch {
+    // A folder, a file that is not a database, one in use: opening Recourse says what is wrong with it.
+    return null;
+  }
   try {
     return await store.readRoute(routeId);
   } catch {

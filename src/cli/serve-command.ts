@@ -66,6 +66,14 @@ export function registerServeCommand(program: Command, demo?: DemoHook): void {
           command.getOptionValueSource('databaseUrl') === 'env' ? 'RECOURSE_DATABASE_URL' : '--database-url';
         fail(`--db and ${source} both name a database: give one`, 2);
       }
+      // `npm start` in a shell set up for the real service must not put the demo fleet (its profiles, its routes,
+      // its purges) into that database: the demo runs on a database named on its command line, or its own file.
+      if (flags.demo === true && command.getOptionValueSource('databaseUrl') === 'env') {
+        fail(
+          '--demo runs on a database of its own, not on RECOURSE_DATABASE_URL: unset it (or give --database-url to mean it)',
+          2,
+        );
+      }
       const shared = sharedNode(flags);
       if (typeof shared === 'string') fail(shared, 2);
       // Only the shown form (password as ***) is ever printed.
@@ -113,7 +121,7 @@ export function registerServeCommand(program: Command, demo?: DemoHook): void {
           ? service.url
           : `${service.url}/?token=${service.generatedAdminToken}`;
       process.stdout.write(
-        `Recourse is listening on ${service.url} (database ${database}${shared === null ? '' : `, shared node ${shared.nodeId}`})\n` +
+        `Recourse is listening on ${service.url} (database ${escapeControlCharacters(database)}${shared === null ? '' : `, shared node ${shared.nodeId}`})\n` +
           (service.generatedAdminToken === null
             ? ''
             : `No tokens are configured: an admin token was made for this run. Open:\n  ${where}\n` +

@@ -55,7 +55,8 @@ export class DemoWorkflow {
     if (this.sweeping || this.stopped) return;
     this.sweeping = true;
     try {
-      const latest = this.latestRoutes(await allRoutes(this.o.engine));
+      const routes = await allRoutes(this.o.engine);
+      const latest = this.latestRoutes(routes);
       const nowMs = this.o.timers.now();
       for (const session of this.o.sessions) {
         if (this.stopped) return;
@@ -63,12 +64,31 @@ export class DemoWorkflow {
       }
       if (nowMs - this.lastPurgeMs >= purgeEveryMs) {
         this.lastPurgeMs = nowMs;
-        const purged = await this.o.engine.purgeRoutes({ beforeMs: nowMs - keepFinishedMs });
+        const purged = await this.purgeOwn(routes, nowMs - keepFinishedMs);
         if (purged > 0) this.o.log({ level: 'info', message: `purged ${purged} finished demo routes` });
       }
     } finally {
       this.sweeping = false;
     }
+  }
+
+  /**
+   * Deletes the fleet's own tasks that wait for nothing and last changed before `beforeMs`, and nothing else: the
+   * database may hold routes of another caller (`serve --demo --db` on a file in use, a PostgreSQL URL from the
+   * environment), and `purgeRoutes` would delete theirs too. The engine re-checks that each waits for nothing.
+   */
+  private async purgeOwn(routes: readonly RouteSnapshot[], beforeMs: number): Promise<number> {
+    const own = routes.filter((r) => {
+      const task = taskOf(r.payload);
+      return (
+        task !== null &&
+        r.id === taskRouteId(task) &&
+        r.updatedAtMs < beforeMs &&
+        (r.outcome === 'succeeded' || r.outcome === 'needs_action')
+      );
+    });
+    const gone = await Promise.all(own.map((r) => this.o.engine.purgeRoute(r.id)));
+    return gone.filter(Boolean).length;
   }
 
   /** Each session's newest task route, and the task numbers seen so far. */

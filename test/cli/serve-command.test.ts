@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCliAsync, startCli } from './run-cli.js';
+import { rawControls, runCliAsync, startCli } from './run-cli.js';
 
 /**
  * `recourse serve`'s refusals, through the built CLI: each is one line on standard error naming what is wrong, a
@@ -87,6 +87,28 @@ describe('recourse serve refuses what it cannot use', () => {
     expect(local.stdout()).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
     local.process.kill('SIGTERM');
     expect(await local.exited).toBe(0);
+  });
+
+  it('--demo with RECOURSE_DATABASE_URL from the environment is refused (exit 2) before any database is opened', async () => {
+    const run = await runCliAsync(['serve', '--demo', '--port', '0'], {
+      RECOURSE_DATABASE_URL: 'postgres://recourse@127.0.0.1:1/production?schema=live',
+    });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/--demo runs on a database of its own, not on RECOURSE_DATABASE_URL/);
+    oneClearLine(run.stderr);
+  });
+
+  it('a --db path with terminal controls in it is shown escaped in the ready line, never raw', async () => {
+    const folder = join(dir, 'evil\u001b[31m\u202edir');
+    mkdirSync(folder);
+    const run = startCli(['serve', '--port', '0', '--db', join(folder, 'x.db'), '--log-level', 'silent'], {
+      RECOURSE_TOKENS: tokens,
+    });
+    await run.waitFor((out) => out.includes('listening on'));
+    expect(run.stdout()).toContain('(database ' + join(dir, 'evil\\x1b[31m\\u202edir', 'x.db') + ')');
+    expect(rawControls(run.stdout())).toEqual([]);
+    run.process.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
   });
 
   it('a second serve on the same database is refused while the first runs; a webhook needs its secret', async () => {

@@ -6,7 +6,7 @@ import { openRecourse } from '../../src/app/index.js';
 import { routeStates, type Route } from '../../src/core/index.js';
 import { formatFleetSummary } from '../../src/demo/index.js';
 import { allRoutes } from '../../src/demo/all-routes.js';
-import type { EngineEvent } from '../../src/engine/index.js';
+import { ManualClock, type EngineEvent } from '../../src/engine/index.js';
 import { openDemo, runFor, statesEntered, type DemoRun } from './demo-harness.js';
 
 const t0 = Date.parse('2026-06-01T12:00:00Z');
@@ -203,6 +203,27 @@ describe('the demo fleet on the real engine (manual clock)', () => {
     expect(most).toBeLessThanOrEqual(40);
     const summary = await run.fleet.summary();
     expect(summary.routes).toBeGreaterThanOrEqual(12);
+  });
+
+  it('purges only its own tasks: a finished route of another caller in the same database stays', async () => {
+    const file = await database();
+    // Someone else's route, finished ten minutes before the demo starts, on a profile of their own.
+    const clock = new ManualClock(t0 - 600_000);
+    const theirs = await openRecourse({ database: file, clock, run: () => Promise.resolve() });
+    await theirs.engine.saveProfile({
+      id: 'mine',
+      name: 'Mine',
+      candidates: [{ profile_id: 'a', enabled: true }],
+    });
+    await theirs.engine.startRoute({ routeId: 'mine-1', profileId: 'mine', payload: { prompt: 'keep me' } });
+    await theirs.engine.waitFor('mine-1', (r) => r.outcome === 'succeeded');
+    await theirs.close();
+
+    const run = await start(file);
+    await runFor(run, 180_000);
+    expect(run.logs.some((l) => l.message.startsWith('purged'))).toBe(true);
+    const kept = await run.recourse.engine.route('mine-1');
+    expect(kept?.outcome).toBe('succeeded');
   });
 
   it('is deterministic given a seed and a manual clock', async () => {

@@ -1,0 +1,172 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { scriptedAgent } from '../acp/acp-harness.js';
+import { until } from '../helpers/until.js';
+import { rawControls, runCliAsync, startCli } from './run-cli.js';
+
+// `recourse run` against agents that misbehave and users who interrupt it: the built CLI in its own process, its
+// candidates real scripted ACP agents over real stdio pipes, its state a real SQLite file in a fresh folder.
+
+const folders: string[] = [];
+afterEach(() => {
+  for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function folder(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'recourse-run-signals-'));
+  folders.push(dir);
+  return dir;
+}
+
+const off = { enabled: false };
+
+/** A one-candidate profile whose agent is the scripted agent playing `scenario`; failures stop for a person. */
+function writeProfile(dir: string, scenario: readonly string[]): string {
+  const file = join(dir, 'profile.json');
+  const policy = {
+    version: 1,
+    transient: { retry: off, wait_for_reset: off, on_exhausted: 'stop' },
+    hard: { retry: off, wait_for_reset: off, on_exhausted: 'stop' },
+  };
+  const launch = { command: process.execPath, args: [scriptedAgent, ...scenario], inherit_env: ['PATH'] };
+  writeFileSync(
+    file,
+    JSON.stringify({
+      id: 'fleet',
+      name: 'Fleet',
+      candidates: [{ profile_id: 'agent', provider: 'anthropic', policy, launch }],
+    }),
+  );
+  return file;
+}
+
+/** Whether a process still runs (a zombie waiting for a parent to reap it counts as gone). */
+function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+async function agentPid(pidFile: string): Promise<number> {
+  await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '');
+  return Number(readFileSync(pidFile, 'utf8'));
+}
+
+describe('recourse run: signals and misbehaving agents', () => {
+  it('[OUT-01] Ctrl-C while the agent is still starting (it never answers initialize) ends its process group and stops the route as cancelled: exit 130, no agent left, the next run exits 4', async () => {
+    const dir = folder();
+    const pidFile = join(dir, 'agent.pid');
+    const profile = writeProfile(dir, ['silent', pidFile]);
+    const run = startCli(['run', '--profile', profile, '--session', 'starting', '--cwd', dir, 'fix it']);
+    run.process.stdin.end();
+    const pid = await agentPid(pidFile);
+    await run.waitFor((_, err) => err.includes('sending the prompt to agent'));
+    run.process.kill('SIGINT');
+    // One Ctrl-C is enough: the agent ignores SIGTERM, so it is ended with SIGKILL after its grace.
+    expect(await run.exited).toBe(130);
+    expect(running(pid)).toBe(false);
+    expect(run.stderr()).toContain('session starting: action_required');
+
+    const after = await runCliAsync(['run', '--profile', profile, '--session', 'starting', '--cwd', dir]);
+    expect(after.status).toBe(4);
+    expect(after.stderr).toContain('[recourse] session starting already finished: action_required');
+  });
+
+  it('[OUT-01] SIGTERM during an open prompt is handled as Ctrl-C: session/cancel, the route stops as cancelled, exit 143; the next run exits 4', async () => {
+    const dir = folder();
+    const profile = writeProfile(dir, ['hang']);
+    const run = startCli(['run', '--profile', profile, '--session', 'termed', '--cwd', dir, 'fix it']);
+    run.process.stdin.end();
+    await run.waitFor((out) => out.includes('working on it'));
+    run.process.kill('SIGTERM');
+    expect(await run.exited).toBe(143);
+    expect(run.stderr()).toContain('[recourse] interrupted: cancelling the open prompt (session/cancel)');
+
+    // Not an orphaned attempt (exit 3): the cancel was recorded.
+    const after = await runCliAsync(['run', '--profile', profile, '--session', 'termed', '--cwd', dir]);
+    expect(after.status).toBe(4);
+  });
+
+  it('a second Ctrl-C exits at once and leaves no agent behind, though the agent ignores session/cancel and SIGTERM', async () => {
+    const dir = folder();
+    const pidFile = join(dir, 'agent.pid');
+    const profile = writeProfile(dir, ['deaf', pidFile]);
+    const run = startCli(['run', '--profile', profile, '--session', 'deaf', '--cwd', dir, 'fix it']);
+    run.process.stdin.end();
+    const pid = await agentPid(pidFile);
+    await run.waitFor((out) => out.includes('not listening'));
+    run.process.kill('SIGINT');
+    await run.waitFor((_, err) => err.includes('interrupted: cancelling the open prompt'));
+    run.process.kill('SIGINT');
+    expect(await run.exited).toBe(130);
+    await until(() => !running(pid));
+  });
+
+  it('--db naming a folder or a file that is not a database exits 2 with one line, and leaves the file as it was', async () => {
+    const dir = folder();
+    const profile = writeProfile(dir, ['success']);
+    const before = readFileSync(profile, 'utf8');
+    const folderDb = join(dir, 'db-folder');
+    mkdirSync(folderDb);
+    for (const db of [folderDb, profile]) {
+      const run = await runCliAsync(['run', '--profile', profile, '--cwd', dir, '--db', db, 'x']);
+      expect(run.status).toBe(2);
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+      expect(run.stderr).toMatch(/^recourse run: .*(is a directory|not a database)/);
+    }
+    expect(readFileSync(profile, 'utf8')).toBe(before);
+  });
+
+  it('[DUR-05] Ctrl-C in a wait, in a folder whose name has terminal controls and quotes: the resume command shows none raw, and bash reads it back to the same paths', async () => {
+    const dir = join(folder(), "evil\u001b[31m\u202edir 'q\\z");
+    mkdirSync(dir);
+    const profile = join(dir, 'profile.json');
+    const policy = {
+      version: 1,
+      transient: {
+        retry: { enabled: true, max_retries: 1, initial_interval_seconds: 60 },
+        wait_for_reset: off,
+        on_exhausted: 'stop',
+      },
+      hard: { retry: off, wait_for_reset: off, on_exhausted: 'stop' },
+    };
+    const launch = {
+      command: process.execPath,
+      args: [scriptedAgent, 'capacity_error'],
+      inherit_env: ['PATH'],
+    };
+    writeFileSync(
+      profile,
+      JSON.stringify({ id: 'fleet', name: 'Fleet', candidates: [{ profile_id: 'agent', policy, launch }] }),
+    );
+    const run = startCli(['run', '--profile', profile, '--session', 'w', '--cwd', dir, 'fix it']);
+    run.process.stdin.end();
+    await run.waitFor((_, err) => err.includes(' s left (until '));
+    run.process.kill('SIGINT');
+    expect(await run.exited).toBe(130);
+    const err = run.stderr();
+    expect(rawControls(err)).toEqual([]);
+    const command = err.slice(err.indexOf('resume it with:\n') + 'resume it with:\n'.length).trim();
+    expect(command).toMatch(/^recourse run --profile \$'/);
+    // The shell turns the printed words back into the very paths.
+    const words = spawnSync('bash', ['-c', `printf '%s\\0' ${command.slice('recourse run '.length)}`], {
+      encoding: 'utf8',
+    }).stdout.split('\0');
+    expect(words.slice(0, 6)).toEqual(['--profile', profile, '--session', 'w', '--cwd', dir]);
+  });
+
+  it('a JSON-RPC response to a request never made, its id full of terminal controls, never reaches the terminal raw', async () => {
+    const dir = folder();
+    const profile = writeProfile(dir, ['stray']);
+    const run = await runCliAsync(['run', '--profile', profile, '--cwd', dir, 'x']);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe('fine\n');
+    expect(rawControls(run.stderr)).toEqual([]);
+  });
+});
