@@ -63,6 +63,7 @@ export async function runSession(input: RunSessionInput): Promise<number> {
   // Ctrl-C (SIGINT) and SIGTERM (a supervisor, `timeout`, a closing CI job) end the run the same way; the exit
   // code says which: 130 or 143 (128 + the signal's number).
   let interrupted: number | null = null;
+  let ended = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (interrupted !== null) {
       // A second signal exits at once: the agents are detached process groups, so end them first.
@@ -70,24 +71,34 @@ export async function runSession(input: RunSessionInput): Promise<number> {
       process.exit(interrupted);
     }
     interrupted = signal === 'SIGTERM' ? runExit.terminated : runExit.interrupted;
-    void interrupt();
+    interrupt().catch((error: unknown) => {
+      if (!ended) say(`${progressPrefix}could not interrupt cleanly: ${String(error)}`);
+    });
   };
   const interrupt = async () => {
-    const route = await engine.route(sessionId);
-    if (route === null || route.outcome !== 'running') {
-      // The wait stays stored: the next run with the same --session continues it with the time left.
-      say(`${progressPrefix}interrupted: the wait stays stored; resume it with:`);
-      process.stderr.write(`  ${input.resumeCommand}\n`);
-      countdown.stop();
-      await recourse.close();
-      process.exit(interrupted ?? runExit.interrupted);
-    }
-    say(`${progressPrefix}interrupted: cancelling the open prompt (session/cancel)`);
-    // The attempt may not be dispatched yet (the engine is deciding): try again until it is, or the turn ended.
-    // An agent still starting is ended rather than waited for.
-    while (!(await dispatcher.cancel(sessionId))) {
-      const now = await engine.route(sessionId);
-      if (now === null || now.outcome !== 'running') return;
+    let cancelling = false;
+    let sent = false;
+    for (;;) {
+      // The run may have ended (and closed the engine) while this one slept.
+      if (ended) return;
+      const route = await engine.route(sessionId);
+      // Finished meanwhile: the run ends on its own, with the interrupt's exit code.
+      if (route !== null && (route.outcome === 'succeeded' || route.outcome === 'needs_action')) return;
+      if (route === null || route.outcome === 'waiting') {
+        // The wait stays stored: the next run with the same --session continues it with the time left. Also when
+        // the turn failed just before the cancel landed and the route went into a wait meanwhile.
+        say(`${progressPrefix}interrupted: the wait stays stored; resume it with:`);
+        process.stderr.write(`  ${input.resumeCommand}\n`);
+        countdown.stop();
+        await recourse.close();
+        process.exit(interrupted ?? runExit.interrupted);
+      }
+      if (!cancelling) say(`${progressPrefix}interrupted: cancelling the open prompt (session/cancel)`);
+      // The attempt may not be dispatched yet (the engine is deciding), or its turn just ended: try until the cancel
+      // is sent, and watch on until the route finishes or waits (a turn that failed before the cancel landed goes
+      // into a wait, which is kept, not run). An agent still starting is ended rather than waited for.
+      if (!sent) sent = await dispatcher.cancel(sessionId);
+      cancelling = true;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   };
@@ -106,6 +117,7 @@ export async function runSession(input: RunSessionInput): Promise<number> {
     say(`${progressPrefix}session ${sessionId}: ${escapeControlCharacters(finalStateWords(final))}`);
     return interrupted ?? exitCodeOf(final) ?? runExit.actionRequired;
   } finally {
+    ended = true;
     countdown.stop();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

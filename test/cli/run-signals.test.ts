@@ -161,6 +161,45 @@ describe('recourse run: signals and misbehaving agents', () => {
     expect(words.slice(0, 6)).toEqual(['--profile', profile, '--session', 'w', '--cwd', dir]);
   });
 
+  it('[DUR-05] Ctrl-C as the turn fails: whether the cancel or the failure lands first, no retry is sent after the interrupt (a wait entered meanwhile is kept)', async () => {
+    const dir = folder();
+    const stateFile = join(dir, 'launches');
+    const profile = join(dir, 'profile.json');
+    const policy = {
+      version: 1,
+      transient: {
+        retry: { enabled: true, max_retries: 1, initial_interval_seconds: 2 },
+        wait_for_reset: off,
+        on_exhausted: 'stop',
+      },
+      hard: { retry: off, wait_for_reset: off, on_exhausted: 'stop' },
+    };
+    const launch = {
+      command: process.execPath,
+      args: [scriptedAgent, 'counted', '1', stateFile, 'capacity'],
+      inherit_env: ['PATH'],
+    };
+    writeFileSync(
+      profile,
+      JSON.stringify({ id: 'fleet', name: 'Fleet', candidates: [{ profile_id: 'agent', policy, launch }] }),
+    );
+    // The agent fails the prompt as soon as it gets it: interrupts at a few instants around that failure, each in
+    // a fresh session (the agent's launch count is shared: each session fails once, the first launch overall).
+    for (const [i, delayMs] of [0, 30].entries()) {
+      rmSync(stateFile, { force: true });
+      const run = startCli(['run', '--profile', profile, '--session', `race-${i}`, '--cwd', dir, 'fix it']);
+      run.process.stdin.end();
+      await until(() => existsSync(stateFile));
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      run.process.kill('SIGINT');
+      expect(await run.exited).toBe(130);
+      // Past the retry's 2 s: nothing may have sent it.
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      expect(readFileSync(stateFile, 'utf8').split('\n').filter(Boolean)).toHaveLength(1);
+      expect(run.stderr()).toMatch(/the wait stays stored|action_required/);
+    }
+  });
+
   it('a JSON-RPC response to a request never made, its id full of terminal controls, never reaches the terminal raw', async () => {
     const dir = folder();
     const profile = writeProfile(dir, ['stray']);
