@@ -52,6 +52,12 @@ async function run(prompt: string | null, flags: RunFlags): Promise<number> {
       `--session must be 1-128 letters, digits or ._:@/- starting with a letter or digit (got ${JSON.stringify(escapeControlCharacters(flags.session))})`,
     );
   }
+  // The service keeps `session:` ids for its task sessions; a run on its database must not take one.
+  if (flags.session?.startsWith('session:') === true) {
+    return usage(
+      '--session ids beginning with "session:" belong to the service\'s task sessions: pick another',
+    );
+  }
   const read = await readJsonFile(flags.profile);
   if (!read.ok) return usage(read.message);
   const parsed = parseRunProfile(read.value, cwd);

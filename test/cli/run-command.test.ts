@@ -295,7 +295,7 @@ describe('recourse run', () => {
     expect(existsSync(join(dir, '.recourse'))).toBe(false);
   });
 
-  it('a --session id of the wrong shape (a path, empty) exits 2 naming the flag, and opens no database', async () => {
+  it("a --session id of the wrong shape (a path, empty) or of the service's task sessions (session:...) exits 2 naming the flag, and opens no database", async () => {
     const dir = folder();
     const good = writeProfile(dir, [candidate('claude', 'success')]);
     for (const session of ['../../x', '', 'a b']) {
@@ -303,6 +303,18 @@ describe('recourse run', () => {
       expect(refused.status).toBe(2);
       expect(refused.stderr).toContain('--session must be');
     }
+    const reserved = await runCliAsync([
+      'run',
+      '--profile',
+      good,
+      '--cwd',
+      dir,
+      '--session',
+      'session:t1',
+      'x',
+    ]);
+    expect(reserved.status).toBe(2);
+    expect(reserved.stderr).toContain("belong to the service's task sessions");
     expect(existsSync(join(dir, '.recourse'))).toBe(false);
   });
 
