@@ -4,7 +4,8 @@ import type { RouteSnapshot } from '../core/index.js';
  * The exit codes of `recourse run` (docs/cli.md): 0 the prompt was answered; 1 the profile document is invalid;
  * 2 usage, or a file or database that cannot be used; 3 the route needs a person (unsafe to replay, unclassified,
  * candidates exhausted, ...); 4 it was stopped or cancelled (also a prompt cancelled by Ctrl-C, when the run is
- * started again); 130 interrupted (Ctrl-C), 143 terminated (SIGTERM), handled alike.
+ * started again); 130 interrupted (Ctrl-C), 143 terminated (SIGTERM), 129 hung up (SIGHUP: the terminal closed),
+ * handled alike.
  */
 export const runExit = {
   success: 0,
@@ -14,6 +15,7 @@ export const runExit = {
   stopped: 4,
   interrupted: 130,
   terminated: 143,
+  hungUp: 129,
 } as const;
 
 /** The exit code of a route that reached a final state; null while it still runs or waits. */

@@ -60,8 +60,8 @@ export async function runSession(input: RunSessionInput): Promise<number> {
     },
   });
   const { engine } = recourse;
-  // Ctrl-C (SIGINT) and SIGTERM (a supervisor, `timeout`, a closing CI job) end the run the same way; the exit
-  // code says which: 130 or 143 (128 + the signal's number).
+  // Ctrl-C (SIGINT), SIGTERM (a supervisor, `timeout`, a closing CI job) and SIGHUP (the terminal closed) end the
+  // run the same way; the exit code says which: 130, 143 or 129 (128 + the signal's number).
   let interrupted: number | null = null;
   let ended = false;
   const onSignal = (signal: NodeJS.Signals) => {
@@ -70,7 +70,12 @@ export async function runSession(input: RunSessionInput): Promise<number> {
       killAgentGroups();
       process.exit(interrupted);
     }
-    interrupted = signal === 'SIGTERM' ? runExit.terminated : runExit.interrupted;
+    interrupted =
+      signal === 'SIGTERM' ? runExit.terminated : signal === 'SIGHUP' ? runExit.hungUp : runExit.interrupted;
+    // The terminal is gone: what is said next may not be written (EIO), and must not end the run before the route
+    // is left as it should be.
+    if (signal === 'SIGHUP')
+      for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
     interrupt().catch((error: unknown) => {
       if (!ended) say(`${progressPrefix}could not interrupt cleanly: ${String(error)}`);
     });
@@ -104,6 +109,7 @@ export async function runSession(input: RunSessionInput): Promise<number> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onSignal);
   try {
     const started = await startOrResume(recourse, input, say);
     if (started !== null) return started;
@@ -121,6 +127,7 @@ export async function runSession(input: RunSessionInput): Promise<number> {
     countdown.stop();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    process.off('SIGHUP', onSignal);
     await recourse.close();
   }
 }

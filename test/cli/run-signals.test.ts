@@ -93,6 +93,18 @@ describe('recourse run: signals and misbehaving agents', () => {
     expect(after.status).toBe(4);
   });
 
+  it('[OUT-01] SIGHUP (the terminal closed) during an open prompt is handled as Ctrl-C: the route stops as cancelled, exit 129; the next run exits 4', async () => {
+    const dir = folder();
+    const profile = writeProfile(dir, ['hang']);
+    const run = startCli(['run', '--profile', profile, '--session', 'hungup', '--cwd', dir, 'fix it']);
+    run.process.stdin.end();
+    await run.waitFor((out) => out.includes('working on it'));
+    run.process.kill('SIGHUP');
+    expect(await run.exited).toBe(129);
+    const after = await runCliAsync(['run', '--profile', profile, '--session', 'hungup', '--cwd', dir]);
+    expect(after.status).toBe(4);
+  });
+
   it('a second Ctrl-C exits at once and leaves no agent behind, though the agent ignores session/cancel and SIGTERM', async () => {
     const dir = folder();
     const pidFile = join(dir, 'agent.pid');
