@@ -116,6 +116,8 @@ export function registerServeCommand(program: Command, demo?: DemoHook): void {
       };
       process.on('SIGTERM', () => stop('SIGTERM'));
       process.on('SIGINT', () => stop('SIGINT'));
+      // The terminal it was started from closed: shut down as cleanly as on SIGTERM (its database released).
+      process.on('SIGHUP', () => stop('SIGHUP'));
       const where =
         service.generatedAdminToken === null
           ? service.url

@@ -111,6 +111,22 @@ describe('recourse serve refuses what it cannot use', () => {
     expect(await run.exited).toBe(0);
   });
 
+  it('SIGHUP (its terminal closed) shuts it down cleanly, exit 0, and its database is free for the next serve', async () => {
+    const database = join(dir, 'hangup.db');
+    const first = startCli(['serve', '--port', '0', '--db', database, '--log-level', 'silent'], {
+      RECOURSE_TOKENS: tokens,
+    });
+    await first.waitFor((out) => out.includes('listening on'));
+    first.process.kill('SIGHUP');
+    expect(await first.exited).toBe(0);
+    const second = startCli(['serve', '--port', '0', '--db', database, '--log-level', 'silent'], {
+      RECOURSE_TOKENS: tokens,
+    });
+    await second.waitFor((out) => out.includes('listening on'));
+    second.process.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+  });
+
   it('a second serve on the same database is refused while the first runs; a webhook needs its secret', async () => {
     const database = join(dir, 'shared.db');
     const first = startCli(['serve', '--port', '0', '--db', database, '--log-level', 'silent'], {
