@@ -77,7 +77,7 @@ async function apply(
     const errors = fieldErrorsOf(reply.failure.body);
     if (reply.failure.status !== 422 || errors.length === 0) exitWithFailure(command, reply.failure);
     process.stderr.write(
-      `recourse ${command}: the server refused the profile ${JSON.stringify(clean(id))} (${errors.length} invalid field${errors.length === 1 ? '' : 's'}):\n` +
+      `recourse ${command}: the server refused the profile ${clean(JSON.stringify(id))} (${errors.length} invalid field${errors.length === 1 ? '' : 's'}):\n` +
         errors.map((e) => `  ${clean(e.path || '/')}: ${clean(e.message)}\n`).join(''),
     );
     process.exit(1);

@@ -49,7 +49,7 @@ async function run(prompt: string | null, flags: RunFlags): Promise<number> {
   // Checked before the profile is read or the database opened: a bad id must leave nothing behind.
   if (flags.session !== undefined && !isEngineId(flags.session)) {
     return usage(
-      `--session must be 1-128 letters, digits or ._:@/- starting with a letter or digit (got ${JSON.stringify(escapeControlCharacters(flags.session))})`,
+      `--session must be 1-128 letters, digits or ._:@/- starting with a letter or digit (got ${escapeControlCharacters(JSON.stringify(flags.session))})`,
     );
   }
   // The service keeps `session:` ids for its task sessions; a run on its database must not take one.

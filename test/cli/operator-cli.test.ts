@@ -399,6 +399,21 @@ describe('recourse profiles', () => {
       expect.stringMatching(/^ {2}\/candidates\/0\/policy\/transient: incomplete class coverage/) as string,
       expect.stringMatching(/^ {2}\/candidates\/0\/policy\/hard: incomplete class coverage/) as string,
     ]);
+    // An id full of terminal controls is shown escaped once, readable as JSON, never raw.
+    const hostile = join(dir, 'hostile-id.json');
+    writeFileSync(
+      hostile,
+      JSON.stringify({
+        id: 'bad\u001b[2J\u202eid',
+        name: 'x',
+        candidates: [{ profile_id: 'a', policy: { version: 1 } }],
+      }),
+    );
+    const refused = await cli(['profiles', 'apply', '-f', hostile]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr.split('\n')[0]).toMatch(
+      /^recourse profiles apply: the server refused the profile "bad\\u001b\[2J\\u202eid" \(/,
+    );
     const noId = join(dir, 'no-id.json');
     writeFileSync(noId, JSON.stringify({ name: 'x', candidates: [] }));
     expect((await cli(['profiles', 'apply', '-f', noId])).status).toBe(1);
