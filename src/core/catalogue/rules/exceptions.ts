@@ -1,4 +1,4 @@
-import { malformedResponse } from './prose.js';
+import { connectRpcError, malformedResponse } from './prose.js';
 import type { Rule, RuleTier } from '../rule.js';
 import type { CatalogueCode } from '../codes.js';
 
@@ -48,7 +48,7 @@ const specs: readonly ExceptionSpec[] = [
     ],
     code: 'network_unavailable',
     generic: true,
-    unless: malformedResponse,
+    unless: new RegExp(`${malformedResponse.source}|${connectRpcError.source}`),
   },
   {
     id: 'sdk.timeout_error.v1',

@@ -1,5 +1,5 @@
 import type { Rule } from '../rule.js';
-import { hedgedCause } from './prose.js';
+import { hedgedCause, loopbackUnknownError } from './prose.js';
 
 /**
  * Bare HTTP status codes, from a structured field or anchored in text. Generic: any specific signature in
@@ -134,7 +134,9 @@ export const httpStatusRules: readonly Rule[] = [
       // A gateway whose own code threw answers 5xx with the exception as its body: no provider failed.
       // A CDN's own verdict on its origin ("503 Server Error: Backend is unhealthy", Varnish and Fastly) names
       // neither the origin nor a provider.
-      unless: /cannot read propert(?:y|ies) of (?:undefined|null)|\bbackend is unhealthy\b/,
+      unless: new RegExp(
+        String.raw`cannot read propert(?:y|ies) of (?:undefined|null)|\bbackend is unhealthy\b|${loopbackUnknownError.source}`,
+      ),
     },
   },
   {

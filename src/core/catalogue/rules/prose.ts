@@ -14,6 +14,21 @@ export const causeOnly = /^\s{0,8}\[?cause\]?:/;
  * JSON decoder's own words under a server-error type ("Upstream error: Unterminated string starting at: line 1
  * column 138") say a body did not parse, not that the server failed: it could be the request or the upstream.
  */
+/**
+ * A relay on this machine that answers a 5xx with only "Unknown error" for the URL it was asked (`unexpected status 502
+ * Bad Gateway: Unknown error, url: http://127.0.0.1:3456/v1/responses`): the local process says it failed, not what
+ * failed behind it. The provider-down rules stand down; a relay that names the upstream's answer keeps its reading.
+ */
+export const loopbackUnknownError =
+  /\bunknown error,? url: https?:\/\/(?:127\.0\.0\.1|localhost|\[::1\])[:/]/;
+
+/**
+ * A Connect-RPC client's error carries the RPC status in brackets (`ConnectError: [unavailable] Error`,
+ * `[unauthenticated]`, `[resource_exhausted]`): the word ConnectError names the protocol, not a connection that
+ * could not be made, so the connection rules do not read it. The bracketed code says less than a connection failure.
+ */
+export const connectRpcError = /\bconnecterror: \[[a-z_]{3,30}\] error\b/;
+
 export const malformedResponse =
   /error parsing chunk|expecting property name enclosed|expected value at line \d{1,6} column|unterminated string starting at:? line \d{1,6} column|not valid json|invalid json|json parse error|exception - '[a-z_]{1,20}'\s*$|failed to parse (?:the )?(?:[a-z]{1,20} )?stream(?:ing)? (?:event|chunk)|unknown variant .{1,40}, expected one of/m;
 

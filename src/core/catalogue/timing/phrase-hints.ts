@@ -42,7 +42,19 @@ const chineseUnitSeconds: Readonly<Record<string, number>> = {
   hours: 3600,
 };
 
+/**
+ * A response header a client logged as `name=value` beside the error (`... retry-after-ms=997000`,
+ * `retry-after=30`): the provider's stated delay, in milliseconds or seconds. A countdown of the client's own is
+ * not written so; an HTTP-date after `retry-after=` is not read here.
+ */
+const loggedRetryAfter = /\bretry-after(-ms)?=(\d{1,12})(?![\d.:])/;
+
 export function relativePhraseHints(text: string): RawHints {
+  const logged = loggedRetryAfter.exec(text);
+  if (logged) {
+    const value = Number(logged[2]);
+    return { retryAfter: { delaySeconds: logged[1] ? value / 1000 : value } };
+  }
   const m = relativePhrase.exec(text);
   if (m) {
     const seconds = parseHumanDuration(m[1]!);
