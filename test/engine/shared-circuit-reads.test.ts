@@ -29,6 +29,22 @@ function sharedEngine(store: Store, cluster: ClusterTimers, events: EngineEvent[
   });
 }
 
+/**
+ * Node B's engine, only for the time `act` takes (run inside node A's firing, whose routes A holds locked): alive
+ * longer, B's own timer raced A's for the route under test (B learns every deadline), and fired it half the time on
+ * a loaded machine, unwatched.
+ */
+async function onNodeB(nodeB: { store: Store; cluster?: ClusterTimers }, act: (b: Engine) => Promise<void>) {
+  const engine = sharedEngine(nodeB.store, nodeB.cluster!, []);
+  try {
+    await engine.reconcile();
+    await act(engine);
+    await engine.idle();
+  } finally {
+    await engine.close();
+  }
+}
+
 describe('[CIR-03][CIR-05] a shared node never commits a decision made on a circuit another node changed meanwhile', () => {
   it('a route held behind a probe that another node closes while the firing decides goes at once', async () => {
     const nodes = await twoSharedNodes(schemas, []);
@@ -48,12 +64,9 @@ describe('[CIR-03][CIR-05] a shared node never commits a decision made on a circ
       },
     }));
     const eventsA: EngineEvent[] = [];
-    const eventsB: EngineEvent[] = [];
     const engineA = sharedEngine(watched, a.cluster!, eventsA);
-    const engineB = sharedEngine(b.store, b.cluster!, eventsB);
     try {
       await engineA.reconcile();
-      await engineB.reconcile();
       // Reset waiting up to 10 min: a route behind a live probe lease waits for it rather than leave its candidate.
       // Retries 3 s apart: time enough, on a loaded machine, to set the circuit up before r2 comes due.
       await engineA.saveProfile(
@@ -63,10 +76,10 @@ describe('[CIR-03][CIR-05] a shared node never commits a decision made on a circ
       await engineA.idle();
       // Armed from here on, it fires at the first read of the circuit half-open: r2's firing.
       const r1 = (await a.store.readRoute('r1'))!;
-      closeDuringRead = async () => {
-        await engineB.reportSuccess({ routeId: 'r1', generation: r1.generation });
-        await engineB.idle();
-      };
+      closeDuringRead = () =>
+        onNodeB(b, async (engineB) => {
+          await engineB.reportSuccess({ routeId: 'r1', generation: r1.generation });
+        });
       // r2 fails first and opens the provider's circuit: as its opener it retries on its own cadence, in 3 s.
       const r2 = await failOverloaded(engineA, a.store, 'r2');
       expect(r2).toMatchObject({ state: 'retry_wait' });
@@ -98,7 +111,6 @@ describe('[CIR-03][CIR-05] a shared node never commits a decision made on a circ
       expect(eventsA.filter((e) => e.type === 'dispatch' && e.intent.routeId === 'r2')).toHaveLength(2);
     } finally {
       await engineA.close();
-      await engineB.close();
       await nodes.close();
     }
   });
@@ -123,12 +135,9 @@ describe('[CIR-03][CIR-05] a shared node never commits a decision made on a circ
       },
     }));
     const eventsA: EngineEvent[] = [];
-    const eventsB: EngineEvent[] = [];
     const engineA = sharedEngine(watched, a.cluster!, eventsA);
-    const engineB = sharedEngine(b.store, b.cluster!, eventsB);
     try {
       await engineA.reconcile();
-      await engineB.reconcile();
       // No reset waiting: a circuit open longer than its 60 s minimum makes the route leave its candidate (c sits
       // behind no provider circuit); one open no longer than that holds it. Retries 3 s apart, as above.
       await engineA.saveProfile(profileDocument(doc(retries(3, 3, 'stop'), off), onAnthropic));
@@ -140,9 +149,10 @@ describe('[CIR-03][CIR-05] a shared node never commits a decision made on a circ
       // r2 fails behind it (extending it a little) and waits 3 s; its firing then finds the circuit open 57 s more.
       const r2 = await failOverloaded(engineA, a.store, 'r2');
       expect(r2).toMatchObject({ state: 'retry_wait', candidate: 'a' });
-      extendBeforeRead = async () => {
-        expect(await failOverloaded(engineB, b.store, 'r3')).toMatchObject({ state: 'retry_wait' });
-      };
+      extendBeforeRead = () =>
+        onNodeB(b, async (engineB) => {
+          expect(await failOverloaded(engineB, b.store, 'r3')).toMatchObject({ state: 'retry_wait' });
+        });
 
       // r2 comes due on node A, which takes the piece's instant; B extends the circuit to its own now + 60 s before
       // A reads it. Decided at the instant taken before the read, the circuit looked open a few ms longer than its
@@ -161,7 +171,6 @@ describe('[CIR-03][CIR-05] a shared node never commits a decision made on a circ
       expect(eventsA.filter((e) => e.type === 'dispatch' && e.intent.routeId === 'r2')).toHaveLength(1);
     } finally {
       await engineA.close();
-      await engineB.close();
       await nodes.close();
     }
   });
