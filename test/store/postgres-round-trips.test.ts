@@ -13,23 +13,25 @@ afterAll(() => dropSchemas(schemas));
 /** Counts the statements `pg` clients send while `work` runs (listener connections included: none is open here). */
 async function statementsOf(work: () => Promise<void>): Promise<string[]> {
   const sent: string[] = [];
-  const query = pg.Client.prototype.query;
-  const counting = function (this: pg.Client, ...args: unknown[]) {
-    const config = args[0] as string | { text?: string };
-    sent.push((typeof config === 'string' ? config : (config.text ?? '')).replace(/\s+/g, ' ').trim());
-    return (query as (...a: unknown[]) => unknown).apply(this, args);
-  };
-  pg.Client.prototype.query = counting as typeof query;
+  const original = Object.getOwnPropertyDescriptor(pg.Client.prototype, 'query')!;
+  const query = original.value as (this: pg.Client, ...args: unknown[]) => unknown;
+  Object.defineProperty(pg.Client.prototype, 'query', {
+    ...original,
+    value: function (this: pg.Client, ...args: unknown[]) {
+      const config = args[0] as string | { text?: string };
+      sent.push((typeof config === 'string' ? config : (config.text ?? '')).replace(/\s+/g, ' ').trim());
+      return query.apply(this, args);
+    },
+  });
   try {
     await work();
   } finally {
-    pg.Client.prototype.query = query;
+    Object.defineProperty(pg.Client.prototype, 'query', original);
   }
   return sent;
 }
 
-const next = (r: Route): Route =>
-  ({ ...r, revision: r.revision + 1, updatedAtMs: r.updatedAtMs + 1 }) as Route;
+const next = (r: Route): Route => ({ ...r, revision: r.revision + 1, updatedAtMs: r.updatedAtMs + 1 });
 const fenceOf = (r: Route) => ({ generation: r.generation, state: r.state, revision: r.revision });
 const intent = (id: string, routeId: string): DispatchIntent => ({
   id,
@@ -48,7 +50,7 @@ describe('[DUR-01] a claim transaction on a shared node costs seven round trips,
       { length: 3 },
       (_, i) => ({ ...waiting, id: `due-${i}`, deadlineMs: t0 + i }) as Route,
     );
-    const answered = Array.from({ length: 2 }, (_, i) => ({ ...active, id: `answered-${i}` }) as Route);
+    const answered = Array.from({ length: 2 }, (_, i) => ({ ...active, id: `answered-${i}` }));
     try {
       await db.store.transact(async (tx) => {
         for (const r of [...due, ...answered]) await tx.insertRoute(r);
