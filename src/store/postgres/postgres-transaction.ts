@@ -73,21 +73,23 @@ export class PostgresTransaction implements StoreTransaction {
   ): Promise<PostgresTransaction> {
     const tx = new PostgresTransaction(db, profiles);
     if (routeIds.length === 0) return tx;
-    // One round trip: the routes, then (reading the locked ones, so always after them) their unresolved intents,
-    // which are resolved in memory. One array parameter, not one per id.
-    const { rows } = await sql<{ routes: RouteRow[]; intents: string[] }>`
+    // One round trip: the routes, then (reading the locked ones, so always after all of them) their unresolved
+    // intents, which are resolved in memory. The routes come back as rows (as JSON they cost twice the time), the
+    // intents' ids on the first row only. One array parameter, not one per id.
+    const { rows } = await sql<RouteRow & { open_intent_ids: string[] | null }>`
       WITH locked AS (
         SELECT * FROM routes WHERE id = ANY(${[...routeIds]}::text[]) ORDER BY id FOR UPDATE),
       open_intents AS (
         SELECT i.id FROM dispatch_intents i
         WHERE i.route_id IN (SELECT id FROM locked) AND i.outcome IS NULL ORDER BY i.id FOR UPDATE OF i)
-      SELECT (SELECT coalesce(json_agg(locked), '[]'::json) FROM locked) AS routes,
-             (SELECT coalesce(json_agg(open_intents.id), '[]'::json) FROM open_intents) AS intents`.execute(
-      db,
-    );
+      SELECT l.*, CASE WHEN l.id = (SELECT min(id) FROM locked)
+        THEN (SELECT coalesce(json_agg(o.id), '[]'::json) FROM open_intents o) END AS open_intent_ids
+      FROM locked l`.execute(db);
     for (const id of routeIds) tx.locked.set(id, null);
-    for (const row of rows[0]!.routes) tx.lock(row);
-    for (const id of rows[0]!.intents) tx.openIntents.add(id);
+    for (const { open_intent_ids: intents, ...row } of rows) {
+      tx.lock(row);
+      for (const id of intents ?? []) tx.openIntents.add(id);
+    }
     return tx;
   }
 
