@@ -18,10 +18,17 @@ export interface AfterCommit {
 }
 
 /**
- * One unit of work: reads and writes inside the transaction it is given, at the instant it is given. `routeId`
- * names the route it is about, when one: the batch tells the store, which may read them all in one go.
+ * One unit of work: reads and writes inside the transaction it is given, at the instant it is given (`nowMs`, taken
+ * as it begins). `now` reads the clock again: work that decides on rows another node may have written since its
+ * instant (circuits) takes its instant after reading them. `routeId` names the route it is about, when one: the
+ * batch tells the store, which may read them all in one go.
  */
-export type Work<R> = ((tx: StoreTransaction, nowMs: number, after: AfterCommit) => Promise<R>) & {
+export type Work<R> = ((
+  tx: StoreTransaction,
+  nowMs: number,
+  after: AfterCommit,
+  now: () => number,
+) => Promise<R>) & {
   readonly routeId?: string;
 };
 
@@ -65,6 +72,7 @@ export class BatchQueue {
   private queue: Pending[] = [];
   private running = false;
   private drainedWaiters: (() => void)[] = [];
+  private readonly now = (): number => this.clock.now();
 
   constructor(
     private readonly store: Store,
@@ -145,7 +153,7 @@ export class BatchQueue {
             failedAt = i;
             // Each piece at its own instant: a batch can take seconds under load, and its last piece reads rows
             // (another node's circuit) written long after the batch began.
-            out.push(await p.work(tx, this.clock.now(), after));
+            out.push(await p.work(tx, this.clock.now(), after, this.now));
           }
           failedAt = -1;
           // A decision that only read a circuit (a route held behind it, or sent because it looked closed) is fenced

@@ -17,19 +17,15 @@ export interface FiredClaim {
  * row locks do its job while the firing runs, and vanish with a node that dies. Null when the store cannot lock
  * inside a transaction.
  */
-export function claimAndFireWork(
-  lock: DueLock,
-  newId: () => string,
-  now: () => number,
-): Work<FiredClaim | null> {
-  return async (tx, _nowMs, after) => {
+export function claimAndFireWork(lock: DueLock, newId: () => string): Work<FiredClaim | null> {
+  return async (tx, _nowMs, after, now) => {
     if (tx.lockDueRoutes === undefined) return null;
     const { due, nowMs } = await tx.lockDueRoutes(lock);
     const outcomes: WorkResult['outcome'][] = [];
     for (const d of due) {
       const fire = routeWork(d.id, { type: 'deadline', generation: d.generation }, newId);
       // Each at its own instant, as the batch gives every piece: a long batch's last firing reads late rows.
-      outcomes.push((await fire(tx, now(), after)).outcome);
+      outcomes.push((await fire(tx, now(), after, now)).outcome);
     }
     return { due, nowMs, outcomes };
   };

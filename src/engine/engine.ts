@@ -728,7 +728,7 @@ export class Engine {
     if (clock.now() < this.claimsInTransactionFromMs) return null;
     try {
       const fired = await this.queue.submitWith(
-        claimAndFireWork({ owner: shared.cluster.nodeId, limit: claimBatch }, this.newId, () => clock.now()),
+        claimAndFireWork({ owner: shared.cluster.nodeId, limit: claimBatch }, this.newId),
         this.takeHeldAnswers(),
       );
       if (fired === null) {

@@ -37,17 +37,18 @@ export type WorkResult = RouteOutcome | { readonly outcome: 'not_found'; readonl
 
 /**
  * One event on one route: load the route and its world, decide once (pure), commit the decision, and leave the
- * timers, dispatches and events for after the commit. Nothing else happens here.
+ * timers, dispatches and events for after the commit. Nothing else happens here. The decision, its writes and its
+ * events share the world's instant (taken after the circuits were read: `loadWorld`).
  */
 export function routeWork(routeId: string, event: RouteEvent, newId: () => string): Work<WorkResult> {
-  return aboutRoute(routeId, async (tx, nowMs, after) => {
+  return aboutRoute(routeId, async (tx, nowMs, after, now) => {
     const route = await tx.readRoute(routeId);
     if (route === null) return { outcome: 'not_found', routeId };
-    const world = await loadWorld(tx, route, event.type, nowMs, newId);
+    const world = await loadWorld(tx, route, event.type, { nowMs, now }, newId);
     const decision = decide(route, event, world);
     // Read before the decision replaces it: the deadline this firing answers (lateness is measured against it).
     const dueAtMs = event.type === 'deadline' ? deadlineOf(route) : null;
-    return commitDecision(tx, route, decision, triggerOf(event), nowMs, after, dueAtMs);
+    return commitDecision(tx, route, decision, triggerOf(event), world.nowMs, after, dueAtMs);
   });
 }
 
@@ -63,7 +64,7 @@ export function acknowledgementWork(
   newId: () => string,
 ): Work<WorkResult> {
   const answer = routeWork(routeId, { type: 'dispatch_result', intentId, result: 'acknowledged' }, newId);
-  return aboutRoute(routeId, async (tx, nowMs, after) => {
+  return aboutRoute(routeId, async (tx, nowMs, after, now) => {
     const route = await tx.readRoute(routeId);
     if (route === null) return { outcome: 'not_found', routeId };
     // Already acknowledged (sent twice, or to two nodes at once, or delivery proven by a report): the same answer,
@@ -84,7 +85,7 @@ export function acknowledgementWork(
       return { outcome: 'refused', route, reason: 'stale_dispatch', detail, classification: null };
     }
     after.answered.push(intentId);
-    return answer(tx, nowMs, after);
+    return answer(tx, nowMs, after, now);
   });
 }
 
@@ -98,10 +99,17 @@ export type StartResult =
 
 /** A new route and its initial dispatch, unless the id is taken. */
 export function startWork(input: StartInput, newId: () => string): Work<StartResult> {
-  return aboutRoute(input.routeId, async (tx, nowMs, after) => {
+  return aboutRoute(input.routeId, async (tx, pieceMs, after, now) => {
     const existing = await tx.readRoute(input.routeId);
     if (existing !== null) return { outcome: 'exists', route: existing };
-    const world = await loadWorld(tx, { ...input, candidate: input.profileId }, 'start', nowMs, newId);
+    const world = await loadWorld(
+      tx,
+      { ...input, candidate: input.profileId },
+      'start',
+      { nowMs: pieceMs, now },
+      newId,
+    );
+    const nowMs = world.nowMs;
     const started = decideStart(input, world);
     if (started.outcome !== 'started') return started;
     await tx.insertRoute(started.route);

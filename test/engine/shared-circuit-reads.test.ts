@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Circuit, ClusterTimers, Store } from '../../src/core/index.js';
+import { openCircuit, type Circuit, type ClusterTimers, type Store } from '../../src/core/index.js';
 import { Engine, systemClock, type EngineEvent } from '../../src/engine/index.js';
 import { dropSchemas } from '../helpers/postgres.js';
 import { failOverloaded, replacingInTransaction, twoSharedNodes } from '../helpers/shared-node.js';
@@ -29,6 +29,22 @@ function sharedEngine(store: Store, cluster: ClusterTimers, events: EngineEvent[
   });
 }
 
+/**
+ * Node B's engine, only for the time `act` takes (run inside node A's firing, whose routes A holds locked): alive
+ * longer, B's own timer raced A's for the route under test (B learns every deadline), and fired it half the time on
+ * a loaded machine, unwatched.
+ */
+async function onNodeB(nodeB: { store: Store; cluster?: ClusterTimers }, act: (b: Engine) => Promise<void>) {
+  const engine = sharedEngine(nodeB.store, nodeB.cluster!, []);
+  try {
+    await engine.reconcile();
+    await act(engine);
+    await engine.idle();
+  } finally {
+    await engine.close();
+  }
+}
+
 describe('[CIR-03][CIR-05] a shared node never commits a decision made on a circuit another node changed meanwhile', () => {
   it('a route held behind a probe that another node closes while the firing decides goes at once', async () => {
     const nodes = await twoSharedNodes(schemas, []);
@@ -48,12 +64,9 @@ describe('[CIR-03][CIR-05] a shared node never commits a decision made on a circ
       },
     }));
     const eventsA: EngineEvent[] = [];
-    const eventsB: EngineEvent[] = [];
     const engineA = sharedEngine(watched, a.cluster!, eventsA);
-    const engineB = sharedEngine(b.store, b.cluster!, eventsB);
     try {
       await engineA.reconcile();
-      await engineB.reconcile();
       // Reset waiting up to 10 min: a route behind a live probe lease waits for it rather than leave its candidate.
       // Retries 3 s apart: time enough, on a loaded machine, to set the circuit up before r2 comes due.
       await engineA.saveProfile(
@@ -63,10 +76,10 @@ describe('[CIR-03][CIR-05] a shared node never commits a decision made on a circ
       await engineA.idle();
       // Armed from here on, it fires at the first read of the circuit half-open: r2's firing.
       const r1 = (await a.store.readRoute('r1'))!;
-      closeDuringRead = async () => {
-        await engineB.reportSuccess({ routeId: 'r1', generation: r1.generation });
-        await engineB.idle();
-      };
+      closeDuringRead = () =>
+        onNodeB(b, async (engineB) => {
+          await engineB.reportSuccess({ routeId: 'r1', generation: r1.generation });
+        });
       // r2 fails first and opens the provider's circuit: as its opener it retries on its own cadence, in 3 s.
       const r2 = await failOverloaded(engineA, a.store, 'r2');
       expect(r2).toMatchObject({ state: 'retry_wait' });
@@ -98,7 +111,66 @@ describe('[CIR-03][CIR-05] a shared node never commits a decision made on a circ
       expect(eventsA.filter((e) => e.type === 'dispatch' && e.intent.routeId === 'r2')).toHaveLength(2);
     } finally {
       await engineA.close();
-      await engineB.close();
+      await nodes.close();
+    }
+  });
+
+  it('a route held by a circuit that another node extends between its instant and its read of it is held, not switched', async () => {
+    const nodes = await twoSharedNodes(schemas, []);
+    const { a, b } = nodes;
+    // Node A's transactions as they are, but once armed: the first read of the provider's circuit waits until the
+    // clock has moved past the instant the piece could have taken, and node B extends the circuit by a failure of
+    // its own (to B's now + 60 s) before the read goes to the database.
+    let extendBeforeRead: (() => Promise<void>) | null = null;
+    const watched = replacingInTransaction(a.store, (tx) => ({
+      readCircuits: async (keys: readonly string[]) => {
+        const extend = extendBeforeRead;
+        if (extend !== null && keys.includes(provider)) {
+          extendBeforeRead = null;
+          const entered = Date.now();
+          await until(() => Date.now() > entered);
+          await extend();
+        }
+        return tx.readCircuits(keys);
+      },
+    }));
+    const eventsA: EngineEvent[] = [];
+    const engineA = sharedEngine(watched, a.cluster!, eventsA);
+    try {
+      await engineA.reconcile();
+      // No reset waiting: a circuit open longer than its 60 s minimum makes the route leave its candidate (c sits
+      // behind no provider circuit); one open no longer than that holds it. Retries 3 s apart, as above.
+      await engineA.saveProfile(profileDocument(doc(retries(3, 3, 'stop'), off), onAnthropic));
+      for (const id of ['r2', 'r3']) await engineA.startRoute({ routeId: id, profileId: 'p' });
+      await engineA.idle();
+      // The circuit is open, opened by a route that is not r2 (its opener would not be held).
+      const opened = openCircuit(null, provider, 'provider', 'r1', Date.now(), null);
+      expect(await b.store.transact((tx) => tx.writeCircuit(opened, 0))).toBe(true);
+      // r2 fails behind it (extending it a little) and waits 3 s; its firing then finds the circuit open 57 s more.
+      const r2 = await failOverloaded(engineA, a.store, 'r2');
+      expect(r2).toMatchObject({ state: 'retry_wait', candidate: 'a' });
+      extendBeforeRead = () =>
+        onNodeB(b, async (engineB) => {
+          expect(await failOverloaded(engineB, b.store, 'r3')).toMatchObject({ state: 'retry_wait' });
+        });
+
+      // r2 comes due on node A, which takes the piece's instant; B extends the circuit to its own now + 60 s before
+      // A reads it. Decided at the instant taken before the read, the circuit looked open a few ms longer than its
+      // 60 s minimum, and r2 left its candidate for c instead of waiting out the herd guard with everyone else.
+      await until(async () => (await a.store.readRoute('r2'))!.revision !== r2.revision);
+      await engineA.idle();
+      expect(extendBeforeRead).toBeNull();
+      const extended = (await a.store.readCircuit(provider))!;
+      expect(extended).toMatchObject({ state: 'open', openedBy: 'r1', version: 3 });
+      expect(await a.store.readRoute('r2')).toMatchObject({
+        state: 'retry_wait',
+        candidate: 'a',
+        heldByCircuit: true,
+        deadlineMs: extended.openUntilMs,
+      });
+      expect(eventsA.filter((e) => e.type === 'dispatch' && e.intent.routeId === 'r2')).toHaveLength(1);
+    } finally {
+      await engineA.close();
       await nodes.close();
     }
   });

@@ -266,4 +266,27 @@ describe('[DUR-01] due routes locked and fired in one transaction on shared node
       await nodes.close();
     }
   });
+
+  it("a session lock's transaction stays open through its work past holdMs; the node's other transactions do not", async () => {
+    const nodes = await twoNodes([waiting('d0', t0)]);
+    const stalling = await stallingNode(nodes.schema);
+    try {
+      // The limit is the connection's: a session lock lifts it for its own transaction, which waits on its work
+      // (reads and writes through the rest of the pool) on purpose.
+      const held = await stalling.sessionLocks!.withSession('s1', async () => {
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        return { result: 'done', lifecycle: null };
+      });
+      expect(held).toBe('done');
+      // Lifted for that transaction only: the next one on the same pool is ended once idle.
+      const c = stallInTransaction(stalling.store, async (tx) => {
+        expect(ids((await tx.lockDueRoutes!({ owner: 'node-c', limit: 10 })).due)).toEqual(['d0']);
+      });
+      await c.locked;
+      expect(await c.outcome).toBe('ended by the database');
+    } finally {
+      await stalling.store.close();
+      await nodes.close();
+    }
+  });
 });

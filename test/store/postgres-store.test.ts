@@ -57,6 +57,7 @@ describe('PostgreSQL adapter', () => {
         '0004-session-lifecycles',
         '0005-event-order',
         '0006-intent-answers',
+        '0007-own-answers-unannounced',
       ]);
     } finally {
       await db.store.close();

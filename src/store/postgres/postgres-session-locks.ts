@@ -35,9 +35,10 @@ export class PostgresSessionLocks implements SessionLocks {
   withSession<T>(sessionId: string, work: (locked: LockedSession) => Promise<LockedWork<T>>): Promise<T> {
     return this.slots.run(() =>
       this.db.transaction().execute(async (trx) => {
-        await sql`SELECT pg_advisory_xact_lock(hashtext(${this.lockSpace}), hashtext(${sessionId}))`.execute(
-          trx,
-        );
+        // The connection's idle limit (`holdMs`) is lifted for this transaction, in the lock's statement: it stays
+        // open while its work reads and writes through the rest of the pool.
+        await sql`SELECT set_config('idle_in_transaction_session_timeout', '0', true),
+            pg_advisory_xact_lock(hashtext(${this.lockSpace}), hashtext(${sessionId}))`.execute(trx);
         // A statement of its own after the lock: its snapshot and its clock are taken once the lock is held, so
         // it sees what the previous holder committed.
         const read = await sql<LifecycleRow>`

@@ -81,10 +81,16 @@ export async function openPostgresDatabase(options: PostgresStoreOptions): Promi
     connectionString: location.connectionString,
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: 10_000,
-    // Every connection works in the schema: the shared Kysely code names tables without one.
+    // Every connection works in the schema: the shared Kysely code names tables without one. A shared node's
+    // connections end any transaction of theirs that idles `holdMs` between two statements, its row locks with it
+    // (a frozen process, a host cut off): set once per connection, not by a statement in every transaction. A
+    // session lock's transaction, open through its work on purpose, lifts it for itself (`PostgresSessionLocks`).
     options:
       `-c search_path=${location.schema}` +
-      (options.nodeId === undefined ? '' : ` -c recourse.node=${checkNodeId(options.nodeId)}`),
+      (options.nodeId === undefined
+        ? ''
+        : ` -c recourse.node=${checkNodeId(options.nodeId)}` +
+          ` -c idle_in_transaction_session_timeout=${checkHoldMs(options.holdMs ?? 10_000)}`),
     types,
   });
   // An idle client whose connection dropped (a database restart) is discarded by the pool; the next query opens a
@@ -117,12 +123,7 @@ export async function openPostgresDatabase(options: PostgresStoreOptions): Promi
   const writes = new SerialQueue();
   const clock = options.transcriptClock ?? { now: Date.now, newId: () => uuidv7(Date.now()) };
   const ports = {
-    store: new PostgresStore(
-      db,
-      writes,
-      location.schema,
-      options.nodeId === undefined ? null : (options.holdMs ?? 10_000),
-    ),
+    store: new PostgresStore(db, writes, location.schema),
     transcript: new KyselyTranscript(db, clock),
     sessions: new KyselyTaskSessions(db),
   };
@@ -146,6 +147,13 @@ function checkNodeId(nodeId: string): string {
   return nodeId;
 }
 
+/** The idle limit goes into the connection's options string: whole milliseconds, at least 1. */
+function checkHoldMs(holdMs: number): number {
+  if (!Number.isFinite(holdMs) || holdMs <= 0)
+    throw new Error(`holdMs must be a positive number of ms, not ${holdMs}`);
+  return Math.ceil(holdMs);
+}
+
 /** A connection error's own words: Node's connect errors can be an AggregateError with an empty message. */
 function describe(error: unknown): string {
   if (error instanceof AggregateError && error.errors.length > 0) return describe(error.errors[0]);
@@ -162,8 +170,6 @@ class PostgresStore extends KyselyStoreReads {
     db: Kysely<Database>,
     private readonly writes: SerialQueue,
     private readonly schema: string,
-    /** Shared nodes: the idle limit set on every transaction (null: none, a single node's schema). */
-    private readonly holdMs: number | null,
   ) {
     super(db, sql<SqlBool>`(dispatch::jsonb ->> 'finished') = 'true'`);
   }
@@ -201,12 +207,7 @@ class PostgresStore extends KyselyStoreReads {
   transact<T>(work: (tx: StoreTransaction) => Promise<T>, plan?: TransactionPlan): Promise<T> {
     return this.writes.run(() =>
       this.db.transaction().execute(async (trx) => {
-        // For this transaction only: a session lock's transaction stays open through its work on purpose.
-        if (this.holdMs !== null) {
-          await sql`SELECT set_config('idle_in_transaction_session_timeout', ${String(this.holdMs)}, true)`.execute(
-            trx,
-          );
-        }
+        // A shared node's connection ends this transaction if it idles `holdMs` (set per connection, at connect).
         const tx = await PostgresTransaction.open(trx, this.profiles, plan?.routeIds ?? []);
         const result = await work(tx);
         await tx.flush();

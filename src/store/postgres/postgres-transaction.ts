@@ -20,7 +20,7 @@ import { planOfRow, planToRow } from '../plan-rows.js';
 import { attemptToRow, replayToRow, rowToRoute, routeToRow } from '../route-rows.js';
 import type { CircuitRow, Database, RouteRow } from '../schema.js';
 import { databaseNow } from './database-clock.js';
-import { DeferredWrites } from './deferred-writes.js';
+import { DeferredWrites, type Flushed } from './deferred-writes.js';
 
 /** SQLSTATE of a NOWAIT lock that another transaction holds. */
 const lockNotAvailable = '55P03';
@@ -34,11 +34,12 @@ const asStored = (route: Route, payload: Route['payload']): Route =>
  * Every fenced write states its fence in the UPDATE's (or DELETE's) WHERE, as the SQLite statements do: PostgreSQL
  * re-checks that WHERE against the newest committed row, so zero rows changed means another writer won.
  *
- * Round trips are what PostgreSQL costs per decision, so a batch's routes are read in one statement when the
- * transaction opens and stay locked (FOR UPDATE) until it ends: no other writer can move them, so their fences are
- * checked against the locked rows in memory and their writes wait in `DeferredWrites`, sent as one statement per
- * table at the end (still fenced). Profiles and circuits are read once per transaction; the circuits read and not
- * written are confirmed unchanged, and share-locked, right before COMMIT (`confirmCircuitReads`). Anything else runs
+ * Round trips are what PostgreSQL costs per decision, so a batch's routes (and their unresolved intents) are read
+ * in one statement when the transaction opens and stay locked (FOR UPDATE) until it ends: no other writer can move
+ * them, so their fences are checked against the locked rows in memory and their writes wait in `DeferredWrites`,
+ * sent in one statement at the end (still fenced). Profiles and circuits are read once per transaction; the
+ * circuits read and not written are confirmed unchanged, and share-locked, in that last statement before COMMIT
+ * (`confirmCircuitReads`). Anything else runs
  * at once, after the held writes.
  */
 export class PostgresTransaction implements StoreTransaction {
@@ -72,31 +73,24 @@ export class PostgresTransaction implements StoreTransaction {
   ): Promise<PostgresTransaction> {
     const tx = new PostgresTransaction(db, profiles);
     if (routeIds.length === 0) return tx;
-    const rows = await db
-      .selectFrom('routes')
-      .selectAll()
-      .where('id', 'in', routeIds)
-      .orderBy('id')
-      .forUpdate()
-      .execute();
+    // One round trip: the routes, then (reading the locked ones, so always after all of them) their unresolved
+    // intents, which are resolved in memory. The routes come back as rows (as JSON they cost twice the time), the
+    // intents' ids on the first row only. One array parameter, not one per id.
+    const { rows } = await sql<RouteRow & { open_intent_ids: string[] | null }>`
+      WITH locked AS (
+        SELECT * FROM routes WHERE id = ANY(${[...routeIds]}::text[]) ORDER BY id FOR UPDATE),
+      open_intents AS (
+        SELECT i.id FROM dispatch_intents i
+        WHERE i.route_id IN (SELECT id FROM locked) AND i.outcome IS NULL ORDER BY i.id FOR UPDATE OF i)
+      SELECT l.*, CASE WHEN l.id = (SELECT min(id) FROM locked)
+        THEN (SELECT coalesce(json_agg(o.id), '[]'::json) FROM open_intents o) END AS open_intent_ids
+      FROM locked l`.execute(db);
     for (const id of routeIds) tx.locked.set(id, null);
-    for (const row of rows) tx.lock(row);
-    await tx.lockOpenIntents(routeIds);
+    for (const { open_intent_ids: intents, ...row } of rows) {
+      tx.lock(row);
+      for (const id of intents ?? []) tx.openIntents.add(id);
+    }
     return tx;
-  }
-
-  /** Locks the unresolved intents of routes this transaction holds locked: they are resolved in memory. */
-  private async lockOpenIntents(routeIds: readonly string[]): Promise<void> {
-    if (routeIds.length === 0) return;
-    const intents = await this.db
-      .selectFrom('dispatch_intents')
-      .select('id')
-      .where('route_id', 'in', routeIds)
-      .where('outcome', 'is', null)
-      .orderBy('id')
-      .forUpdate()
-      .execute();
-    for (const i of intents) this.openIntents.add(i.id);
   }
 
   async lockDueRoutes({ owner, limit }: DueLock): Promise<LockedDueRoutes> {
@@ -137,7 +131,7 @@ export class PostgresTransaction implements StoreTransaction {
   /** Sends the held writes: before any statement that might read them, and when the work is done. */
   async flush(): Promise<void> {
     // What is stored now is what the next held update of these routes is told apart from.
-    for (const row of await this.held.flush(this.db)) this.storedRows.set(row.id, row);
+    for (const row of (await this.held.flush(this.db)).written) this.storedRows.set(row.id, row);
   }
 
   async readRoute(id: string): Promise<Route | null> {
@@ -341,23 +335,18 @@ export class PostgresTransaction implements StoreTransaction {
    */
   async confirmCircuitReads(): Promise<boolean> {
     if (this.circuitLost) return false;
-    await this.flush();
     const keys = [...this.circuitVersions.keys()];
     if (keys.length === 0) return true;
-    let rows: readonly { key: string; version: number }[];
+    // In the statement that sends the held writes: one round trip for both, still the last before COMMIT.
+    let flushed: Flushed;
     try {
-      rows = await this.db
-        .selectFrom('circuits')
-        .select(['key', 'version'])
-        .where('key', 'in', keys)
-        .forShare()
-        .noWait()
-        .execute();
+      flushed = await this.held.flush(this.db, keys);
     } catch (error) {
       if ((error as { code?: unknown }).code === lockNotAvailable) return false;
       throw error;
     }
-    const stored = new Map(rows.map((r) => [r.key, Number(r.version)]));
+    for (const row of flushed.written) this.storedRows.set(row.id, row);
+    const stored = flushed.circuitVersions;
     return keys.every((k) => (stored.get(k) ?? 0) === this.circuitVersions.get(k));
   }
 
