@@ -86,6 +86,24 @@ describe('[DUR-01] a shared store sends only the changed columns of a held route
     }
   });
 
+  it('an update that writes the locked row as it is, the only held write, sends nothing and commits', async () => {
+    const route = { ...routesInEveryState().active, id: 'same' } as Route;
+    const db = await storeWith([route]);
+    try {
+      // Nothing differs, so no WITH part: the statement of held writes was "WITH SELECT 1" (a syntax error).
+      await db.store.transact(
+        async (tx) => {
+          expect(await tx.updateRoute(route, fenceOf(route))).toBe(true);
+        },
+        { routeIds: [route.id] },
+      );
+      const stored = await db.store.readRoute(route.id);
+      expect(stored).toEqual({ ...route, payload: stored!.payload });
+    } finally {
+      await db.store.close();
+    }
+  });
+
   it('a route inserted, sent, and updated in one transaction is stored as it ends up', async () => {
     const db = await storeWith([]);
     try {
