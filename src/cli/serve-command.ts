@@ -117,7 +117,12 @@ export function registerServeCommand(program: Command, demo?: DemoHook): void {
       process.on('SIGTERM', () => stop('SIGTERM'));
       process.on('SIGINT', () => stop('SIGINT'));
       // The terminal it was started from closed: shut down as cleanly as on SIGTERM (its database released).
-      process.on('SIGHUP', () => stop('SIGHUP'));
+      process.on('SIGHUP', () => {
+        // The terminal is gone: a write to it (the log line below) fails with EIO, which uncaught ended the process
+        // before its database was released. Nothing it writes can be read now.
+        for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
+        stop('SIGHUP');
+      });
       const where =
         service.generatedAdminToken === null
           ? service.url

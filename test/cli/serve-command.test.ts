@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -125,6 +125,20 @@ describe('recourse serve refuses what it cannot use', () => {
     await second.waitFor((out) => out.includes('listening on'));
     second.process.kill('SIGTERM');
     expect(await second.exited).toBe(0);
+  });
+
+  it('SIGHUP after its terminal is gone (writes fail) still shuts it down cleanly: exit 0, its database closed', async () => {
+    const database = join(dir, 'hangup-gone.db');
+    // The default log level: the shutdown says so on standard output, which is gone with the terminal.
+    const first = startCli(['serve', '--port', '0', '--db', database], { RECOURSE_TOKENS: tokens });
+    await first.waitFor((out) => out.includes('listening on'));
+    // Nothing reads its output any more, as after a closed terminal: every write fails (EPIPE here, EIO on a tty).
+    first.process.stdout.destroy();
+    first.process.stderr.destroy();
+    first.process.kill('SIGHUP');
+    expect(await first.exited).toBe(0);
+    // Closed: SQLite folds its write-ahead log back into the file and removes it.
+    expect(existsSync(`${database}-wal`)).toBe(false);
   });
 
   it('a second serve on the same database is refused while the first runs; a webhook needs its secret', async () => {
