@@ -217,7 +217,8 @@ export class DeferredWrites {
     if (replays.length > 0) parts.push(insertPart('ins_replays', 'replay_snapshots', replays));
     // Only writes of rows as they are (no column differs) and no circuit to confirm: no statement to send (a WITH
     // without parts is a syntax error).
-    if (parts.length === 0) return { written: [...inserted, ...written], circuitVersions: new Map() };
+    if (parts.length === 0 && confirm.length === 0)
+      return { written: [...inserted, ...written], circuitVersions: new Map() };
     const selected: RawBuilder<unknown>[] = counted.map(
       (c) => sql`(SELECT count(*) FROM ${sql.raw(c.name)})::bigint AS ${sql.raw(c.name)}`,
     );
