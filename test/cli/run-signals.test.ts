@@ -23,12 +23,19 @@ function folder(): string {
 
 const off = { enabled: false };
 
-/** A one-candidate profile whose agent is the scripted agent playing `scenario`; failures stop for a person. */
-function writeProfile(dir: string, scenario: readonly string[]): string {
+/**
+ * A one-candidate profile whose agent is the scripted agent playing `scenario`; failures stop for a person, or with
+ * `retrySeconds`, a transient failure is retried once after that many seconds.
+ */
+function writeProfile(dir: string, scenario: readonly string[], retrySeconds?: number): string {
   const file = join(dir, 'profile.json');
+  const retry =
+    retrySeconds === undefined
+      ? off
+      : { enabled: true, max_retries: 1, initial_interval_seconds: retrySeconds };
   const policy = {
     version: 1,
-    transient: { retry: off, wait_for_reset: off, on_exhausted: 'stop' },
+    transient: { retry, wait_for_reset: off, on_exhausted: 'stop' },
     hard: { retry: off, wait_for_reset: off, on_exhausted: 'stop' },
   };
   const launch = { command: process.execPath, args: [scriptedAgent, ...scenario], inherit_env: ['PATH'] };
@@ -138,25 +145,7 @@ describe('recourse run: signals and misbehaving agents', () => {
   it('[DUR-05] Ctrl-C in a wait, in a folder whose name has terminal controls and quotes: the resume command shows none raw, and bash reads it back to the same paths', async () => {
     const dir = join(folder(), "evil\u001b[31m\u202edir 'q\\z");
     mkdirSync(dir);
-    const profile = join(dir, 'profile.json');
-    const policy = {
-      version: 1,
-      transient: {
-        retry: { enabled: true, max_retries: 1, initial_interval_seconds: 60 },
-        wait_for_reset: off,
-        on_exhausted: 'stop',
-      },
-      hard: { retry: off, wait_for_reset: off, on_exhausted: 'stop' },
-    };
-    const launch = {
-      command: process.execPath,
-      args: [scriptedAgent, 'capacity_error'],
-      inherit_env: ['PATH'],
-    };
-    writeFileSync(
-      profile,
-      JSON.stringify({ id: 'fleet', name: 'Fleet', candidates: [{ profile_id: 'agent', policy, launch }] }),
-    );
+    const profile = writeProfile(dir, ['capacity_error'], 60);
     const run = startCli(['run', '--profile', profile, '--session', 'w', '--cwd', dir, 'fix it']);
     run.process.stdin.end();
     await run.waitFor((_, err) => err.includes(' s left (until '));
@@ -176,25 +165,7 @@ describe('recourse run: signals and misbehaving agents', () => {
   it('[DUR-05] Ctrl-C as the turn fails: whether the cancel or the failure lands first, no retry is sent after the interrupt (a wait entered meanwhile is kept)', async () => {
     const dir = folder();
     const stateFile = join(dir, 'launches');
-    const profile = join(dir, 'profile.json');
-    const policy = {
-      version: 1,
-      transient: {
-        retry: { enabled: true, max_retries: 1, initial_interval_seconds: 2 },
-        wait_for_reset: off,
-        on_exhausted: 'stop',
-      },
-      hard: { retry: off, wait_for_reset: off, on_exhausted: 'stop' },
-    };
-    const launch = {
-      command: process.execPath,
-      args: [scriptedAgent, 'counted', '1', stateFile, 'capacity'],
-      inherit_env: ['PATH'],
-    };
-    writeFileSync(
-      profile,
-      JSON.stringify({ id: 'fleet', name: 'Fleet', candidates: [{ profile_id: 'agent', policy, launch }] }),
-    );
+    const profile = writeProfile(dir, ['counted', '1', stateFile, 'capacity'], 2);
     // The agent fails the prompt as soon as it gets it: interrupts at a few instants around that failure, each in
     // a fresh session (the agent's launch count is shared: each session fails once, the first launch overall).
     for (const [i, delayMs] of [0, 30].entries()) {
