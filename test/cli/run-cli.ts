@@ -1,4 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach } from 'vitest';
 
 const cli = new URL('../../dist/cli/main.js', import.meta.url).pathname;
 
@@ -143,4 +147,17 @@ export function runCliInEnv(args: string[], env: Readonly<Record<string, string>
 /** The text rows of a boxed panel (`recourse errors`): the frame's top and bottom lines and side borders taken off. */
 export function panelRows(lines: readonly string[]): string[] {
   return lines.slice(1, -1).map((l) => l.slice(2, -2).trimEnd());
+}
+
+/** A fresh folder per call, under the system's temporary folder, each removed after the test that made it. */
+export function freshFolders(prefix: string): () => string {
+  const folders: string[] = [];
+  afterEach(() => {
+    for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  return () => {
+    const dir = mkdtempSync(join(tmpdir(), prefix));
+    folders.push(dir);
+    return dir;
+  };
 }

@@ -1,23 +1,13 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scriptedAgent } from '../acp/acp-harness.js';
-import { runCliAsync, startCli } from './run-cli.js';
+import { freshFolders, runCliAsync, startCli } from './run-cli.js';
 
 // `recourse run` end to end: the built CLI in its own process, its candidates real scripted ACP agents (a test
 // fixture over real stdio pipes), its state a real SQLite file in a fresh folder per test.
 
-const folders: string[] = [];
-afterEach(() => {
-  for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function folder(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'recourse-run-'));
-  folders.push(dir);
-  return dir;
-}
+const folder = freshFolders('recourse-run-');
 
 const noRetry = { enabled: false };
 const noWait = { enabled: false };

@@ -1,25 +1,15 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scriptedAgent } from '../acp/acp-harness.js';
 import { until } from '../helpers/until.js';
-import { rawControls, runCliAsync, startCli } from './run-cli.js';
+import { freshFolders, rawControls, runCliAsync, startCli } from './run-cli.js';
 
 // `recourse run` against agents that misbehave and users who interrupt it: the built CLI in its own process, its
 // candidates real scripted ACP agents over real stdio pipes, its state a real SQLite file in a fresh folder.
 
-const folders: string[] = [];
-afterEach(() => {
-  for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function folder(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'recourse-run-signals-'));
-  folders.push(dir);
-  return dir;
-}
+const folder = freshFolders('recourse-run-signals-');
 
 const off = { enabled: false };
 
@@ -85,32 +75,26 @@ describe('recourse run: signals and misbehaving agents', () => {
     expect(after.stderr).toContain('[recourse] session starting already finished: action_required');
   });
 
-  it('[OUT-01] SIGTERM during an open prompt is handled as Ctrl-C: session/cancel, the route stops as cancelled, exit 143; the next run exits 4', async () => {
-    const dir = folder();
-    const profile = writeProfile(dir, ['hang']);
-    const run = startCli(['run', '--profile', profile, '--session', 'termed', '--cwd', dir, 'fix it']);
-    run.process.stdin.end();
-    await run.waitFor((out) => out.includes('working on it'));
-    run.process.kill('SIGTERM');
-    expect(await run.exited).toBe(143);
-    expect(run.stderr()).toContain('[recourse] interrupted: cancelling the open prompt (session/cancel)');
+  it.each([
+    ['SIGTERM', 'a supervisor, timeout, a CI job ending', 143],
+    ['SIGHUP', 'the terminal closed', 129],
+  ] as const)(
+    '[OUT-01] %s (%s) during an open prompt is handled as Ctrl-C: session/cancel, the route stops as cancelled, exit %i; the next run exits 4',
+    async (signal, _why, exit) => {
+      const dir = folder();
+      const profile = writeProfile(dir, ['hang']);
+      const run = startCli(['run', '--profile', profile, '--session', 'signalled', '--cwd', dir, 'fix it']);
+      run.process.stdin.end();
+      await run.waitFor((out) => out.includes('working on it'));
+      run.process.kill(signal);
+      expect(await run.exited).toBe(exit);
+      expect(run.stderr()).toContain('[recourse] interrupted: cancelling the open prompt (session/cancel)');
 
-    // Not an orphaned attempt (exit 3): the cancel was recorded.
-    const after = await runCliAsync(['run', '--profile', profile, '--session', 'termed', '--cwd', dir]);
-    expect(after.status).toBe(4);
-  });
-
-  it('[OUT-01] SIGHUP (the terminal closed) during an open prompt is handled as Ctrl-C: the route stops as cancelled, exit 129; the next run exits 4', async () => {
-    const dir = folder();
-    const profile = writeProfile(dir, ['hang']);
-    const run = startCli(['run', '--profile', profile, '--session', 'hungup', '--cwd', dir, 'fix it']);
-    run.process.stdin.end();
-    await run.waitFor((out) => out.includes('working on it'));
-    run.process.kill('SIGHUP');
-    expect(await run.exited).toBe(129);
-    const after = await runCliAsync(['run', '--profile', profile, '--session', 'hungup', '--cwd', dir]);
-    expect(after.status).toBe(4);
-  });
+      // Not an orphaned attempt (exit 3): the cancel was recorded.
+      const after = await runCliAsync(['run', '--profile', profile, '--session', 'signalled', '--cwd', dir]);
+      expect(after.status).toBe(4);
+    },
+  );
 
   it('a second Ctrl-C exits at once and leaves no agent behind, though the agent ignores session/cancel and SIGTERM', async () => {
     const dir = folder();

@@ -35,6 +35,16 @@ describe('recourse serve refuses what it cannot use', () => {
       [['serve', '--tokens-file', badRole], {}, /ROLE one of viewer, operator, admin, adapter/],
       [['serve', '--port', '0'], { RECOURSE_TOKENS: 'admin:short' }, /16 to 256 visible characters/],
       [['serve', '--ack-timeout', '0'], {}, /--ack-timeout must be 1 to 3600 seconds/],
+      [
+        ['serve', '--max-event-streams-per-token', '0'],
+        {},
+        /--max-event-streams-per-token must be 1 to 100000 \(got "0"\)/,
+      ],
+      [
+        ['serve', '--max-event-streams-per-token', 'lots'],
+        {},
+        /--max-event-streams-per-token must be 1 to 100000/,
+      ],
       [['serve', '--webhook', 'ftp://x'], {}, /--webhook must be an http or https URL/],
       [
         ['serve', '--webhook', 'hooks.example.com/recourse?token=hunter2pass'],
