@@ -273,10 +273,16 @@ function streamRefusal(
  * bearer token and the cookie traded for it name the same token. Null when there is none (a public request).
  */
 function callerToken(request: FastifyRequest, options: HttpServerOptions): string | null {
-  const match = /^Bearer ([\x21-\x7e]{1,512})$/i.exec(request.headers.authorization ?? '');
-  if (match !== null) return options.tokens.session(options.cookieKey, match[1]!)?.fingerprint ?? null;
+  const bearer = bearerToken(request.headers.authorization ?? '');
+  if (bearer !== null) return options.tokens.session(options.cookieKey, bearer)?.fingerprint ?? null;
   const cookie = cookieValue(request.headers.cookie, sessionCookieName);
   return cookie === null ? null : sessionFingerprint(cookie);
+}
+
+/** The token of an `Authorization: Bearer TOKEN` header, or null. */
+function bearerToken(header: string): string | null {
+  // The scheme is case-insensitive (RFC 9110 section 11.1): `bearer`, `BEARER` are the same.
+  return /^Bearer ([\x21-\x7e]{1,512})$/i.exec(header)?.[1] ?? null;
 }
 
 /** The caller's role, or an error: 401 without a valid credential, 403 when the role may not do this. */
@@ -285,9 +291,8 @@ function authorize(request: FastifyRequest, access: Access, options: HttpServerO
   const header = request.headers.authorization;
   let role: Role | null;
   if (header !== undefined) {
-    // The scheme is case-insensitive (RFC 9110 section 11.1): `bearer`, `BEARER` are the same.
-    const match = /^Bearer ([\x21-\x7e]{1,512})$/i.exec(header);
-    role = match === null ? null : options.tokens.lookup(match[1]!);
+    const bearer = bearerToken(header);
+    role = bearer === null ? null : options.tokens.lookup(bearer);
     if (role === null) throw new HttpError(401, 'unauthorized', 'the bearer token is not valid');
   } else {
     const cookie = cookieValue(request.headers.cookie, sessionCookieName);
