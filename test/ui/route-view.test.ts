@@ -297,7 +297,7 @@ describe('route view', () => {
     await open.context.close();
   });
 
-  it('[UI-11] a browser clock five minutes ahead or behind changes no countdown by more than a second', async () => {
+  it('[DUR-11] a browser clock five minutes ahead or behind changes no countdown by more than a second', async () => {
     await waitingRoute('v-clock');
     const pages = await Promise.all(
       [0, 5 * 60_000, -5 * 60_000].map((clockOffsetMs) =>

@@ -276,7 +276,7 @@ describe('session view', () => {
     await Promise.all([phone.context.close(), late.context.close()]);
   });
 
-  it('[UI-11] a browser clock five minutes off changes the countdown by no more than a second', async () => {
+  it('[DUR-11] a browser clock five minutes off changes the countdown by no more than a second', async () => {
     await failingSession('s-clock', 55);
     const pages = await Promise.all(
       [0, 5 * 60_000, -5 * 60_000].map((clockOffsetMs) =>
