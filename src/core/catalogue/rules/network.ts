@@ -94,8 +94,9 @@ export const networkRules: readonly Rule[] = [
         'sockettimeoutexception',
         'interruptedioexception',
         'operation',
+        'statuscode',
       ],
-      text: /\betimedout\b|\besockettimedout\b|und_err_connect_timeout|connecttimeouterror|apitimeouterror|\b(?:read|connect)timeout\b|connect(?:ion)? timed out|timed out (?:while |when )?(?:connecting|waiting for (?:a |the )?(?:response|server))|request timed out(?! while processing)|read timed out|read timeout on endpoint|readtimeouterror|timeout awaiting|deadline exceeded while connecting|client\.timeout exceeded|awaiting headers|httpclient\.timeout|i\/o timeout|timeout of \d{1,9}ms exceeded|err_socket_connection_timeout|socket connection timeout|err_connection_timed_out|timeout on reading data from socket|curl error 28: operation timed out|sockettimeoutexception|interruptedioexception: timeout|the read operation timed out/,
+      text: /\betimedout\b|\besockettimedout\b|und_err_connect_timeout|connecttimeouterror|apitimeouterror|\b(?:read|connect)timeout\b|connect(?:ion)? timed out|timed out (?:while |when )?(?:connecting|waiting for (?:a |the )?(?:response|server))|request timed out(?! while processing)|read timed out|read timeout on endpoint|readtimeouterror|timeout awaiting|deadline exceeded while connecting|client\.timeout exceeded|awaiting headers|httpclient\.timeout|i\/o timeout|timeout of \d{1,9}ms exceeded|err_socket_connection_timeout|socket connection timeout|err_connection_timed_out|timeout on reading data from socket|curl error 28: operation timed out|sockettimeoutexception|interruptedioexception: timeout|the read operation timed out|\bstatuscode\.deadline_exceeded\b/,
       unless: notAFailureReport,
     },
   },
@@ -195,6 +196,7 @@ export const networkRules: readonly Rule[] = [
     confidence: 'high',
     when: {
       keywords: [
+        'response',
         'connect',
         'oauth',
         'token',
@@ -206,7 +208,7 @@ export const networkRules: readonly Rule[] = [
         'post',
         'eof',
       ],
-      text: /error sending request for url|network connection (?:was )?lost|(?:get|post|put) "https?:\/\/(?!(?:127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\]|0\.0\.0\.0)[:/"])[^"\s]{1,200}": eof\b|(?:cannot|can.t|unable to|could not|failed to) connect to (?:the )?api\b|(?:oauth|token exchange|login|sign-in)(?: error| failed)?:?\s[^\n]{0,30}(?:socket connection was closed|connection (?:was )?(?:closed|reset|refused))/,
+      text: /\brequest did not get a response\b|error sending request for url|network connection (?:was )?lost|(?:get|post|put) "https?:\/\/(?!(?:127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\]|0\.0\.0\.0)[:/"])[^"\s]{1,200}": eof\b|(?:cannot|can.t|unable to|could not|failed to) connect to (?:the )?api\b|(?:oauth|token exchange|login|sign-in)(?: error| failed)?:?\s[^\n]{0,30}(?:socket connection was closed|connection (?:was )?(?:closed|reset|refused))/,
       unless: notAFailureReport,
     },
   },
