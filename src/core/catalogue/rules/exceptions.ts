@@ -1,4 +1,4 @@
-import { connectRpcError, malformedResponse } from './prose.js';
+import { connectRpcError, malformedResponse, notTheModelCall } from './prose.js';
 import type { Rule, RuleTier } from '../rule.js';
 import type { CatalogueCode } from '../codes.js';
 
@@ -32,6 +32,7 @@ const specs: readonly ExceptionSpec[] = [
     ],
     code: 'rate_limited',
     generic: true,
+    unless: notTheModelCall,
   },
   {
     id: 'sdk.connection_error.v1',
@@ -48,13 +49,14 @@ const specs: readonly ExceptionSpec[] = [
     ],
     code: 'network_unavailable',
     generic: true,
-    unless: new RegExp(`${malformedResponse.source}|${connectRpcError.source}`),
+    unless: new RegExp(`${malformedResponse.source}|${connectRpcError.source}|${notTheModelCall.source}`),
   },
   {
     id: 'sdk.timeout_error.v1',
     names: ['apitimeouterror', 'readtimeout', 'readtimeouterror', 'timeoutexception', 'deadlineexceeded'],
     code: 'network_unavailable',
     generic: true,
+    unless: notTheModelCall,
   },
   {
     id: 'sdk.authentication_error.v1',
@@ -96,6 +98,7 @@ const specs: readonly ExceptionSpec[] = [
     ],
     code: 'provider_unavailable',
     generic: true,
+    unless: notTheModelCall,
   },
   {
     // A catch-all base class (LiteLLM, OpenAI): with nothing else said it is not a reason to act.
@@ -112,6 +115,7 @@ const specs: readonly ExceptionSpec[] = [
     code: 'provider_unavailable',
     generic: true,
     confidence: 'high',
+    unless: notTheModelCall,
   },
   {
     id: 'sdk.overloaded_error.v1',
@@ -132,6 +136,7 @@ const specs: readonly ExceptionSpec[] = [
     ],
     code: 'agent_transport_lost',
     generic: true,
+    unless: notTheModelCall,
   },
   {
     id: 'sdk.bad_request_error.v1',

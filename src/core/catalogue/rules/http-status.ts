@@ -1,5 +1,5 @@
 import type { Rule } from '../rule.js';
-import { hedgedCause, loopbackUnknownError } from './prose.js';
+import { hedgedCause, loopbackUnknownError, notTheModelCall } from './prose.js';
 
 /**
  * Bare HTTP status codes, from a structured field or anchored in text. Generic: any specific signature in
@@ -108,8 +108,9 @@ export const httpStatusRules: readonly Rule[] = [
     priority: -10,
     code: 'rate_limited',
     confidence: 'medium',
-    // A help page explaining that a 429 "is not caused by" the rate limit "but most probably by" another limit.
-    when: { status: [429], unless: hedgedCause },
+    // A help page explaining that a 429 "is not caused by" the rate limit "but most probably by" another limit; a
+    // failed action on something that is no model call (a token, an image, a package ...).
+    when: { status: [429], unless: new RegExp(`${hedgedCause.source}|${notTheModelCall.source}`) },
   },
   {
     id: 'http.status_499.v1',
@@ -135,7 +136,7 @@ export const httpStatusRules: readonly Rule[] = [
       // A CDN's own verdict on its origin ("503 Server Error: Backend is unhealthy", Varnish and Fastly) names
       // neither the origin nor a provider.
       unless: new RegExp(
-        String.raw`cannot read propert(?:y|ies) of (?:undefined|null)|\bbackend is unhealthy\b|${loopbackUnknownError.source}`,
+        String.raw`cannot read propert(?:y|ies) of (?:undefined|null)|\bbackend is unhealthy\b|${loopbackUnknownError.source}|${notTheModelCall.source}`,
       ),
     },
   },

@@ -1,4 +1,4 @@
-import { causeOnly, connectRpcError, malformedResponse, proseCue } from './prose.js';
+import { causeOnly, connectRpcError, malformedResponse, notTheModelCall, proseCue } from './prose.js';
 
 /** Prose about a failure, or only the cause of an unseen error: the broad patterns below never match it. */
 /** A request line naming a loopback address (`post "https://localhost:8080`, `get http://127.0.0.1:1234`), up to its path. */
@@ -8,7 +8,10 @@ const loopbackRequest =
 const modelApiPath =
   /\/(?:v\d[\w.]*\/)?(?:messages|chat\/completions|completions|responses|embeddings|models\/[^"\s]{1,80}:(?:stream)?generatecontent)\b|\/api\/(?:chat|generate|embed(?:dings)?)\b/;
 
-const notAFailureReport = new RegExp(`${proseCue.source}|${causeOnly.source}|${malformedResponse.source}`);
+// A failed action on something that is no model call (a token, an extension, a package ...) is not one either.
+const notAFailureReport = new RegExp(
+  `${proseCue.source}|${causeOnly.source}|${malformedResponse.source}|${notTheModelCall.source}`,
+);
 
 /** CUR-08's vetoes (context cancellation, deadline, cancel escalation) and prose: no transport loss then. */
 const streamLossVetoes = new RegExp(
@@ -183,6 +186,7 @@ export const networkRules: readonly Rule[] = [
       // undici's "fetch failed" comes before any response (a cut after the headers is "terminated"), so a reset
       // given as its cause happened while connecting.
       text: /connect econnreset|unable to connect[^\n]{0,40}econnreset|fetch\s{1,12}failed[\s\S]{0,300}?\[cause\]: read econnreset|(?:socket hang up|econnreset)[^\n]{0,40}(?:before|without) (?:a |any )?response/,
+      unless: notTheModelCall,
     },
   },
   {

@@ -56,3 +56,46 @@ export const proseCue =
  */
 export const hedgedCause =
   /possible reasons? (?:for this )?(?:are|is|include|could be)\b|\b(?:quota|credits?|rate[- ]limits?|usage limits?|balance),? (?:or )?(?:quota|credits?|rate[- ]limits?|usage limits?|balance),? or (?:quota|credits?|rate[- ]limits?|usage limits?|balance)\b|\bthis error (?:also|can also|may also) occurs? (?:when|if)\b|\binvalid (?:argument|param(?:eter)?)\b[^\n]{0,200}\b(?:an? )?(?:incorrect|invalid) api key is (?:supplied|provided)\b|\b(?:is|was) not caused by\b[^\n]{0,80}\bbut (?:most )?(?:probably|likely)\b|\b(?:rate|quota) or (?:rate|quota) limits? (?:reached|exceeded|hit)\b/;
+
+/**
+ * A failed action whose object is no model call (catalogue 2026.12.06-4, from the unsafe answers rounds 7 to 17 drew
+ * on development text before their rules): a token got, requested or refreshed (a sign-in, by the issue-10
+ * decision), prices, a version or an update check, an extension, plugin, package, image or manifest, session
+ * metadata, a web page's resource, a file written or read, documents or sources retrieved, an index, a licence or
+ * telemetry; and a search ("Error searching with ..."), which a tool runs, not a prompt. The transport, throttle and
+ * server-error words after it are that action's, whoever answered it, so no rule reads them as a transient provider
+ * failure: an automatic retry of it would be a guess. The object is read by its noun, not by any tool's name, so a
+ * tool no rule names is covered too.
+ */
+const nonModelAction =
+  /\b(?:(?:failed to|unable to|could not|couldn.t|cannot|can.t|error:?|failure:?) (?:while )?(?:get|getting|fetch|fetching|request|requesting|load|loading|download|downloading|install|installing|refresh|refreshing|retrieve|retrieving|pull|pulling|push|pushing|upload|uploading|check|checking|update|updating|write|writing|read|reading)|failed (?:getting|fetching|requesting|loading|downloading|installing|refreshing|retrieving|pulling|pushing|uploading|checking|updating|writing|reading)) (?:the |an? |your |our |local )?(?:[a-z0-9_.-]{1,30} ){0,2}(?:tokens?|pricing|prices?|versions?|updates?|extensions?|plugins?|packages?|images?|manifests?|metadata|resources?|files?|documents?|sources?|index|licen[cs]e|telemetry)\b|\b(?:failed|error|failure|unable to|could not) (?:while )?search(?:ing)?\b/;
+
+/**
+ * A throttle the client puts on itself (`LocalRateLimitError`, "the local rate-limit queue", a "client-side rate
+ * limit"): no provider answered.
+ */
+const clientOwnLimiter =
+  /\blocal ?rate[- ]?limit|\blocalratelimit|\bclient[- ]side (?:rate[- ]?limit|throttl)/;
+
+/**
+ * A package manager's or build tool's own line (`npm ERR!`, `npm ERR:`, `npm error`, `gyp ERR!`, `yarn error`, `pnpm ERR`,
+ * cargo's "warning: spurious network error"): an installer's network, not a model call's.
+ */
+const installerLine =
+  /(?:^|\n)[ \t]{0,8}(?:npm (?:err[!:]|error)|gyp err!|yarn (?:err!|error)|pnpm err!?|err_pnpm_|warning: spurious network error)/;
+
+/**
+ * An agent's own error line anywhere in the text (`API Error: 500 {...}`, `ERROR: ... last status: 429`): the model
+ * call failed too, and that line is what ended the run, so the shapes below do not silence the rules that read it.
+ */
+const agentErrorLine = String.raw`[\s\S]{0,16000}?(?:^|\n)[^\n]{0,60}(?:\bapi error\b|\b(?:last|unexpected) status:? [45]\d\d\b)`;
+
+/**
+ * The three shapes above together, when no agent's own error line is in the text: the transient readings (network
+ * and transport loss, rate limits, a provider down or overloaded, a bare 429 or 5xx) stand down for them and leave the
+ * text `unclassified` unless another rule reads it. Anchored at the start, so the text is scanned once, not once per
+ * position.
+ */
+export const notTheModelCall = new RegExp(
+  `^(?!${agentErrorLine})[\\s\\S]{0,16000}?(?:${nonModelAction.source}|${clientOwnLimiter.source}|${installerLine.source})`,
+);

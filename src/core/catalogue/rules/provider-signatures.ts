@@ -3,6 +3,7 @@ import {
   hedgedCause,
   loopbackUnknownError,
   malformedResponse,
+  notTheModelCall,
   proseCue,
 } from './prose.js';
 import type { Rule } from '../rule.js';
@@ -312,7 +313,7 @@ export const providerSignatureRules: readonly Rule[] = [
       // lists rate limits among the possible causes of something else states none, and a client's own local limiter
       // (LocalRateLimitError) is not the provider's.
       unless: new RegExp(
-        `\\b403\\b\\s{0,3}[-:]\\s{0,3}(?:api )?rate limit exceeded|usually indicates (?:[\\w ]{1,30}, ){1,5}rate limits|localratelimiterror|\\blocal rate limit(?:er)?\\b|${hedgedCause.source}`,
+        `\\b403\\b\\s{0,3}[-:]\\s{0,3}(?:api )?rate limit exceeded|usually indicates (?:[\\w ]{1,30}, ){1,5}rate limits|localratelimiterror|\\blocal rate limit(?:er)?\\b|${hedgedCause.source}|${notTheModelCall.source}`,
       ),
       text: /(?<![a-z-])rate[ -]?limit(?:ed|ing|s)?\b|(?<![a-z_])ratelimited\b|too many requests|speed[ -]limited|throttl(?:ed|ing)|slow down|you have exhausted your capacity|resource has been exhausted|too many (?:tokens|requests), please wait|please wait before trying again|访问过于频繁|请求过于频繁|请求速度过快|并发超限|超过了每秒频率上限|限制了访问频率|\brequestlimitexceeded\b|\brequestlimiterror\b|速率限制|速率(?:已)?(?:超过|超出)(?:了)?(?:[^\n]{0,4})?限制|(?:遇到|触发)了?(?:官方|上游)?限(?:速|流)/,
     },
@@ -421,7 +422,11 @@ export const providerSignatureRules: readonly Rule[] = [
       // Codex renders every 500 as "We're currently experiencing high demand" but keeps what happened in its
       // structured codexErrorInfo (in JSON, snake_case, or its Debug form in codex-acp's log): with
       // internalServerError there, the prose is a rendering of the status, not a capacity signal.
-      unless: /codex_?error_?info\W{1,12}internal_?server_?error\b|\bsome\(internalservererror\)/,
+      // A throttle the client put on itself, or a failed action on something that is no model call, overloads no
+      // provider either.
+      unless: new RegExp(
+        `codex_?error_?info\\W{1,12}internal_?server_?error\\b|\\bsome\\(internalservererror\\)|${notTheModelCall.source}`,
+      ),
       text: /\b529\b[^\n]{0,24}overloaded|overloaded[^\n]{0,12}\b529\b|api error:?\s{0,3}(?:\d{3}\s{0,3})?overloaded|["']message["']\s{0,2}:\s{0,2}["']overloaded|(?:^|\n|error:?\s{1,3})\s{0,4}overloaded\.?\s{0,3}(?:$|\n)|[-–:]\s{1,3}overloaded\b\.?(?!\s(?:with|by))|repeated 529|(?:api|server|servers|service|system|provider|platform|claude|anthropic|cluster|upstream|backend|groq|deepseek)(?:'s)? (?:is|are) (?:currently |temporarily )?(?:overloaded|busy|at capacity|over capacity|experiencing (?:high|heavy|unusually high) (?:load|demand|traffic))|server (?:is )?busy|(?:system|server|service) is too busy(?: now| right now| at the moment)?[,.]?\s{0,2}(?:please )?try again|too many connections|period of high traffic|experiencing (?:high|heavy|unusually high) traffic|currently overloaded|(?:temporarily )?out of capacity|receiving too many requests(?! from you)|throttled\s{1,8}due to system capacity|maximum pending requests|\bworker\b[^\n]{0,30}\blimit reached|under (?:heavy|high|extreme) load|high demand|peak load|temporarily overloaded|(?<!not_)overloaded_error|engine[_ ](?:is )?(?:currently )?overloaded\b(?!\s(?:with|by))|serveroverloaded|server(?:s)? (?:are |is )?overloaded|too much (?:load|traffic)|负载已饱和|\bqueue_exceeded\b|\bno more (?:data ?cent(?:er|re)s?|servers?|nodes?|backends?|replicas?|workers?|instances?) (?:available |left )?to (?:forward|route|send|serve|handle)\b|キュー満了|リクエストが多数処理中/m,
     },
   },
@@ -437,7 +442,7 @@ export const providerSignatureRules: readonly Rule[] = [
       // guesses about why; a permission refusal reported as an internal error says two opposite things; a JSON
       // decoder's words under a server-error type could be the request's fault or the upstream's.
       unless: new RegExp(
-        `stream ended (?:before|without)|permission[_ ]denied: an internal error|${loopbackUnknownError.source}|${decoderUnderServerError.source}`,
+        `stream ended (?:before|without)|permission[_ ]denied: an internal error|${loopbackUnknownError.source}|${decoderUnderServerError.source}|${notTheModelCall.source}`,
       ),
       keywords: [
         'service',
@@ -484,7 +489,9 @@ export const providerSignatureRules: readonly Rule[] = [
       // Prose, a refused permission beside it, or a login request (the sign-in service, not the model provider).
       // A browser console's "Failed to load resource: the server responded with a status of 500" names a resource,
       // not whose server: it says no more than a bare status seen by a page.
-      unless: new RegExp(`permission denied|oauth|failed to load resource|${proseCue.source}`),
+      unless: new RegExp(
+        `permission denied|oauth|failed to load resource|${proseCue.source}|${notTheModelCall.source}`,
+      ),
     },
   },
   {
