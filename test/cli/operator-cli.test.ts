@@ -380,7 +380,10 @@ describe('recourse profiles', () => {
     ]);
     const json = await cli(['profiles', 'get', 'second', '--json']);
     expect(JSON.parse(json.stdout)).toMatchObject({ id: 'second', version: 1 });
-    const deleted = await cli(['profiles', 'delete', 'second']);
+    const staleDelete = await cli(['profiles', 'delete', 'second', '--if-version', '2']);
+    expect(staleDelete.status).toBe(1);
+    expect(staleDelete.stderr).toMatch(/^recourse profiles delete: .+: 409 version_conflict: .+\n$/);
+    const deleted = await cli(['profiles', 'delete', 'second', '--if-version', '1']);
     expect(deleted.status).toBe(0);
     expect(deleted.stdout).toBe('profile second deleted\n');
   });
