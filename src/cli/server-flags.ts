@@ -36,8 +36,26 @@ export function targetOf(command: string, flags: ServerFlags): ServerTarget {
   if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
     usageError(command, `--server must be an http or https URL (got ${JSON.stringify(flags.server)})`);
   }
+  const secret = serverUrlSecretProblem(url);
+  if (secret !== null) usageError(command, secret);
   const token = flags.token === undefined || flags.token === '' ? null : flags.token;
   return { url: url.href.replace(/\/+$/, ''), token };
+}
+
+/**
+ * Why a server URL may not be used because it carries what may be a credential (a user or password, a query such
+ * as the `?token=` of the sign-in URL `recourse serve` prints, a fragment), or null. Every error line names the
+ * server, so such a URL would print the credential each time: the message shows it with those parts masked.
+ */
+export function serverUrlSecretProblem(url: URL): string | null {
+  if (url.username === '' && url.password === '' && url.search === '' && url.hash === '') return null;
+  const shown = new URL(url.href);
+  if (shown.username !== '') shown.username = '***';
+  if (shown.password !== '') shown.password = '***';
+  shown.search = '';
+  shown.hash = '';
+  const what = url.username !== '' || url.password !== '' ? 'a user or password' : 'a query or fragment';
+  return `--server must not carry ${what} (got ${JSON.stringify(shown.href)}): give the token with RECOURSE_TOKEN or --token`;
 }
 
 /** One line on standard error and exit 2: input the command cannot use, like commander's usage errors. */

@@ -216,6 +216,26 @@ describe('recourse routes list', () => {
     }
     expect((await cli(['routes', 'show'])).status).toBe(2);
   });
+
+  it('a --server with a user, password, query or fragment is a usage error that never prints them (a pasted sign-in URL)', async () => {
+    for (const [server, shown] of [
+      ['http://user:hunter2pass@127.0.0.1:7420', 'http://***:***@127.0.0.1:7420/'],
+      ['http://hunter2pass@127.0.0.1:7420', 'http://***@127.0.0.1:7420/'],
+      ['http://127.0.0.1:7420/?token=hunter2pass', 'http://127.0.0.1:7420/'],
+      ['http://127.0.0.1:7420/#hunter2pass', 'http://127.0.0.1:7420/'],
+    ] as const) {
+      for (const args of [
+        ['routes', 'list', '--server', server],
+        ['events', '--server', server],
+      ]) {
+        const run = await cli(args);
+        expect(run.status, server).toBe(2);
+        expect(run.stderr, server).toContain(`(got "${shown}")`);
+        expect(run.stderr, server).not.toContain('hunter2pass');
+        expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+      }
+    }
+  });
 });
 
 describe('recourse routes show', () => {
