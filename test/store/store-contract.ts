@@ -407,7 +407,7 @@ export function storeContract(
           // Each waits for nothing.
           answered: given.succeeded!,
           needsAction: given.action_required!,
-          stoppedOrphan: { ...stopped, dispatch: { ...stopped.dispatch!, orphaned: true } } as Route,
+          stoppedOrphan: { ...stopped, dispatch: { ...stopped.dispatch!, orphaned: true } },
         };
         await store.transact(async (tx) => {
           for (const [id, r] of Object.entries(routes)) await tx.insertRoute({ ...r, id });
