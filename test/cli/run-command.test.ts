@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -313,7 +313,8 @@ describe('recourse run', () => {
     const dir = folder();
     const good = writeProfile(dir, [candidate('claude', 'success')]);
     const fifo = join(dir, 'a-fifo');
-    execFileSync('mkfifo', [fifo]);
+    // Node cannot make a FIFO; the shell's mkfifo can.
+    expect(spawnSync('sh', ['-c', 'exec mkfifo "$0"', fifo]).status).toBe(0);
     for (const db of [fifo, '/dev/null']) {
       const refused = await runCliAsync(
         ['run', '--profile', good, '--cwd', dir, '--db', db, 'x'],
