@@ -39,7 +39,19 @@ export function targetOf(command: string, flags: ServerFlags): ServerTarget {
   const secret = serverUrlSecretProblem(url);
   if (secret !== null) usageError(command, secret);
   const token = flags.token === undefined || flags.token === '' ? null : flags.token;
+  const unusable = token === null ? null : tokenProblem(token);
+  if (unusable !== null) usageError(command, unusable);
   return { url: url.href.replace(/\/+$/, ''), token };
+}
+
+/**
+ * Why a token cannot be sent, or null. A server's tokens are visible ASCII only (`recourse serve`), so anything
+ * else is a copying slip (a CR of a Windows file, a line break, a space); sent, it would fail inside `fetch` with
+ * the header, token included, in the message. The token itself is never shown.
+ */
+export function tokenProblem(token: string): string | null {
+  if (/^[\x21-\x7e]+$/.test(token)) return null;
+  return 'the token (--token or RECOURSE_TOKEN) has a space, line break, control or non-ASCII character, which no token has: check how it was copied';
 }
 
 /**

@@ -217,6 +217,22 @@ describe('recourse routes list', () => {
     expect((await cli(['routes', 'show'])).status).toBe(2);
   });
 
+  it('a token no server can have (a CRLF copied with it, a space) is a usage error that never prints it, not a stack trace', async () => {
+    for (const token of [
+      'hunter2pass-0123456789\r',
+      'hunter2pass-0123456789\nX-Other: 1',
+      'hunter2pass 0123456789',
+    ]) {
+      for (const args of [['routes', 'list'], ['events']]) {
+        const run = await cli(args, { RECOURSE_TOKEN: token });
+        expect(run.status, JSON.stringify(token)).toBe(2);
+        expect(run.stderr).toContain('RECOURSE_TOKEN');
+        expect(run.stderr).not.toContain('hunter2pass');
+        expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+      }
+    }
+  });
+
   it('a --server with a user, password, query or fragment is a usage error that never prints them (a pasted sign-in URL)', async () => {
     for (const [server, shown] of [
       ['http://user:hunter2pass@127.0.0.1:7420', 'http://***:***@127.0.0.1:7420/'],
