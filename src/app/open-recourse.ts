@@ -207,10 +207,16 @@ function checkOptions(options: RecourseOptions): PostgresLocation | null {
         path: '/database',
         message: 'database must be a file path (or ":memory:"), not empty and without NUL characters',
       });
-    } else if (file !== ':memory:' && isDirectory(file)) {
+    } else if (file !== ':memory:' && kindOf(file) === 'directory') {
       issues.push({
         path: '/database',
         message: `${JSON.stringify(file)} is a directory: name a file in it`,
+      });
+    } else if (file !== ':memory:' && kindOf(file) === 'special') {
+      // SQLite would block reading a FIFO with no writer, with the whole process stuck in that synchronous read.
+      issues.push({
+        path: '/database',
+        message: `${JSON.stringify(file)} is not a regular file (a FIFO, socket or device): name a database file`,
       });
     }
   }
@@ -295,11 +301,13 @@ function checkSharedOptions(options: RecourseOptions, issues: FieldIssue[]): voi
   }
 }
 
-function isDirectory(path: string): boolean {
+/** What a database path names now (through symbolic links); 'absent' when it cannot be read (it is created). */
+function kindOf(path: string): 'absent' | 'file' | 'directory' | 'special' {
   try {
-    return statSync(path).isDirectory();
+    const stat = statSync(path);
+    return stat.isFile() ? 'file' : stat.isDirectory() ? 'directory' : 'special';
   } catch {
-    return false;
+    return 'absent';
   }
 }
 

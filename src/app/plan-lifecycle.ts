@@ -49,8 +49,9 @@ export interface PlanChange {
   readonly cause: PlanChangeCause;
 }
 
-/** `configure`'s outcome: the plan created, or as for any other change. */
-export type PlanConfigureOutcome = { readonly status: 'created'; readonly plan: Plan } | PlanOutcome;
+/** `configure`'s outcome: the plan created, unchanged (the same settings again), or as for any other change. */
+export type PlanConfigureOutcome =
+  { readonly status: 'created' | 'unchanged'; readonly plan: Plan } | PlanOutcome;
 
 /** A transition computed from the plan and its error history as read in the same transaction. */
 type Change = (
@@ -111,10 +112,11 @@ export class PlanLifecycle {
       const transition = reconfigurePlan(plan, settle(plan), expectedRevision, this.now());
       if (!transition.ok)
         return { status: 'refused', plan, reason: transition.reason, message: transition.message };
+      if (transition.plan === plan) return { status: 'unchanged', plan };
       await this.write(tx, transition.plan, plan.revision);
       return { status: 'changed', plan: transition.plan };
     });
-    if (outcome.status !== 'refused')
+    if (outcome.status === 'created' || outcome.status === 'changed')
       this.listeners.emit({
         plan: outcome.plan,
         cause: outcome.status === 'created' ? 'created' : 'configured',

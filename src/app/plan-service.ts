@@ -67,7 +67,7 @@ export type PlanActionAnswer = { readonly status: 'changed'; readonly plan: Plan
 
 /** `PUT /v1/plans/{id}`: the plan created or its settings changed, or a refusal (finished, stale revision). */
 export type PlanConfigureAnswer =
-  { readonly status: 'created' | 'changed'; readonly plan: PlanJson } | PlanRefusal;
+  { readonly status: 'created' | 'changed' | 'unchanged'; readonly plan: PlanJson } | PlanRefusal;
 
 export interface PlanServiceOptions {
   readonly lifecycle: PlanLifecycle;

@@ -53,6 +53,9 @@ function parseNow(value: string): number {
   const ms = parseIsoDateTime(value);
   if (ms === null)
     throw new InvalidArgumentError('expected an ISO-8601 date-time with a zone, like 2026-06-01T12:00:00Z');
+  // The classifier counts from 1970 on (the epoch); an earlier clock is refused here, by the flag's name.
+  if (ms < 0)
+    throw new InvalidArgumentError('expected an instant from 1970-01-01T00:00:00Z to the year 9999');
   return ms;
 }
 

@@ -35,7 +35,11 @@ export type StreamReply =
 const requestTimeoutMs = 30_000;
 
 export const getJson = (target: ServerTarget, path: string) => sendJson(target, 'GET', path);
-export const deleteJson = (target: ServerTarget, path: string) => sendJson(target, 'DELETE', path);
+export const deleteJson = (
+  target: ServerTarget,
+  path: string,
+  headers: Readonly<Record<string, string>> = {},
+) => sendJson(target, 'DELETE', path, { headers });
 export const postJson = (target: ServerTarget, path: string, body: unknown) =>
   sendJson(target, 'POST', path, { body });
 export const putJson = (

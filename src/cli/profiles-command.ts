@@ -40,8 +40,9 @@ export function registerProfilesCommand(program: Command): void {
     profiles
       .command('delete')
       .description('delete a profile with every version (refused while a route names it)')
-      .argument('<id>', 'profile id'),
-  ).action((id: string, flags: ServerFlags) => remove(id, flags));
+      .argument('<id>', 'profile id')
+      .option('--if-version <n>', 'only if the latest stored version is N (the one you read)'),
+  ).action((id: string, flags: ServerFlags & { readonly ifVersion?: string }) => remove(id, flags));
 }
 
 async function apply(
@@ -127,9 +128,18 @@ async function list(flags: ServerFlags & { readonly json?: boolean }): Promise<v
   }
 }
 
-async function remove(id: string, flags: ServerFlags): Promise<void> {
+async function remove(id: string, flags: ServerFlags & { readonly ifVersion?: string }): Promise<void> {
   const command = 'profiles delete';
-  const reply = await deleteJson(targetOf(command, flags), `/v1/profiles/${encodeURIComponent(id)}`);
+  const target = targetOf(command, flags);
+  const version =
+    flags.ifVersion === undefined
+      ? undefined
+      : wholeNumber(command, '--if-version', flags.ifVersion, 1, Number.MAX_SAFE_INTEGER);
+  const reply = await deleteJson(
+    target,
+    `/v1/profiles/${encodeURIComponent(id)}`,
+    version === undefined ? {} : { 'if-match': `"${version}"` },
+  );
   if (!reply.ok) exitWithFailure(command, reply.failure);
   process.stdout.write(`profile ${clean(id)} deleted\n`);
 }

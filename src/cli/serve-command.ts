@@ -181,7 +181,7 @@ function serviceOptions(flags: ServeFlags & { readonly db: string }): ServiceOpt
   if (!(logLevels as readonly string[]).includes(flags.logLevel)) {
     return `--log-level must be one of ${logLevels.join(', ')} (got ${JSON.stringify(flags.logLevel)})`;
   }
-  if (flags.databaseUrl === undefined && (flags.db === '' || isDirectory(flags.db)))
+  if (flags.databaseUrl === undefined && (flags.db === '' || !isFileOrAbsent(flags.db)))
     return `--db must name a file (got ${JSON.stringify(flags.db)})`;
   let tokens: { role: Role; token: string }[] = [];
   const fromEnv = process.env.RECOURSE_TOKENS;
@@ -226,11 +226,12 @@ function serviceOptions(flags: ServeFlags & { readonly db: string }): ServiceOpt
   };
 }
 
-function isDirectory(path: string): boolean {
+/** A path that is a regular file, or nothing yet (it is created); a directory, FIFO or device is none. */
+function isFileOrAbsent(path: string): boolean {
   try {
-    return statSync(path).isDirectory();
+    return statSync(path).isFile();
   } catch {
-    return false;
+    return true;
   }
 }
 

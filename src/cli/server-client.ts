@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { hasIdShape } from '../core/index.js';
 import { escapeControlCharacters } from '../core/text/escape-controls.js';
+import { serverUrlSecretProblem, tokenProblem } from './server-flags.js';
 
 /** Where the Recourse server listens when neither `--server` nor `RECOURSE_SERVER` says otherwise. */
 export const defaultServerUrl = 'http://127.0.0.1:7420';
@@ -57,7 +58,11 @@ export function serverConnection(flags: {
       `--server must be an http:// or https:// URL (got ${JSON.stringify(raw)})`,
     );
   }
+  const secret = serverUrlSecretProblem(url);
+  if (secret !== null) throw new ServerClientError(2, secret);
   const token = flags.token === undefined || flags.token === '' ? null : flags.token;
+  const unusable = token === null ? null : tokenProblem(token);
+  if (unusable !== null) throw new ServerClientError(2, unusable);
   return { baseUrl: url.href.replace(/\/+$/, ''), token };
 }
 

@@ -36,8 +36,38 @@ export function targetOf(command: string, flags: ServerFlags): ServerTarget {
   if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
     usageError(command, `--server must be an http or https URL (got ${JSON.stringify(flags.server)})`);
   }
+  const secret = serverUrlSecretProblem(url);
+  if (secret !== null) usageError(command, secret);
   const token = flags.token === undefined || flags.token === '' ? null : flags.token;
+  const unusable = token === null ? null : tokenProblem(token);
+  if (unusable !== null) usageError(command, unusable);
   return { url: url.href.replace(/\/+$/, ''), token };
+}
+
+/**
+ * Why a token cannot be sent, or null. A server's tokens are visible ASCII only (`recourse serve`), so anything
+ * else is a copying slip (a CR of a Windows file, a line break, a space); sent, it would fail inside `fetch` with
+ * the header, token included, in the message. The token itself is never shown.
+ */
+export function tokenProblem(token: string): string | null {
+  if (/^[\x21-\x7e]+$/.test(token)) return null;
+  return 'the token (--token or RECOURSE_TOKEN) has a space, line break, control or non-ASCII character, which no token has: check how it was copied';
+}
+
+/**
+ * Why a server URL may not be used because it carries what may be a credential (a user or password, a query such
+ * as the `?token=` of the sign-in URL `recourse serve` prints, a fragment), or null. Every error line names the
+ * server, so such a URL would print the credential each time: the message shows it with those parts masked.
+ */
+export function serverUrlSecretProblem(url: URL): string | null {
+  if (url.username === '' && url.password === '' && url.search === '' && url.hash === '') return null;
+  const shown = new URL(url.href);
+  if (shown.username !== '') shown.username = '***';
+  if (shown.password !== '') shown.password = '***';
+  shown.search = '';
+  shown.hash = '';
+  const what = url.username !== '' || url.password !== '' ? 'a user or password' : 'a query or fragment';
+  return `--server must not carry ${what} (got ${JSON.stringify(shown.href)}): give the token with RECOURSE_TOKEN or --token`;
 }
 
 /** One line on standard error and exit 2: input the command cannot use, like commander's usage errors. */

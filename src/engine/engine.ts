@@ -258,13 +258,35 @@ export class Engine {
 
   /**
    * Deletes a dynamic profile with every version, unless a stored route still names it (code `in_use`: purge
-   * or finish those routes first), so no route's next decision meets a profile that is gone.
+   * or finish those routes first), so no route's next decision meets a profile that is gone. With
+   * `expectedVersion`, only while that version is the latest (`VersionConflictError` otherwise): a delete decided
+   * on an older version must not take an edit made since.
    */
-  async deleteProfile(profileId: string): Promise<void> {
+  async deleteProfile(profileId: string, options: SaveProfileOptions = {}): Promise<void> {
     if (typeof profileId !== 'string' || profileId === '') {
       throw new EngineInputError([{ path: '/id', message: 'a profile id is a non-empty string' }]);
     }
+    requireObject(options, 'the delete options');
+    const expected: unknown = options.expectedVersion;
+    if (expected !== undefined && (!Number.isSafeInteger(expected) || (expected as number) < 0)) {
+      throw new EngineInputError([
+        {
+          path: '/expected_version',
+          message: `must be 0 or a positive integer (got ${describeValue(expected)})`,
+        },
+      ]);
+    }
     const outcome = await this.submit(async (tx) => {
+      if (expected !== undefined) {
+        const latest = await readLatest(tx, profileId);
+        if (latest !== null && latest.version !== expected) {
+          throw new VersionConflictError(
+            profileId,
+            expected as number,
+            'candidates' in latest ? latest : null,
+          );
+        }
+      }
       const routes = await tx.countProfileRoutes(profileId);
       if (routes > 0) return routes;
       return (await tx.deleteProfile(profileId)) ? 0 : -1;

@@ -37,7 +37,8 @@ export abstract class KyselyStoreReads implements Store {
 
   constructor(
     protected readonly db: Kysely<Database>,
-    private readonly dispatchFinished: Expression<SqlBool>,
+    /** True for a route whose stored dispatch has this flag set (the dialect reads inside its JSON). */
+    private readonly dispatchFlag: (flag: 'finished' | 'orphaned') => Expression<SqlBool>,
   ) {}
 
   abstract migrate(): Promise<readonly string[]>;
@@ -109,9 +110,17 @@ export abstract class KyselyStoreReads implements Store {
       .select('id')
       .where('updated_at_ms', '<', beforeMs)
       .where((eb) =>
+        // Exactly the routes the purge deletes: one whose attempt may still run stays, so it must not take a place
+        // in the batch either (enough of them, oldest first, would fill every batch and stop the purge for good).
         eb.or([
-          eb('state', '=', 'action_required'),
-          eb.and([eb('state', '=', 'active'), this.dispatchFinished]),
+          eb.and([
+            eb('state', '=', 'action_required'),
+            eb.or([eb('dispatch', 'is', null), this.dispatchFlag('finished'), this.dispatchFlag('orphaned')]),
+          ]),
+          eb.and([
+            eb('state', '=', 'active'),
+            eb.or([eb('dispatch', 'is', null), this.dispatchFlag('finished')]),
+          ]),
         ]),
       )
       .where((eb) =>

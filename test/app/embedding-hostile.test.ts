@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -230,6 +231,9 @@ describe('one Recourse per database file', () => {
 describe('arguments plain JavaScript may pass', () => {
   it('refuses a run or dispatcher that is not callable, and database paths that would mislead', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'recourse-paths-'));
+    const fifo = join(folder, 'a-fifo');
+    // Node cannot make a FIFO; the shell's mkfifo can.
+    expect(spawnSync('sh', ['-c', 'exec mkfifo "$0"', fifo]).status).toBe(0);
     // The field each options object gets wrong (its JSON pointer is `/` + the field).
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ run: null, database: join(folder, 'a.db') }, 'run'],
@@ -238,6 +242,9 @@ describe('arguments plain JavaScript may pass', () => {
       [{ run: () => undefined, database: `${folder}/a\0b.db` }, 'database'],
       [{ run: () => undefined, database: '' }, 'database'],
       [{ run: () => undefined, database: folder }, 'database'],
+      // SQLite would block the whole process reading a FIFO nobody writes; a device is no database either.
+      [{ run: () => undefined, database: fifo }, 'database'],
+      [{ run: () => undefined, database: '/dev/null' }, 'database'],
       [{ run: () => undefined, database: join(folder, 'a.db'), onEvent: 'log' }, 'onEvent'],
     ];
     for (const [options, field] of cases) {

@@ -140,6 +140,19 @@ describe('recourse classify', () => {
     expect(badNow.stderr).toContain('ISO-8601');
   });
 
+  it('[CLS-23] a --now before 1970 is a usage error naming the flag (exit 2), not a stack trace', () => {
+    for (const now of ['0000-01-01T00:00:00Z', '1969-12-31T23:59:59Z']) {
+      const r = runCli(['classify', '--now', now], `${JSON.stringify(overloaded)}\n`);
+      expect(r.status, now).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain("option '--now <iso>'");
+      expect(r.stderr).toContain('1970');
+      expect(r.stderr).not.toMatch(/\n\s+at |RecourseError/);
+    }
+    const last = runCli(['classify', '--now', '9999-12-31T23:59:59Z'], `${JSON.stringify(overloaded)}\n`);
+    expect(last.status).toBe(0);
+  });
+
   it('reports a line over 16 MiB as an invalid line without reading it, and goes on; exit 2', () => {
     const huge = JSON.stringify({ kind: 'stderr', text: `529 overloaded ${'a'.repeat(16 * 1024 * 1024)}` });
     const r = runCli(['classify', '-'], `${huge}\n${JSON.stringify(overloaded)}\n`);

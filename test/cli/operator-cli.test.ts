@@ -216,6 +216,42 @@ describe('recourse routes list', () => {
     }
     expect((await cli(['routes', 'show'])).status).toBe(2);
   });
+
+  it('a token no server can have (a CRLF copied with it, a space) is a usage error that never prints it, not a stack trace', async () => {
+    for (const token of [
+      'hunter2pass-0123456789\r',
+      'hunter2pass-0123456789\nX-Other: 1',
+      'hunter2pass 0123456789',
+    ]) {
+      for (const args of [['routes', 'list'], ['events']]) {
+        const run = await cli(args, { RECOURSE_TOKEN: token });
+        expect(run.status, JSON.stringify(token)).toBe(2);
+        expect(run.stderr).toContain('RECOURSE_TOKEN');
+        expect(run.stderr).not.toContain('hunter2pass');
+        expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+      }
+    }
+  });
+
+  it('a --server with a user, password, query or fragment is a usage error that never prints them (a pasted sign-in URL)', async () => {
+    for (const [server, shown] of [
+      ['http://user:hunter2pass@127.0.0.1:7420', 'http://***:***@127.0.0.1:7420/'],
+      ['http://hunter2pass@127.0.0.1:7420', 'http://***@127.0.0.1:7420/'],
+      ['http://127.0.0.1:7420/?token=hunter2pass', 'http://127.0.0.1:7420/'],
+      ['http://127.0.0.1:7420/#hunter2pass', 'http://127.0.0.1:7420/'],
+    ] as const) {
+      for (const args of [
+        ['routes', 'list', '--server', server],
+        ['events', '--server', server],
+      ]) {
+        const run = await cli(args);
+        expect(run.status, server).toBe(2);
+        expect(run.stderr, server).toContain(`(got "${shown}")`);
+        expect(run.stderr, server).not.toContain('hunter2pass');
+        expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+      }
+    }
+  });
 });
 
 describe('recourse routes show', () => {
@@ -380,7 +416,10 @@ describe('recourse profiles', () => {
     ]);
     const json = await cli(['profiles', 'get', 'second', '--json']);
     expect(JSON.parse(json.stdout)).toMatchObject({ id: 'second', version: 1 });
-    const deleted = await cli(['profiles', 'delete', 'second']);
+    const staleDelete = await cli(['profiles', 'delete', 'second', '--if-version', '2']);
+    expect(staleDelete.status).toBe(1);
+    expect(staleDelete.stderr).toMatch(/^recourse profiles delete: .+: 409 version_conflict: .+\n$/);
+    const deleted = await cli(['profiles', 'delete', 'second', '--if-version', '1']);
     expect(deleted.status).toBe(0);
     expect(deleted.stdout).toBe('profile second deleted\n');
   });

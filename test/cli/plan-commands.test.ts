@@ -329,5 +329,21 @@ describe('the server client', () => {
       status: 2,
       stderr: 'recourse errors: --server must be an http:// or https:// URL (got "ftp://x")\n',
     });
+    const badToken = await runCliInEnv(['errors', 'S1'], {
+      ...env,
+      RECOURSE_TOKEN: 'hunter2pass-0123456789\r\n',
+    });
+    expect(badToken.status).toBe(2);
+    expect(badToken.stderr).toMatch(/^recourse errors: .*RECOURSE_TOKEN.*\n$/);
+    expect(badToken.stderr).not.toContain('hunter2pass');
+    for (const server of [
+      'http://user:hunter2pass@127.0.0.1:7420',
+      'http://127.0.0.1:7420/?token=hunter2pass',
+    ]) {
+      const leaky = await runCliInEnv(['errors', 'S1', '--server', server], env);
+      expect(leaky.status, server).toBe(2);
+      expect(leaky.stderr, server).toMatch(/^recourse errors: --server must not carry .+\n$/);
+      expect(leaky.stderr, server).not.toContain('hunter2pass');
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -306,6 +307,24 @@ describe('recourse run', () => {
     expect(reserved.status).toBe(2);
     expect(reserved.stderr).toContain("belong to the service's task sessions");
     expect(existsSync(join(dir, '.recourse'))).toBe(false);
+  });
+
+  it('a --db that is a FIFO or a device exits 2 naming it, at once (a FIFO nobody read blocked the run for good)', async () => {
+    const dir = folder();
+    const good = writeProfile(dir, [candidate('claude', 'success')]);
+    const fifo = join(dir, 'a-fifo');
+    // Node cannot make a FIFO; the shell's mkfifo can.
+    expect(spawnSync('sh', ['-c', 'exec mkfifo "$0"', fifo]).status).toBe(0);
+    for (const db of [fifo, '/dev/null']) {
+      const refused = await runCliAsync(
+        ['run', '--profile', good, '--cwd', dir, '--db', db, 'x'],
+        {},
+        { timeoutMs: 20_000 },
+      );
+      expect(refused.status, db).toBe(2);
+      expect(refused.stderr, db).toContain('is not a regular file');
+      expect(refused.stderr.trimEnd().split('\n')).toHaveLength(1);
+    }
   });
 
   it('a session started on another profile, or with another prompt, is refused with exit 2', async () => {

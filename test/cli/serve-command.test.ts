@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +23,9 @@ describe('recourse serve refuses what it cannot use', () => {
   it('a port that is not a port, a directory as --db, a missing tokens file, an unknown role: exit 2', async () => {
     const folder = join(dir, 'a-folder');
     mkdirSync(folder);
+    const fifo = join(dir, 'a-fifo');
+    // Node cannot make a FIFO; the shell's mkfifo can.
+    expect(spawnSync('sh', ['-c', 'exec mkfifo "$0"', fifo]).status).toBe(0);
     const badRole = join(dir, 'tokens-bad-role');
     writeFileSync(badRole, 'superuser:superuser-token-0123456789\n');
     const twoRoles = join(dir, 'tokens-two-roles');
@@ -30,6 +34,9 @@ describe('recourse serve refuses what it cannot use', () => {
       [['serve', '--port', 'eighty'], {}, /--port must be 0 to 65535/],
       [['serve', '--port', '70000'], {}, /--port must be 0 to 65535/],
       [['serve', '--db', folder], {}, /--db must name a file/],
+      // A FIFO nobody writes: SQLite would block reading it, the process stuck before it listens.
+      [['serve', '--db', fifo], {}, /--db must name a file/],
+      [['serve', '--db', '/dev/null'], {}, /--db must name a file/],
       [['serve', '--tokens-file', join(dir, 'missing')], {}, /cannot be read: ENOENT/],
       [['serve', '--tokens-file', folder], {}, /is a directory/],
       [['serve', '--tokens-file', badRole], {}, /ROLE one of viewer, operator, admin, adapter/],
@@ -68,10 +75,7 @@ describe('recourse serve refuses what it cannot use', () => {
       ],
     ];
     for (const [args, env, message] of cases) {
-      const run = await runCliAsync(
-        [...args, '--db', args.includes('--db') ? folder : join(dir, 'x.db')],
-        env,
-      );
+      const run = await runCliAsync(args.includes('--db') ? args : [...args, '--db', join(dir, 'x.db')], env);
       expect(run.status, args.join(' ')).toBe(2);
       expect(run.stderr, args.join(' ')).toMatch(message);
       expect(run.stderr, args.join(' ')).not.toMatch(/hunter2pass|the-same-token/);

@@ -419,6 +419,23 @@ describe('recourse simulate: files, databases and errors', () => {
     );
   });
 
+  it('a start before 1970 is invalid at /start and nothing runs (the run stopped at its first failure, half printed)', async () => {
+    const folder = await temp();
+    const file = join(folder, 'before-1970.json');
+    const scenario = JSON.parse(
+      await readFile(join(scenarios, 'cancel-is-idempotent.json'), 'utf8'),
+    ) as object;
+    for (const start of ['1969-12-31T00:00:00Z', '0000-01-01T00:00:00Z']) {
+      await writeFile(file, JSON.stringify({ ...scenario, start }));
+      const r = runCli(['simulate', file]);
+      expect(r.status, start).toBe(1);
+      expect(r.stderr).toBe('');
+      const errors = (JSON.parse(r.stdout) as { errors: { path: string; message: string }[] }).errors;
+      expect(errors.map((e) => e.path)).toEqual(['/start']);
+      expect(errors[0]!.message).toContain('from 1970 on');
+    }
+  });
+
   it('[POL-10][POL-11] a profile whose candidates are all disabled is invalid: exit 1 with its field errors, nothing runs', async () => {
     const folder = await temp();
     const file = join(folder, 'all-disabled.json');

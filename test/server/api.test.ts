@@ -121,6 +121,31 @@ describe('profiles', () => {
     expect(other.body).toMatchObject({ errors: [{ path: '/id' }] });
   });
 
+  it('[API-02] a DELETE with a stale If-Match is 409 with the current document and deletes nothing', async () => {
+    const document = { name: 'Mine', candidates: [{ profile_id: 'x', policy: policy(1, 5, 'stop') }] };
+    await call(suite.url, 'admin', 'PUT', '/v1/profiles/contested', document);
+    // Another admin edits it to version 2 meanwhile; a delete of the version 1 this one saw must not take it.
+    await call(suite.url, 'admin', 'PUT', '/v1/profiles/contested', { ...document, name: 'Theirs' });
+    const stale = await call(suite.url, 'admin', 'DELETE', '/v1/profiles/contested', undefined, {
+      'if-match': '"1"',
+    });
+    expect(stale.status).toBe(409);
+    expect(stale.body).toMatchObject({
+      error: { code: 'version_conflict' },
+      current: { version: 2, name: 'Theirs' },
+    });
+    const garbled = await call(suite.url, 'admin', 'DELETE', '/v1/profiles/contested', undefined, {
+      'if-match': '"two"',
+    });
+    expect(garbled.status).toBe(422);
+    expect((await call(suite.url, 'viewer', 'GET', '/v1/profiles/contested')).status).toBe(200);
+    const current = await call(suite.url, 'admin', 'DELETE', '/v1/profiles/contested', undefined, {
+      'if-match': '"2"',
+    });
+    expect(current.status).toBe(204);
+    expect((await call(suite.url, 'viewer', 'GET', '/v1/profiles/contested')).status).toBe(404);
+  });
+
   it('deleting a profile a route names is refused (409 in_use); an unused one is deleted, then 404', async () => {
     await startRoute('uses-fleet');
     const refused = await call(suite.url, 'admin', 'DELETE', '/v1/profiles/uses-fleet');

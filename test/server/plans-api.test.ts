@@ -181,6 +181,23 @@ describe('PUT /v1/plans/{id}: only the fields given change, fenced, not on a fin
     expect(unknown.status).toBe(404);
   });
 
+  it("a PUT that changes nothing keeps the revision, so a repeat never makes anyone else's If-Match stale", async () => {
+    const created = await send('operator', 'PUT', '/v1/plans/same-1', { max_retries: 2 });
+    expect(created.json).toMatchObject({ revision: 1 });
+    // The orchestrator repeats its request (a retry after a lost answer), and an empty one names nothing to change.
+    for (const body of [{ max_retries: 2 }, {}, { max_retries: 2, subplan: false }]) {
+      const again = await send('operator', 'PUT', '/v1/plans/same-1', body);
+      expect(again.status, JSON.stringify(body)).toBe(200);
+      expect(again.json, JSON.stringify(body)).toMatchObject({ revision: 1, recovery: { max_retries: 2 } });
+    }
+    // A person who read revision 1 still completes the phase with it.
+    const completed = await send('operator', 'POST', '/v1/plans/same-1/complete', {
+      phase: 'strategize',
+      revision: 1,
+    });
+    expect(completed.status).toBe(200);
+  });
+
   it('a cancelled plan refuses a new configuration: 409 finished', async () => {
     await send('operator', 'PUT', '/v1/plans/done-1', {});
     await send('operator', 'POST', '/v1/plans/done-1/actions', { action: 'cancel' });

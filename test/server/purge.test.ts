@@ -123,6 +123,31 @@ describe('route retention', () => {
     for (const id of ['b-1', 'b-2', 'b-3'])
       expect((await call(suite.url, 'viewer', 'GET', `/v1/routes/${id}`)).status).toBe(404);
   });
+
+  it('routes stopped while their attempt runs do not use up a batch: the purgeable route behind them goes', async () => {
+    await saveProfile('p-stuck');
+    // Stopped while their first attempt runs (never acknowledged, never answered): they wait for that answer.
+    for (const id of ['stuck-1', 'stuck-2']) {
+      const started = await call(suite.url, 'adapter', 'POST', '/v1/routes', {
+        route_id: id,
+        profile_id: 'p-stuck',
+      });
+      const stopped = await call(suite.url, 'operator', 'POST', `/v1/routes/${id}/actions`, {
+        action: 'stop',
+        expected_generation: (started.body as RouteDocument).generation,
+      });
+      expect((stopped.body as { route: RouteDocument }).route.state).toBe('action_required');
+    }
+    await finishedRoute('after-stuck', 'p-stuck');
+    const batch = await call(suite.url, 'admin', 'POST', '/v1/routes/purge', {
+      finished_before: farFuture,
+      limit: 1,
+    });
+    expect(batch.body).toEqual({ purged: 1, limit: 1 });
+    expect((await call(suite.url, 'viewer', 'GET', '/v1/routes/after-stuck')).status).toBe(404);
+    for (const id of ['stuck-1', 'stuck-2'])
+      expect((await call(suite.url, 'viewer', 'GET', `/v1/routes/${id}`)).status).toBe(200);
+  });
 });
 
 describe('task session ids', () => {

@@ -10,6 +10,7 @@ import {
   type Route,
   type Store,
 } from '../../src/core/index.js';
+import { givenRoutes } from '../core/route/decision-runner.js';
 import { openCircuit, routesInEveryState, standardPolicy, t0 } from '../core/route/route-fixtures.js';
 
 /**
@@ -391,6 +392,29 @@ export function storeContract(
           { ...intent('i1', t0), outcome: 'acknowledged', resolvedAtMs: t0 + 5 },
           { ...intent('i2', t0 + 1), outcome: null, resolvedAtMs: null },
         ]);
+      });
+    });
+
+    it('the candidates of a purge are exactly the routes that wait for nothing, so waiting ones never fill a batch', async () => {
+      await withStore(async (store) => {
+        const given = givenRoutes();
+        const stopped = given.cancelled_in_flight!;
+        const routes: Record<string, Route> = {
+          // Each waits for something: a timer, or an attempt that may still answer.
+          waiting: given.retry_wait!,
+          running: given.active!,
+          stoppedWhileRunning: stopped,
+          // Each waits for nothing.
+          answered: given.succeeded!,
+          needsAction: given.action_required!,
+          stoppedOrphan: { ...stopped, dispatch: { ...stopped.dispatch!, orphaned: true } },
+        };
+        await store.transact(async (tx) => {
+          for (const [id, r] of Object.entries(routes)) await tx.insertRoute({ ...r, id });
+        });
+        const candidates = await store.finishedRoutes(Number.MAX_SAFE_INTEGER, 100);
+        expect([...candidates].sort()).toEqual(['answered', 'needsAction', 'stoppedOrphan']);
+        expect(await store.finishedRoutes(Number.MAX_SAFE_INTEGER, 1)).toHaveLength(1);
       });
     });
 

@@ -51,10 +51,11 @@ export function readScenario(value: unknown): ScenarioResult {
     }
   }
   const startMs = typeof value.start === 'string' ? parseIsoDateTime(value.start) : null;
-  if (startMs === null) {
+  // Before 1970 the classifier refuses the clock: the run would stop at its first failure, half printed.
+  if (startMs === null || startMs < 0) {
     issues.push({
       path: '/start',
-      message: `start must be an ISO-8601 date-time with a zone, like 2026-06-01T12:00:00Z (got ${describe(value.start)})`,
+      message: `start must be an ISO-8601 date-time with a zone from 1970 on, like 2026-06-01T12:00:00Z (got ${describe(value.start)})`,
     });
   }
   const multiRoute = value.routes !== undefined;

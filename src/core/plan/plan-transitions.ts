@@ -41,7 +41,7 @@ function checkRevision(plan: Plan, expectedRevision: number | undefined): PlanTr
 /**
  * New recovery settings for an existing plan (`PUT /v1/plans/{id}`), already merged with the plan's own by the
  * caller. Refused when the plan is finished (completed or cancelled: its policy no longer matters) or, with
- * `expectedRevision`, when the plan moved past that revision.
+ * `expectedRevision`, when the plan moved past that revision. Settings equal to the plan's return the plan itself.
  */
 export function reconfigurePlan(
   plan: Plan,
@@ -53,7 +53,13 @@ export function reconfigurePlan(
   if (stale !== null) return stale;
   if (plan.state === 'completed' || plan.state === 'cancelled')
     return refuse('finished', `plan ${plan.id} is ${plan.state}: its recovery settings can no longer change`);
-  return { ok: true, plan: revise(plan, { recovery }, nowMs) };
+  // The same settings again (a repeated PUT) are no change: the plan itself comes back, its revision kept, so
+  // a repeat never makes stale the revision someone else read.
+  const same =
+    recovery.autoRetryThreshold === plan.recovery.autoRetryThreshold &&
+    recovery.maxRetries === plan.recovery.maxRetries &&
+    recovery.subplan === plan.recovery.subplan;
+  return { ok: true, plan: same ? plan : revise(plan, { recovery }, nowMs) };
 }
 
 /** Refuses anything on a finished plan, and a phase other than the current one. */

@@ -1,4 +1,4 @@
-import { civilFromDays, daysInMonth } from './iso-time.js';
+import { civilFromDays, daysInMonth, epochMsOfCivil } from './iso-time.js';
 
 /**
  * HTTP-date (RFC 9110 §5.6.7) in its three forms, parsed to epoch ms without reading the clock:
@@ -51,5 +51,5 @@ function instant(
   const [hour, minute, second] = [Number(h), Number(mi), Number(s)];
   if (day < 1 || day > daysInMonth(year, monthNumber)) return null;
   if (hour > 23 || minute > 59 || second > 60) return null;
-  return Date.UTC(year, monthNumber - 1, day, hour, minute, Math.min(second, 59));
+  return epochMsOfCivil(year, monthNumber, day, hour, minute, Math.min(second, 59));
 }

@@ -24,7 +24,41 @@ export function parseIsoDateTime(text: string): number | null {
     offsetMinutes = sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4)));
     if (Math.abs(offsetMinutes) > 18 * 60) return null;
   }
-  return Date.UTC(Number(y), month - 1, day, hour, minute, Math.min(second, 59), ms) - offsetMinutes * 60_000;
+  const at =
+    epochMsOfCivil(Number(y), month, day, hour, minute, Math.min(second, 59), ms) - offsetMinutes * 60_000;
+  // A zone can carry a four-digit year past either end (`9999-12-31T23:00:00-02:00`): an instant that no
+  // four-digit year names would be printed as no ISO-8601 date-time.
+  return at < earliestIsoMs || at > latestIsoMs ? null : at;
+}
+
+/** 0000-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z: the instants a four-digit year can name. */
+const earliestIsoMs = -62_167_219_200_000;
+const latestIsoMs = 253_402_300_799_999;
+
+/**
+ * Epoch ms of a proleptic Gregorian UTC date and time, for every year. `Date.UTC` would read the years 0 to 99 as
+ * 1900 to 1999 (`0050-01-01` as 1950), so the date is counted in days instead.
+ */
+export function epochMsOfCivil(
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+  ms = 0,
+): number {
+  return daysFromCivil(year, month, day) * 86_400_000 + ((hour * 60 + minute) * 60 + second) * 1000 + ms;
+}
+
+/** A proleptic Gregorian date to days since 1970-01-01 (Howard Hinnant's algorithm, the inverse of `civilFromDays`). */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146_097 + doe - 719_468;
 }
 
 export function daysInMonth(year: number, month: number): number {

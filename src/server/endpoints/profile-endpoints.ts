@@ -80,10 +80,17 @@ export function profileEndpoints(context: ServerContext): Endpoint[] {
       url: '/v1/profiles/:id',
       access: 'admin',
       tag: 'profiles',
-      summary: 'Delete a dynamic profile with every version (refused while a stored route names it)',
-      responses: { 204: 'deleted', 404: 'no such profile', 409: '`in_use`: routes still name it' },
-      async handler({ params }) {
-        await engine.deleteProfile(params.id!);
+      summary:
+        'Delete a dynamic profile with every version (refused while a stored route names it). `If-Match: "N"` deletes it only while N is the latest version; a stale one is 409 with the current document',
+      responses: {
+        204: 'deleted',
+        404: 'no such profile',
+        409: '`in_use`: routes still name it; `version_conflict` with `current`',
+        422: 'an If-Match that names no version',
+      },
+      async handler({ params, headers }) {
+        const expectedVersion = expectedVersionOf(headers['if-match'], undefined);
+        await engine.deleteProfile(params.id!, expectedVersion === undefined ? {} : { expectedVersion });
         context.profiles.forget(params.id!);
         return { status: 204, body: null };
       },

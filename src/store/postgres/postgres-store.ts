@@ -171,7 +171,7 @@ class PostgresStore extends KyselyStoreReads {
     private readonly writes: SerialQueue,
     private readonly schema: string,
   ) {
-    super(db, sql<SqlBool>`(dispatch::jsonb ->> 'finished') = 'true'`);
+    super(db, (flag) => sql<SqlBool>`(dispatch::jsonb ->> ${sql.lit(flag)}) = 'true'`);
   }
 
   async migrate(): Promise<readonly string[]> {

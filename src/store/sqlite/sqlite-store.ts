@@ -76,7 +76,7 @@ class SqliteStore extends KyselyStoreReads {
     db: Kysely<Database>,
     private readonly cache: StatementCache,
   ) {
-    super(db, sql<SqlBool>`json_extract(dispatch, '$.finished') = 1`);
+    super(db, (flag) => sql<SqlBool>`json_extract(dispatch, ${sql.lit(`$.${flag}`)}) = 1`);
   }
 
   async migrate(): Promise<readonly string[]> {
