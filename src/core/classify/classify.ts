@@ -18,7 +18,7 @@ import { extractTiming, type TimingHints } from '../catalogue/timing/extract-tim
 import type { Evidence } from '../evidence/evidence.js';
 import { parseEnvelope } from '../evidence/parse-envelope.js';
 import { safeExcerpt, safeIdentifier, type ExcerptAnchor } from '../sanitize/index.js';
-import { formatIsoUtc } from '../time/iso-time.js';
+import { formatIsoUtc, latestIsoMs } from '../time/iso-time.js';
 import { RecourseError } from '../errors.js';
 
 export interface ClassifyOptions {
@@ -123,7 +123,7 @@ function nowMs(options: ClassifyOptions | undefined): number {
   }
   const ms = typeof now === 'number' ? now : now.getTime();
   // A clock that is not a finite instant between the years 1970 and 9999 would print times that are not ISO-8601.
-  if (!Number.isFinite(ms) || ms < 0 || ms > latestClockMs) {
+  if (!Number.isFinite(ms) || ms < 0 || ms > latestIsoMs) {
     throw new RecourseError(
       'invalid_input',
       `classify needs options.now as a finite instant from 1970 to 9999 (got ${String(ms)})`,
@@ -131,9 +131,6 @@ function nowMs(options: ClassifyOptions | undefined): number {
   }
   return ms;
 }
-
-/** 9999-12-31T23:59:59.999Z: the last instant an ISO-8601 timestamp with a four-digit year can name. */
-const latestClockMs = 253_402_300_799_999;
 
 /**
  * `observed_at` is the origin unless it lies more than the tolerance ahead of `now`: a clock that far ahead

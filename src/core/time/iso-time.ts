@@ -33,7 +33,7 @@ export function parseIsoDateTime(text: string): number | null {
 
 /** 0000-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z: the instants a four-digit year can name. */
 const earliestIsoMs = -62_167_219_200_000;
-const latestIsoMs = 253_402_300_799_999;
+export const latestIsoMs = 253_402_300_799_999;
 
 /**
  * Epoch ms of a proleptic Gregorian UTC date and time, for every year. `Date.UTC` would read the years 0 to 99 as

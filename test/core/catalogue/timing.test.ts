@@ -239,6 +239,20 @@ describe('[CLS-23][DAT-08] timing hints', () => {
     expect(http429({ 'retry-after': '99999999' }).retry_after).toBeNull();
   });
 
+  it('[DAT-08] a hint past the end of year 9999 is dropped, never printed as a five-digit year', () => {
+    const now = Date.parse('9999-12-31T23:00:00Z');
+    const at = (headers: Record<string, string>, body: string) =>
+      classify({ kind: 'http', status: 429, headers, body }, { now });
+    // Within 30 days of the clock, but in year 10000: no ISO-8601 date-time names it.
+    const past = at({ 'retry-after': '7200' }, '{"error":{"message":"Too many requests"}}');
+    expect(past.code).toBe('rate_limited');
+    expect(past.occurred_at).toBe('9999-12-31T23:00:00Z');
+    expect(past.retry_after).toBeNull();
+    // The last instant a four-digit year names is still kept.
+    const last = at({ 'retry-after': '3599' }, '{"error":{"message":"Too many requests"}}');
+    expect(last.retry_after).toBe('9999-12-31T23:59:59Z');
+  });
+
   it('measures relative hints from observed_at, else from the caller now', () => {
     const now = Date.parse('2026-02-02T02:00:00Z');
     expect(classify({ kind: 'stderr', text: 'Rate limit hit, try again in 10s' }, { now }).retry_after).toBe(
