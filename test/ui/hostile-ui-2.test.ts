@@ -1,0 +1,80 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tokens } from '../helpers/service.js';
+import { launchChromium, openSignedIn, startUiService, viewports, type UiService } from './harness.js';
+import { seedProfile } from './profiles-fixtures.js';
+import { fail, rateLimited, startRoute } from './routes-fixtures.js';
+
+/**
+ * A hostile user's second round of probes, in Chromium against the built `recourse serve`: a session that ends
+ * while the page is open, deep links opened signed out.
+ */
+let service: UiService;
+let browser: Browser;
+
+beforeAll(async () => {
+  [service, browser] = await Promise.all([startUiService(), launchChromium()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await service?.stop();
+});
+
+describe('a session that ends while the page is open', () => {
+  it('a deep link opened signed out comes back to that page after signing in, with its query', async () => {
+    await seedProfile(service, 'h2-deep');
+    const context = await browser.newContext({ viewport: viewports.desktop });
+    const page = await context.newPage();
+    await page.goto(`${service.url}/profiles/h2-deep?from=link`);
+    await page.getByRole('heading', { name: 'Sign in to Recourse' }).waitFor();
+    // Nobody was signed in, so nothing "ended".
+    expect(await page.getByText('Your session ended').count()).toBe(0);
+    await page.getByLabel('Access token').fill(tokens.admin);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('Signed in as admin').waitFor();
+    await page.getByText('Profile h2-deep', { exact: false }).waitFor();
+    expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe('/profiles/h2-deep?from=link');
+    await context.close();
+  });
+
+  it('an action refused because the session ended says so in words, and signing in again returns to the route', async () => {
+    await fail(service, await startRoute(service, 'h2-ended'), rateLimited(600));
+    const open = await openSignedIn(browser, service, { role: 'operator', path: '/routes/h2-ended' });
+    const { page, context } = open;
+    await page.getByRole('button', { name: 'Cancel wait' }).waitFor();
+    await context.clearCookies(); // as when the cookie expires or its token is revoked
+    await page.getByRole('button', { name: 'Cancel wait' }).click();
+    await page.getByRole('heading', { name: 'Sign in to Recourse' }).waitFor();
+    expect(await page.getByRole('alert').innerText()).toMatch(/session ended.*not done/is);
+    await page.getByLabel('Access token').fill(tokens.operator);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('.route-headline').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/routes/h2-ended');
+    // The refused Cancel changed nothing.
+    expect((await service.call<{ state: string }>('GET', '/v1/routes/h2-ended')).body.state).toBe(
+      'retry_wait',
+    );
+    await context.close();
+  });
+
+  it('a return address that leaves the site is ignored: signing in lands on the board', async () => {
+    const context = await browser.newContext({ viewport: viewports.desktop });
+    const page = await context.newPage();
+    for (const next of [
+      '//evil.example/x',
+      'https://evil.example/',
+      '/\\evil.example',
+      'javascript:alert(1)',
+    ]) {
+      await page.goto(`${service.url}/sign-in?next=${encodeURIComponent(next)}`);
+      await page.getByLabel('Access token').fill(tokens.viewer);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByText('Signed in as viewer').waitFor();
+      await page.waitForURL(/\/routes$/);
+      expect(new URL(page.url()).origin).toBe(service.url);
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('heading', { name: 'Sign in to Recourse' }).waitFor();
+    }
+    await context.close();
+  });
+});
