@@ -78,3 +78,33 @@ describe('a session that ends while the page is open', () => {
     await context.close();
   });
 });
+
+describe('the sessions list under a double click', () => {
+  it('"Show more sessions" pressed twice shows each session once', async () => {
+    for (let i = 0; i < 53; i++) {
+      const opened = await service.call(
+        'POST',
+        '/v1/sessions',
+        {
+          task_id: 'h2-more',
+          session_id: `h2-more-${String(i).padStart(2, '0')}`,
+          profile_id: 'concrete-main',
+          owner: 'alice',
+        },
+        'adapter',
+      );
+      expect(opened.status).toBe(201);
+    }
+    const open = await openSignedIn(browser, service, { role: 'viewer', path: '/sessions' });
+    const { page } = open;
+    const more = page.getByRole('button', { name: 'Show more sessions' });
+    await more.waitFor();
+    await more.dblclick();
+    await expect.poll(() => page.locator('main tbody tr').count()).toBeGreaterThanOrEqual(53);
+    await page.waitForTimeout(1000); // a second answer to the same page would land by now
+    const ids = await page.locator('main tbody tr td:first-child').allInnerTexts();
+    expect(ids.length).toBe(new Set(ids).size);
+    expect(ids.filter((id) => id.startsWith('h2-more-')).length).toBe(53);
+    await open.context.close();
+  });
+});

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { api, query } from '../../api.js';
 import { absoluteTime } from '../../format.js';
 import { useLiveEvents, useResource } from '../../live/hooks.js';
@@ -25,6 +25,9 @@ export function SessionsList() {
   const [more, setMore] = useState<readonly SessionRow[]>([]);
   const [next, setNext] = useState<string | null | undefined>(undefined);
   const [problem, setProblem] = useState<string | null>(null);
+  // One page at a time: a second press while a page travels would ask for the same cursor and list it twice.
+  const loadingMore = useRef(false);
+  const [busy, setBusy] = useState(false);
   // A route's move changes a session's state words: reload the first page (quiet: the list stays meanwhile).
   useLiveEvents((event) => {
     if (event.type === 'route.transition') first.reload();
@@ -36,13 +39,22 @@ export function SessionsList() {
   const rows = [...firstRows, ...more.filter((row) => !seen.has(keyOf(row)))];
   const cursor = next === undefined ? (first.data?.next_cursor ?? null) : next;
   const loadMore = async () => {
-    if (cursor === null) return;
+    if (cursor === null || loadingMore.current) return;
+    loadingMore.current = true;
+    setBusy(true);
+    setProblem(null);
     try {
       const { body } = await api<SessionsPage>('GET', `/v1/sessions${query({ limit: 50, cursor })}`);
-      setMore((m) => [...m, ...body.sessions]);
+      setMore((m) => {
+        const held = new Set(m.map(keyOf));
+        return [...m, ...body.sessions.filter((row) => !held.has(keyOf(row)))];
+      });
       setNext(body.next_cursor);
     } catch (error) {
       setProblem(error instanceof Error ? error.message : 'Loading more sessions failed.');
+    } finally {
+      loadingMore.current = false;
+      setBusy(false);
     }
   };
   return (
@@ -88,8 +100,8 @@ export function SessionsList() {
       )}
       {cursor !== null && rows.length > 0 && (
         <div className="actions">
-          <button type="button" onClick={() => void loadMore()}>
-            Show more sessions
+          <button type="button" disabled={busy} onClick={() => void loadMore()}>
+            {busy ? 'Loading more sessions…' : 'Show more sessions'}
           </button>
         </div>
       )}
