@@ -1,7 +1,14 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokens } from '../helpers/service.js';
-import { launchChromium, openSignedIn, startUiService, viewports, type UiService } from './harness.js';
+import {
+  expectNoPageErrors,
+  launchChromium,
+  openSignedIn,
+  startUiService,
+  viewports,
+  type UiService,
+} from './harness.js';
 import { seedProfile } from './profiles-fixtures.js';
 import { fail, rateLimited, startRoute } from './routes-fixtures.js';
 
@@ -79,32 +86,32 @@ describe('a session that ends while the page is open', () => {
   });
 });
 
-describe('the sessions list under a double click', () => {
-  it('"Show more sessions" pressed twice shows each session once', async () => {
-    for (let i = 0; i < 53; i++) {
-      const opened = await service.call(
+describe('the lists under a double click', () => {
+  const seeders = {
+    sessions: async (i: number) =>
+      service.call(
         'POST',
         '/v1/sessions',
-        {
-          task_id: 'h2-more',
-          session_id: `h2-more-${String(i).padStart(2, '0')}`,
-          profile_id: 'concrete-main',
-          owner: 'alice',
-        },
+        { task_id: 'h2-more', session_id: `h2-more-${i}`, profile_id: 'concrete-main', owner: 'alice' },
         'adapter',
-      );
-      expect(opened.status).toBe(201);
-    }
-    const open = await openSignedIn(browser, service, { role: 'viewer', path: '/sessions' });
-    const { page } = open;
-    const more = page.getByRole('button', { name: 'Show more sessions' });
-    await more.waitFor();
-    await more.dblclick();
-    await expect.poll(() => page.locator('main tbody tr').count()).toBeGreaterThanOrEqual(53);
-    await page.waitForTimeout(1000); // a second answer to the same page would land by now
-    const ids = await page.locator('main tbody tr td:first-child').allInnerTexts();
-    expect(ids.length).toBe(new Set(ids).size);
-    expect(ids.filter((id) => id.startsWith('h2-more-')).length).toBe(53);
-    await open.context.close();
-  });
+      ),
+    plans: async (i: number) => service.call('PUT', `/v1/plans/h2-more-${i}`, {}, 'adapter'),
+  } as const;
+  for (const list of ['sessions', 'plans'] as const) {
+    it(`"Show more ${list}" pressed twice shows each row once`, async () => {
+      for (let i = 0; i < 53; i++) expect((await seeders[list](i)).status).toBeLessThan(300);
+      const open = await openSignedIn(browser, service, { role: 'viewer', path: `/${list}` });
+      const { page } = open;
+      const more = page.getByRole('button', { name: `Show more ${list}` });
+      await more.waitFor();
+      await more.dblclick();
+      await expect.poll(() => page.locator('main tbody tr').count()).toBeGreaterThanOrEqual(53);
+      await page.waitForTimeout(1000); // a second answer to the same page would land by now
+      const ids = await page.locator('main tbody tr td:first-child').allInnerTexts();
+      expect(ids.length).toBe(new Set(ids).size);
+      expect(ids.filter((id) => id.startsWith('h2-more-')).length).toBe(53);
+      expectNoPageErrors(open);
+      await open.context.close();
+    });
+  }
 });
