@@ -115,3 +115,25 @@ describe('the lists under a double click', () => {
     });
   }
 });
+
+describe('the policy editor from the keyboard', () => {
+  it('[UI-09] moving a candidate to the first or last place keeps the focus on its row and says where it went', async () => {
+    await seedProfile(service, 'h2-move');
+    const open = await openSignedIn(browser, service, { path: '/profiles/h2-move' });
+    const { page } = open;
+    const down = page.getByRole('button', { name: 'Move down claude-code' });
+    await down.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('candidate-1').innerText()).toContain('claude-code');
+    await page.waitForTimeout(200);
+    // At the last place its Move down is disabled: the focus goes to its Move up, not to the page body.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Move up claude-code');
+    await expect.poll(() => page.getByRole('status').innerText()).toContain('claude-code is now 2 of 2');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('candidate-0').innerText()).toContain('claude-code');
+    await page.waitForTimeout(200);
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Move down claude-code');
+    expectNoPageErrors(open);
+    await open.context.close();
+  });
+});

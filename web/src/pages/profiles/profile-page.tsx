@@ -162,6 +162,7 @@ export function ProfilePage(props: { readonly id: string }) {
               const [moved] = order.splice(index, 1);
               order.splice(index + by, 0, moved!);
               edit({ ...form, candidates: order });
+              announce(`${moved!.profile_id} is now ${index + by + 1} of ${order.length}`);
             }}
           />
         ))}
