@@ -1,6 +1,6 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tokens } from '../helpers/service.js';
+import { overloaded, tokens } from '../helpers/service.js';
 import {
   expectNoPageErrors,
   launchChromium,
@@ -133,6 +133,94 @@ describe('the policy editor from the keyboard', () => {
     await expect.poll(() => page.getByTestId('candidate-0').innerText()).toContain('claude-code');
     await page.waitForTimeout(200);
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Move down claude-code');
+    expectNoPageErrors(open);
+    await open.context.close();
+  });
+});
+
+describe('keyboard focus after an action whose button goes away', () => {
+  const focusedIsBody = (page: Page) =>
+    page.evaluate(() => document.activeElement === null || document.activeElement === document.body);
+
+  it('Save from the keyboard keeps the focus on Save once the service answers', async () => {
+    await seedProfile(service, 'h2-save');
+    const open = await openSignedIn(browser, service, { path: '/profiles/h2-save' });
+    const { page } = open;
+    await page.getByLabel('Name').fill('Team renamed');
+    await page.getByRole('button', { name: 'Save', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('save-outcome').filter({ hasText: 'Saved.' }).waitFor();
+    await page.waitForTimeout(200);
+    expect(await focusedIsBody(page)).toBe(false);
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Save');
+    await open.context.close();
+  });
+
+  it('a plan action from the keyboard leaves the focus in the actions section, not on the page body', async () => {
+    expect((await service.call('PUT', '/v1/plans/h2-plan', { max_retries: 2 }, 'operator')).status).toBe(200);
+    const recorded = await service.call(
+      'POST',
+      '/v1/plans/h2-plan/errors',
+      { phase: 'strategize', message: 'Connection timed out after 30s', exception_type: 'TimeoutError' },
+      'adapter',
+    );
+    expect(recorded.status).toBe(200);
+    const open = await openSignedIn(browser, service, { role: 'operator', path: '/plans/h2-plan' });
+    const { page } = open;
+    await page.getByRole('button', { name: 'Retry the phase', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('plan-action-outcome').filter({ hasText: 'done' }).waitFor();
+    await expect.poll(() => page.getByTestId('plan-now').innerText()).toContain('Running');
+    await page.waitForTimeout(200);
+    expect(await focusedIsBody(page)).toBe(false);
+    expect(
+      await page.evaluate(
+        () => document.activeElement?.closest('[aria-labelledby="plan-actions-title"]') !== null,
+      ),
+    ).toBe(true);
+    await open.context.close();
+  });
+
+  it('[NOT-41] Resume from the keyboard leaves the focus in the transcript, not on the page body', async () => {
+    const opened = await service.call<{ route: { id: string; dispatch: { id: string } } }>(
+      'POST',
+      '/v1/sessions',
+      { task_id: 'h2-task', session_id: 'h2-resume', profile_id: 'concrete-main', owner: 'alice' },
+      'adapter',
+    );
+    expect(opened.status).toBe(201);
+    const route = opened.body.route;
+    await service.call(
+      'POST',
+      `/v1/routes/${route.id}/dispatches/${route.dispatch.id}/ack`,
+      undefined,
+      'adapter',
+    );
+    const failed = await service.call(
+      'POST',
+      '/v1/sessions/h2-resume/evidence',
+      {
+        task_id: 'h2-task',
+        envelope: { ...overloaded, headers: { 'retry-after': '50' } },
+        invocation_id: route.dispatch.id,
+        replay: {},
+      },
+      'adapter',
+    );
+    expect(failed.status).toBe(200);
+    const open = await openSignedIn(browser, service, {
+      role: 'operator',
+      path: '/sessions/h2-resume?task_id=h2-task',
+    });
+    const { page } = open;
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    const recovery = page.getByRole('region', { name: 'Needs your choice' });
+    await recovery.waitFor();
+    await recovery.getByRole('button', { name: 'Resume', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => recovery.count()).toBe(0);
+    await page.waitForTimeout(200);
+    expect(await focusedIsBody(page)).toBe(false);
     expectNoPageErrors(open);
     await open.context.close();
   });
