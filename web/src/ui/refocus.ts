@@ -7,6 +7,9 @@
 export function refocusIfLost(target: () => HTMLElement | null | undefined): void {
   requestAnimationFrame(() => {
     const focused = document.activeElement;
-    if (focused === null || focused === document.body) target()?.focus();
+    // A button disabled in this frame still holds the focus until Chromium's next rendering step drops it.
+    const lost =
+      focused === null || focused === document.body || (focused as { disabled?: unknown }).disabled === true;
+    if (lost) target()?.focus();
   });
 }

@@ -114,6 +114,7 @@ export function ProfilePage(props: { readonly id: string }) {
     setServerIssues(new Map());
     setOutcome({ kind: 'idle' });
     announce(`Loaded version ${outcome.current.version}`);
+    refocusIfLost(() => saveButton.current); // the banner took the pressed button with it
   };
 
   const nameIssue = issues.get('/name');
@@ -192,6 +193,7 @@ export function ProfilePage(props: { readonly id: string }) {
             onClick={() => {
               edit(formOf(base));
               announce('Edits discarded');
+              refocusIfLost(() => saveButton.current); // with nothing to discard, this button is disabled
             }}
           >
             Discard edits
