@@ -1,6 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { api, ApiError } from '../api.js';
 
+const maxTokenLength = 512;
+
 /**
  * Signing in trades a token for the session cookie (`POST /v1/sign-in`); the token never goes into the address
  * bar. `/?token=TOKEN` (the link `recourse serve` prints) does the same exchange on the server and lands here
@@ -20,6 +22,13 @@ export function SignIn(props: { readonly ended: boolean; readonly onSignedIn: ()
     event.preventDefault();
     if (token.trim() === '') {
       setProblem('Enter the access token you were given.');
+      return;
+    }
+    // The service's own limit (docs/server.md): said here in words rather than as its validator's message.
+    if (token.trim().length > maxTokenLength) {
+      setProblem(
+        `An access token is at most ${maxTokenLength} characters; this has ${token.trim().length}. Check what you pasted.`,
+      );
       return;
     }
     setBusy(true);
