@@ -156,6 +156,32 @@ describe('keyboard focus after an action whose button goes away', () => {
     await open.context.close();
   });
 
+  it('Discard edits, and Load version after a stale save, from the keyboard keep the focus at the save bar', async () => {
+    await seedProfile(service, 'h2-discard');
+    const open = await openSignedIn(browser, service, { path: '/profiles/h2-discard' });
+    const { page } = open;
+    await page.getByLabel('Name').fill('Team edited');
+    await page.getByRole('button', { name: 'Discard edits' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByLabel('Name').inputValue()).toBe('Team h2-discard');
+    await page.waitForTimeout(200);
+    expect(await focusedIsBody(page)).toBe(false);
+    // Someone else saves meanwhile: this page's save is stale, and loading theirs retires the banner's button.
+    const stored = (await service.call<Record<string, unknown>>('GET', '/v1/profiles/h2-discard')).body;
+    expect(
+      (await service.call('PUT', '/v1/profiles/h2-discard', { ...stored, name: 'Team theirs' })).status,
+    ).toBe(200);
+    await page.getByLabel('Name').fill('Team mine');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const load = page.getByRole('button', { name: /^Load version 2/ });
+    await load.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => load.count()).toBe(0);
+    await page.waitForTimeout(200);
+    expect(await focusedIsBody(page)).toBe(false);
+    await open.context.close();
+  });
+
   it('a plan action from the keyboard leaves the focus in the actions section, not on the page body', async () => {
     expect((await service.call('PUT', '/v1/plans/h2-plan', { max_retries: 2 }, 'operator')).status).toBe(200);
     const recorded = await service.call(
@@ -222,6 +248,37 @@ describe('keyboard focus after an action whose button goes away', () => {
     await page.waitForTimeout(200);
     expect(await focusedIsBody(page)).toBe(false);
     expectNoPageErrors(open);
+    await open.context.close();
+  });
+});
+
+describe('the sign-in form under hostile input', () => {
+  it('a 10 kB paste is refused in words, with no field path or validator jargon, and nobody is signed in', async () => {
+    const context = await browser.newContext({ viewport: viewports.phone });
+    const page = await context.newPage();
+    await page.goto(`${service.url}/sign-in`);
+    await page.getByLabel('Access token').fill(`${tokens.admin}${'x'.repeat(10_000)}`);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    const text = await alert.innerText();
+    expect(text).toContain('at most 512 characters');
+    expect(text).not.toMatch(/\/token|Too big|expected string/);
+    expect(await context.cookies()).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('roles', () => {
+  it('an adapter signed in is told its own role on a route it may not act on, never that it is a viewer', async () => {
+    await fail(service, await startRoute(service, 'h2-adapter'), rateLimited(600));
+    const open = await openSignedIn(browser, service, { role: 'adapter', path: '/routes/h2-adapter' });
+    const { page } = open;
+    await page.locator('.route-headline').waitFor();
+    const text = await page.locator('main').innerText();
+    expect(text).toContain('You are signed in as an adapter');
+    expect(text).not.toContain('as a viewer');
+    expect(await page.locator('.route-action-buttons button').count()).toBe(0);
     await open.context.close();
   });
 });
