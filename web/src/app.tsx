@@ -7,12 +7,17 @@ import { ProfilePage, ProfilesPage } from './pages/profiles/index.js';
 import { RoutePage, RoutesPage } from './pages/routes/index.js';
 import { SessionPage, SessionsPage } from './pages/sessions/index.js';
 import { SignIn } from './pages/sign-in.js';
+import { returnAddress, signInAddress } from './return-address.js';
 import { Link, navigate, useLocation, type Location } from './router.js';
 import { MeContext, type Me } from './session.js';
 import { AnnouncerProvider } from './ui/announcer.js';
 import { applyTheme, storedTheme, type ThemeChoice } from './ui/theme.js';
 
-type SignedIn = { readonly state: 'loading' } | { readonly state: 'out' } | { readonly state: 'in'; me: Me };
+/** `ended`: the service refused a page that was signed in (the cookie expired, its token was revoked). */
+type SignedIn =
+  | { readonly state: 'loading' }
+  | { readonly state: 'out'; readonly ended: boolean }
+  | { readonly state: 'in'; me: Me };
 
 const sections = [
   { href: '/routes', label: 'Routes' },
@@ -33,32 +38,31 @@ export function App() {
       live.start();
     } catch {
       live.stop();
-      setSignedIn({ state: 'out' });
+      setSignedIn((s) => (s.state === 'out' ? s : { state: 'out', ended: false }));
     }
   }, []);
 
   useEffect(() => {
     whenUnauthorized(() => {
       live.stop();
-      setSignedIn({ state: 'out' });
+      setSignedIn((s) => ({ state: 'out', ended: s.state === 'in' }));
     });
     void loadMe();
   }, [loadMe]);
 
   useEffect(() => {
     if (signedIn.state === 'in' && (location.path === '/' || location.path === '/sign-in'))
-      navigate('/routes', { replace: true });
+      navigate(returnAddress(location.search, window.location.origin), { replace: true });
+    // The page being left is kept as `next`: signing in again goes back to it, not to the board.
     if (signedIn.state === 'out' && location.path !== '/sign-in')
-      navigate(`/sign-in${window.location.search.includes('error=') ? window.location.search : ''}`, {
-        replace: true,
-      });
-  }, [signedIn.state, location.path]);
+      navigate(signInAddress(location.path, window.location.search), { replace: true });
+  }, [signedIn.state, location.path, location.search]);
 
   if (signedIn.state === 'loading') return <p className="loading">Loading…</p>;
   if (signedIn.state === 'out')
     return (
       <AnnouncerProvider>
-        <SignIn onSignedIn={() => void loadMe()} />
+        <SignIn ended={signedIn.ended} onSignedIn={() => void loadMe()} />
       </AnnouncerProvider>
     );
   return (
@@ -72,7 +76,7 @@ export function App() {
               .catch(() => undefined)
               .then(() => {
                 live.stop();
-                setSignedIn({ state: 'out' });
+                setSignedIn({ state: 'out', ended: false });
               });
           }}
         />

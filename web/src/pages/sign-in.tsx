@@ -1,12 +1,15 @@
 import { useState, type FormEvent } from 'react';
 import { api, ApiError } from '../api.js';
 
+const maxTokenLength = 512;
+
 /**
  * Signing in trades a token for the session cookie (`POST /v1/sign-in`); the token never goes into the address
  * bar. `/?token=TOKEN` (the link `recourse serve` prints) does the same exchange on the server and lands here
- * with `?error=invalid_token` when the token is unknown.
+ * with `?error=invalid_token` when the token is unknown. `ended`: a signed-in page was refused (401), which is said,
+ * since the request that met it was not carried out.
  */
-export function SignIn(props: { readonly onSignedIn: () => void }) {
+export function SignIn(props: { readonly ended: boolean; readonly onSignedIn: () => void }) {
   const initialProblem =
     new URLSearchParams(window.location.search).get('error') === 'invalid_token'
       ? 'That token is not valid. Check it and try again.'
@@ -19,6 +22,13 @@ export function SignIn(props: { readonly onSignedIn: () => void }) {
     event.preventDefault();
     if (token.trim() === '') {
       setProblem('Enter the access token you were given.');
+      return;
+    }
+    // The service's own limit (docs/server.md): said here in words rather than as its validator's message.
+    if (token.trim().length > maxTokenLength) {
+      setProblem(
+        `An access token is at most ${maxTokenLength} characters; this has ${token.trim().length}. Check what you pasted.`,
+      );
       return;
     }
     setBusy(true);
@@ -47,6 +57,12 @@ export function SignIn(props: { readonly onSignedIn: () => void }) {
         Paste the access token your Recourse service gave you. <code>recourse serve</code> prints a link that
         signs you in directly; tokens are set with <code>RECOURSE_TOKENS</code> or <code>--tokens-file</code>.
       </p>
+      {props.ended && (
+        <p className="banner error" role="alert">
+          Your session ended: it expired, or its access token was revoked. What you were doing was not done.
+          Sign in again to go back to it.
+        </p>
+      )}
       <form onSubmit={(e) => void submit(e)} noValidate>
         <label htmlFor="token">Access token</label>
         <input

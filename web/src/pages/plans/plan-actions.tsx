@@ -1,8 +1,9 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { api, ApiError } from '../../api.js';
 import { pathOf } from '../../router.js';
 import { useAnnounce } from '../../ui/announcer.js';
 import { ConfirmDialog } from '../../ui/confirm.js';
+import { refocusIfLost } from '../../ui/refocus.js';
 import type { Plan } from '../../../../src/core/plan/plan.js';
 import { applyPlanAction, planActions, type PlanAction } from '../../../../src/core/plan/plan-transitions.js';
 import { planStateWords, refusalWords } from './plan-words.js';
@@ -64,6 +65,7 @@ export function PlanActions(props: { readonly plan: PlanDoc; readonly onChanged:
   const [outcome, setOutcome] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
   const [confirming, setConfirming] = useState(false);
   const allowed = allowedActions(props.plan);
+  const title = useRef<HTMLHeadingElement>(null);
 
   const send = async (action: PlanAction) => {
     setConfirming(false);
@@ -92,12 +94,16 @@ export function PlanActions(props: { readonly plan: PlanDoc; readonly onChanged:
     } finally {
       setSent({ state: 'idle' });
       props.onChanged();
+      // The pressed button was disabled while the request travelled and may be gone in the plan's new state.
+      refocusIfLost(() => title.current);
     }
   };
 
   return (
     <section aria-labelledby="plan-actions-title">
-      <h2 id="plan-actions-title">What you can do</h2>
+      <h2 id="plan-actions-title" ref={title} tabIndex={-1}>
+        What you can do
+      </h2>
       {allowed.length === 0 ? (
         <p>Nothing: the plan is {props.plan.state}.</p>
       ) : (

@@ -1,7 +1,7 @@
-import { useState } from 'react';
 import { api, query } from '../../api.js';
 import { absoluteTime } from '../../format.js';
 import { useLiveEvents, useResource } from '../../live/hooks.js';
+import { useMorePages } from '../../live/use-more-pages.js';
 import { Link, pathOf } from '../../router.js';
 import { planEventTypes, planStateWords } from './plan-words.js';
 import type { PlanRow } from './plan-types.js';
@@ -17,26 +17,21 @@ export function PlansList() {
     'plans',
     async () => (await api<PlansAnswer>('GET', '/v1/plans?limit=50')).body,
   );
-  const [more, setMore] = useState<readonly PlanRow[]>([]);
-  const [next, setNext] = useState<string | null | undefined>(undefined);
-  const [problem, setProblem] = useState<string | null>(null);
   useLiveEvents((event) => {
     if (planEventTypes.has(event.type)) first.reload();
   });
+  const more = useMorePages<PlanRow>(
+    first.data?.next_cursor ?? null,
+    (plan) => plan.id,
+    async (cursor) => {
+      const { body } = await api<PlansAnswer>('GET', `/v1/plans${query({ limit: 50, cursor })}`);
+      return { rows: body.plans, next: body.next_cursor };
+    },
+    'Loading more plans failed.',
+  );
   const firstRows = first.data?.plans ?? [];
   const seen = new Set(firstRows.map((p) => p.id));
-  const rows = [...firstRows, ...more.filter((p) => !seen.has(p.id))];
-  const cursor = next === undefined ? (first.data?.next_cursor ?? null) : next;
-  const loadMore = async () => {
-    if (cursor === null) return;
-    try {
-      const { body } = await api<PlansAnswer>('GET', `/v1/plans${query({ limit: 50, cursor })}`);
-      setMore((m) => [...m, ...body.plans]);
-      setNext(body.next_cursor);
-    } catch (error) {
-      setProblem(error instanceof Error ? error.message : 'Loading more plans failed.');
-    }
-  };
+  const rows = [...firstRows, ...more.rows.filter((p) => !seen.has(p.id))];
   return (
     <section>
       <h1>Plans</h1>
@@ -73,15 +68,15 @@ export function PlansList() {
           </tbody>
         </table>
       )}
-      {problem !== null && (
+      {more.problem !== null && (
         <p className="banner error" role="alert">
-          {problem}
+          {more.problem}
         </p>
       )}
-      {cursor !== null && rows.length > 0 && (
+      {more.cursor !== null && rows.length > 0 && (
         <div className="actions">
-          <button type="button" onClick={() => void loadMore()}>
-            Show more plans
+          <button type="button" disabled={more.busy} onClick={() => void more.loadMore()}>
+            {more.busy ? 'Loading more plans…' : 'Show more plans'}
           </button>
         </div>
       )}

@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { classSchedule } from '../../../../src/core/policy/index.js';
 import { Disclosure } from '../../ui/disclosure.js';
 import { ClassPolicySection } from './class-policy-section.js';
@@ -32,6 +33,21 @@ export function CandidateRow(props: {
   const invalid = [...props.issues.keys()].filter((p) => p.startsWith(`/candidates/${index}/`)).length;
   const enabledId = `c${index}-enabled`;
   const enabledIssue = props.issues.get(`/candidates/${index}/enabled`);
+  const up = useRef<HTMLButtonElement>(null);
+  const down = useRef<HTMLButtonElement>(null);
+  const move = (by: -1 | 1) => {
+    props.onMove(by);
+    // Reordering moves this row's element, and at the first or last place the pressed button is disabled: either
+    // drops a keyboard user's focus to the page body. Keep it on this row's move buttons.
+    // (Chromium drops the focus of a disabled button only at its next rendering step, so it may still be there.)
+    requestAnimationFrame(() => {
+      const pressed = by < 0 ? up.current : down.current;
+      const other = by < 0 ? down.current : up.current;
+      const focused = document.activeElement;
+      if (focused !== null && focused !== document.body && focused !== pressed) return;
+      (pressed !== null && !pressed.disabled ? pressed : other)?.focus();
+    });
+  };
   return (
     <li className="candidate-row" data-testid={`candidate-${index}`}>
       <div className="candidate-head">
@@ -60,10 +76,10 @@ export function CandidateRow(props: {
               />
               <span>Use this candidate</span>
             </label>
-            <button type="button" disabled={index === 0} onClick={() => props.onMove(-1)}>
+            <button ref={up} type="button" disabled={index === 0} onClick={() => move(-1)}>
               Move up<span className="visually-hidden"> {value.profile_id}</span>
             </button>
-            <button type="button" disabled={index === props.count - 1} onClick={() => props.onMove(1)}>
+            <button ref={down} type="button" disabled={index === props.count - 1} onClick={() => move(1)}>
               Move down<span className="visually-hidden"> {value.profile_id}</span>
             </button>
           </div>

@@ -5,6 +5,7 @@ import { useResource } from '../../live/hooks.js';
 import { Link } from '../../router.js';
 import { mayAdminister, useMe } from '../../session.js';
 import { useAnnounce } from '../../ui/announcer.js';
+import { refocusIfLost } from '../../ui/refocus.js';
 import { CandidateRow } from './candidate-row.js';
 import { profileChanges } from './conflict-diff.js';
 import { classNames, fieldPath, formOf, type ClassField, type ProfileForm } from './policy-form.js';
@@ -32,6 +33,7 @@ export function ProfilePage(props: { readonly id: string }) {
   // The form as it is now, for a save's reply: what was typed while the request travelled is not the saved copy.
   const latestForm = useRef(form);
   latestForm.current = form;
+  const saveButton = useRef<HTMLButtonElement>(null);
 
   const dirty = base !== null && form !== null && JSON.stringify(form) !== JSON.stringify(formOf(base));
   // A newer copy from a reload replaces the form only while the user has not edited it.
@@ -101,6 +103,8 @@ export function ProfilePage(props: { readonly id: string }) {
       setOutcome(refusal(error, base, shown, setServerIssues));
       announce('Not saved');
     }
+    // Save was disabled while the request travelled, which left a keyboard user's focus on the page body.
+    refocusIfLost(() => saveButton.current);
   };
 
   const loadCurrent = () => {
@@ -110,6 +114,7 @@ export function ProfilePage(props: { readonly id: string }) {
     setServerIssues(new Map());
     setOutcome({ kind: 'idle' });
     announce(`Loaded version ${outcome.current.version}`);
+    refocusIfLost(() => saveButton.current); // the banner took the pressed button with it
   };
 
   const nameIssue = issues.get('/name');
@@ -162,6 +167,7 @@ export function ProfilePage(props: { readonly id: string }) {
               const [moved] = order.splice(index, 1);
               order.splice(index + by, 0, moved!);
               edit({ ...form, candidates: order });
+              announce(`${moved!.profile_id} is now ${index + by + 1} of ${order.length}`);
             }}
           />
         ))}
@@ -173,6 +179,7 @@ export function ProfilePage(props: { readonly id: string }) {
       {editable ? (
         <div className="actions save-bar">
           <button
+            ref={saveButton}
             type="button"
             className="primary"
             disabled={outcome.kind === 'saving'}
@@ -186,6 +193,7 @@ export function ProfilePage(props: { readonly id: string }) {
             onClick={() => {
               edit(formOf(base));
               announce('Edits discarded');
+              refocusIfLost(() => saveButton.current); // with nothing to discard, this button is disabled
             }}
           >
             Discard edits

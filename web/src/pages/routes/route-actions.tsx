@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { api, ApiError } from '../../api.js';
 import { useAnnounce } from '../../ui/announcer.js';
 import { ConfirmDialog } from '../../ui/confirm.js';
+import { refocusIfLost } from '../../ui/refocus.js';
 import { actionEffect, actionLabel, allowedActions } from './allowed-actions.js';
 import { changeWords, headline } from './route-words.js';
 import type { RouteAction, RouteDoc } from './route-types.js';
@@ -83,10 +84,7 @@ export function RouteActions(props: {
       setPending(null);
       // The button pressed was disabled while pending and may be gone now (another state offers other actions):
       // a keyboard user keeps their place at this section rather than at the top of the page.
-      requestAnimationFrame(() => {
-        if (document.activeElement === null || document.activeElement === document.body)
-          title.current?.focus();
-      });
+      refocusIfLost(() => title.current);
     }
   };
   const ask = (action: RouteAction) => {

@@ -110,7 +110,10 @@ function RouteBody(props: {
       {mayOperate(me) ? (
         <RouteActions route={route} successor={successor} onRoute={props.onRoute} />
       ) : (
-        <p className="muted">You are signed in as a viewer: you can follow this route but not act on it.</p>
+        <p className="muted">
+          You are signed in as {/^[aeiou]/.test(me.role) ? 'an' : 'a'} {me.role}: you can follow this route
+          but not act on it.
+        </p>
       )}
       <AttemptHistory attempts={attempts} />
       <RouteDetails route={route} attempts={attempts} />

@@ -6,6 +6,7 @@ import { useLiveEvents, useResource } from '../../live/hooks.js';
 import { Link, pathOf } from '../../router.js';
 import { mayOperate, useMe } from '../../session.js';
 import { useAnnounce } from '../../ui/announcer.js';
+import { refocusIfLost } from '../../ui/refocus.js';
 import { currentNoticeId, isNotice, isRecoveryMessage, retryCardModel } from './notice-model.js';
 import { RecoveryChoiceCard, type ChoiceState, type RecoveryChoice } from './recovery-choice.js';
 import { RetryCard, type CancelAccess, type CancelState } from './retry-card.js';
@@ -109,7 +110,11 @@ export function SessionView(props: { readonly sessionKey: SessionKey }) {
         (choiceTitle ?? transcriptTitle.current)?.focus();
       });
     },
-    onRecoveryGone: () => setChoice({ state: 'idle' }),
+    onRecoveryGone: () => {
+      setChoice({ state: 'idle' });
+      // The card took the pressed Resume or Start fresh with it: keep a keyboard user in the transcript.
+      refocusIfLost(() => transcriptTitle.current);
+    },
   });
 
   const owner = session.data?.session?.owner ?? session.data?.owner ?? null;

@@ -1,7 +1,7 @@
-import { useState } from 'react';
 import { api, query } from '../../api.js';
 import { absoluteTime } from '../../format.js';
 import { useLiveEvents, useResource } from '../../live/hooks.js';
+import { useMorePages } from '../../live/use-more-pages.js';
 import { Link, pathOf } from '../../router.js';
 import { sessionStateWords } from './session-words.js';
 import type { SessionRow } from './session-types.js';
@@ -16,35 +16,31 @@ export function sessionHref(row: { readonly task_id: string; readonly session_id
   return `${pathOf('sessions', row.session_id)}${query({ task_id: row.task_id })}`;
 }
 
+const keyOf = (row: SessionRow) => `${row.task_id}\u0000${row.session_id}`;
+
 /** `/sessions`: task sessions, newest first, each with its route's state in words; "Show more" pages on. */
 export function SessionsList() {
   const first = useResource<SessionsPage>(
     'sessions',
     async () => (await api<SessionsPage>('GET', '/v1/sessions?limit=50')).body,
   );
-  const [more, setMore] = useState<readonly SessionRow[]>([]);
-  const [next, setNext] = useState<string | null | undefined>(undefined);
-  const [problem, setProblem] = useState<string | null>(null);
   // A route's move changes a session's state words: reload the first page (quiet: the list stays meanwhile).
   useLiveEvents((event) => {
     if (event.type === 'route.transition') first.reload();
   });
+  const more = useMorePages<SessionRow>(
+    first.data?.next_cursor ?? null,
+    keyOf,
+    async (cursor) => {
+      const { body } = await api<SessionsPage>('GET', `/v1/sessions${query({ limit: 50, cursor })}`);
+      return { rows: body.sessions, next: body.next_cursor };
+    },
+    'Loading more sessions failed.',
+  );
   // The first page is reloaded live; a row it holds again is not repeated from the later pages.
-  const keyOf = (row: SessionRow) => `${row.task_id}\u0000${row.session_id}`;
   const firstRows = first.data?.sessions ?? [];
   const seen = new Set(firstRows.map(keyOf));
-  const rows = [...firstRows, ...more.filter((row) => !seen.has(keyOf(row)))];
-  const cursor = next === undefined ? (first.data?.next_cursor ?? null) : next;
-  const loadMore = async () => {
-    if (cursor === null) return;
-    try {
-      const { body } = await api<SessionsPage>('GET', `/v1/sessions${query({ limit: 50, cursor })}`);
-      setMore((m) => [...m, ...body.sessions]);
-      setNext(body.next_cursor);
-    } catch (error) {
-      setProblem(error instanceof Error ? error.message : 'Loading more sessions failed.');
-    }
-  };
+  const rows = [...firstRows, ...more.rows.filter((row) => !seen.has(keyOf(row)))];
   return (
     <section>
       <h1>Sessions</h1>
@@ -81,15 +77,15 @@ export function SessionsList() {
           </tbody>
         </table>
       )}
-      {problem !== null && (
+      {more.problem !== null && (
         <p className="banner error" role="alert">
-          {problem}
+          {more.problem}
         </p>
       )}
-      {cursor !== null && rows.length > 0 && (
+      {more.cursor !== null && rows.length > 0 && (
         <div className="actions">
-          <button type="button" onClick={() => void loadMore()}>
-            Show more sessions
+          <button type="button" disabled={more.busy} onClick={() => void more.loadMore()}>
+            {more.busy ? 'Loading more sessions…' : 'Show more sessions'}
           </button>
         </div>
       )}
