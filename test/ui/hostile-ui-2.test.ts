@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { overloaded, tokens } from '../helpers/service.js';
+import { tokens } from '../helpers/service.js';
 import {
   expectNoPageErrors,
   launchChromium,
@@ -10,7 +10,7 @@ import {
   type UiService,
 } from './harness.js';
 import { seedProfile } from './profiles-fixtures.js';
-import { fail, rateLimited, startRoute } from './routes-fixtures.js';
+import { fail, failingSession, rateLimited, startRoute } from './routes-fixtures.js';
 
 /**
  * A hostile user's second round of probes, in Chromium against the built `recourse serve`: a session that ends
@@ -208,32 +208,7 @@ describe('keyboard focus after an action whose button goes away', () => {
   });
 
   it('[NOT-41] Resume from the keyboard leaves the focus in the transcript, not on the page body', async () => {
-    const opened = await service.call<{ route: { id: string; dispatch: { id: string } } }>(
-      'POST',
-      '/v1/sessions',
-      { task_id: 'h2-task', session_id: 'h2-resume', profile_id: 'concrete-main', owner: 'alice' },
-      'adapter',
-    );
-    expect(opened.status).toBe(201);
-    const route = opened.body.route;
-    await service.call(
-      'POST',
-      `/v1/routes/${route.id}/dispatches/${route.dispatch.id}/ack`,
-      undefined,
-      'adapter',
-    );
-    const failed = await service.call(
-      'POST',
-      '/v1/sessions/h2-resume/evidence',
-      {
-        task_id: 'h2-task',
-        envelope: { ...overloaded, headers: { 'retry-after': '50' } },
-        invocation_id: route.dispatch.id,
-        replay: {},
-      },
-      'adapter',
-    );
-    expect(failed.status).toBe(200);
+    await failingSession(service, { taskId: 'h2-task', sessionId: 'h2-resume' }, 50);
     const open = await openSignedIn(browser, service, {
       role: 'operator',
       path: '/sessions/h2-resume?task_id=h2-task',

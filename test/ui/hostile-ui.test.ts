@@ -8,9 +8,9 @@ import {
   startUiService,
   type UiService,
 } from './harness.js';
-import { overloaded, tokens } from '../helpers/service.js';
+import { tokens } from '../helpers/service.js';
 import { openAll, section, seedProfile } from './profiles-fixtures.js';
-import { fail, rateLimited, startRoute } from './routes-fixtures.js';
+import { fail, failingSession, rateLimited, startRoute } from './routes-fixtures.js';
 
 /**
  * A hostile user's probes, in Chromium against the built `recourse serve`: odd ids in addresses, a dropped and
@@ -319,32 +319,7 @@ describe('the policy editor under hostile input', () => {
 
 describe('the retry card from the keyboard', () => {
   it('after Cancel the focus moves to the Resume / Start fresh choice, not the page body', async () => {
-    const opened = await service.call<{ route: { id: string; dispatch: { id: string } } }>(
-      'POST',
-      '/v1/sessions',
-      { task_id: 'task-k', session_id: 'k-session', profile_id: 'concrete-main', owner: 'alice' },
-      'adapter',
-    );
-    expect(opened.status).toBe(201);
-    const route = opened.body.route;
-    await service.call(
-      'POST',
-      `/v1/routes/${route.id}/dispatches/${route.dispatch.id}/ack`,
-      undefined,
-      'adapter',
-    );
-    const failed = await service.call(
-      'POST',
-      '/v1/sessions/k-session/evidence',
-      {
-        task_id: 'task-k',
-        envelope: { ...overloaded, headers: { 'retry-after': '50' } },
-        invocation_id: route.dispatch.id,
-        replay: {},
-      },
-      'adapter',
-    );
-    expect(failed.status).toBe(200);
+    await failingSession(service, { taskId: 'task-k', sessionId: 'k-session' }, 50);
     const open = await openSignedIn(browser, service, {
       role: 'operator',
       path: '/sessions/k-session?task_id=task-k',

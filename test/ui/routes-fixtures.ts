@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { UiService } from './harness.js';
+import { overloaded } from '../helpers/service.js';
 
 /**
  * Routes made as an orchestrator and an adapter would make them, for the route board and route view tests: each
@@ -169,4 +170,42 @@ export async function routesInEveryState(service: UiService, prefix: string) {
     finished: 'active',
   });
   return all;
+}
+
+/**
+ * A session opened by the orchestrator (the adapter's role) on the shared `concrete-main` profile, its first prompt
+ * acknowledged, then failed by an overloaded provider (its Retry-After `retryAfter` seconds when given): the route
+ * waits to retry (`retry_wait`), which is what the retry card shows.
+ */
+export async function failingSession(
+  service: UiService,
+  session: { readonly taskId: string; readonly sessionId: string; readonly owner?: string },
+  retryAfter?: number,
+): Promise<RouteDoc> {
+  const { taskId, sessionId } = session;
+  const opened = await service.call<{ route: RouteDoc }>(
+    'POST',
+    '/v1/sessions',
+    { task_id: taskId, session_id: sessionId, profile_id: 'concrete-main', owner: session.owner ?? 'alice' },
+    'adapter',
+  );
+  expect(opened.status).toBe(201);
+  const route = opened.body.route;
+  await service.call(
+    'POST',
+    `/v1/routes/${encodeURIComponent(route.id)}/dispatches/${route.dispatch!.id}/ack`,
+    undefined,
+    'adapter',
+  );
+  const envelope =
+    retryAfter === undefined ? overloaded : { ...overloaded, headers: { 'retry-after': String(retryAfter) } };
+  const failed = await service.call<{ route: RouteDoc }>(
+    'POST',
+    `/v1/sessions/${encodeURIComponent(sessionId)}/evidence`,
+    { task_id: taskId, envelope, invocation_id: route.dispatch!.id, replay: {} },
+    'adapter',
+  );
+  expect(failed.status).toBe(200);
+  expect(failed.body.route.state).toBe('retry_wait');
+  return failed.body.route;
 }

@@ -1,6 +1,5 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { overloaded } from '../helpers/service.js';
 import {
   axeViolations,
   expectNoPageErrors,
@@ -14,8 +13,8 @@ import {
   type UiService,
   type ViewportName,
 } from './harness.js';
+import { failingSession as openFailingSession, type RouteDoc } from './routes-fixtures.js';
 
-type RouteDoc = { id: string; state: string; dispatch: { id: string } | null };
 type Message = { id: string; metadata: Record<string, unknown> };
 
 const task = 'task-ui';
@@ -46,35 +45,8 @@ describe('session view', () => {
    * Opens a session on a concrete profile and fails its first attempt with an overload: the interactive retry
    * waits `retryAfter` seconds (a provider hint within 60 s replaces the 5 s table delay), with its notice.
    */
-  async function failingSession(sessionId: string, retryAfter?: number, owner = 'alice'): Promise<RouteDoc> {
-    const opened = await service.call<{ route: RouteDoc }>(
-      'POST',
-      '/v1/sessions',
-      { task_id: task, session_id: sessionId, profile_id: 'concrete-main', owner },
-      'adapter',
-    );
-    expect(opened.status).toBe(201);
-    const route = opened.body.route;
-    await service.call(
-      'POST',
-      `/v1/routes/${encodeURIComponent(route.id)}/dispatches/${route.dispatch!.id}/ack`,
-      undefined,
-      'adapter',
-    );
-    const envelope =
-      retryAfter === undefined
-        ? overloaded
-        : { ...overloaded, headers: { 'retry-after': String(retryAfter) } };
-    const failed = await service.call<{ route: RouteDoc }>(
-      'POST',
-      api(sessionId, '/evidence'),
-      { task_id: task, envelope, invocation_id: route.dispatch!.id, replay: {} },
-      'adapter',
-    );
-    expect(failed.status).toBe(200);
-    expect(failed.body.route.state).toBe('retry_wait');
-    return failed.body.route;
-  }
+  const failingSession = (sessionId: string, retryAfter?: number, owner = 'alice'): Promise<RouteDoc> =>
+    openFailingSession(service, { taskId: task, sessionId, owner }, retryAfter);
 
   const messagesOf = async (sessionId: string) =>
     (
