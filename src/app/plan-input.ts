@@ -105,18 +105,38 @@ export function checkErrorReport(body: unknown): PlanErrorReport {
   return report;
 }
 
-/** Checks `{action}` (`POST /v1/plans/{id}/actions`). Throws `EngineInputError` (`invalid_input`). */
-export function checkActionRequest(body: unknown): PlanAction {
+/**
+ * Checks `{action, revision?}` (`POST /v1/plans/{id}/actions`). Throws `EngineInputError` (`invalid_input`).
+ */
+export function checkActionRequest(body: unknown): {
+  readonly action: PlanAction;
+  readonly revision?: number;
+} {
   const issues: FieldIssue[] = [];
-  const fields = fieldsOf(body, ['action'], issues);
+  const fields = fieldsOf(body, ['action', 'revision'], issues);
   if (isPlainObject(body) && !planActions.includes(fields.action as PlanAction)) {
     issues.push({
       path: '/action',
       message: `action must be one of ${planActions.join(', ')} (got ${describe(fields.action)})`,
     });
   }
+  const revision = checkSeenRevision(fields.revision, issues);
   if (issues.length > 0) throw new EngineInputError(issues);
-  return fields.action as PlanAction;
+  return {
+    action: fields.action as PlanAction,
+    ...(revision === undefined ? {} : { revision }),
+  };
+}
+
+/** An optional `revision` field: the plan revision the caller saw, a whole number from 1. */
+function checkSeenRevision(revision: unknown, issues: FieldIssue[]): number | undefined {
+  if (revision === undefined) return undefined;
+  if (Number.isSafeInteger(revision) && (revision as number) >= 1) return revision as number;
+  issues.push({
+    path: '/revision',
+    message: `revision must be a whole number from 1, the plan's revision you saw (got ${describe(revision)})`,
+  });
+  return undefined;
 }
 
 /** Checks `{phase, revision?}` (`POST /v1/plans/{id}/complete`). Throws `EngineInputError` (`invalid_input`). */
@@ -132,17 +152,11 @@ export function checkCompleteRequest(body: unknown): {
       message: `phase must be one of ${planPhases.join(', ')} (got ${describe(fields.phase)})`,
     });
   }
-  const revision = fields.revision;
-  if (revision !== undefined && !(Number.isSafeInteger(revision) && (revision as number) >= 1)) {
-    issues.push({
-      path: '/revision',
-      message: `revision must be a whole number from 1, the plan's revision you saw (got ${describe(revision)})`,
-    });
-  }
+  const revision = checkSeenRevision(fields.revision, issues);
   if (issues.length > 0) throw new EngineInputError(issues);
   return {
     phase: fields.phase as PlanPhase,
-    ...(revision === undefined ? {} : { revision: revision as number }),
+    ...(revision === undefined ? {} : { revision }),
   };
 }
 

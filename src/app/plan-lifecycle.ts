@@ -141,11 +141,11 @@ export class PlanLifecycle {
     return this.change(planId, (plan) => failPhase(plan, phase, this.now()), 'failed');
   }
 
-  /** A person's recovery action (docs/plan-errors.md has the table). */
-  act(planId: string, action: PlanAction): Promise<PlanOutcome> {
+  /** A person's recovery action (docs/plan-errors.md has the table), fenced by the revision seen when given. */
+  act(planId: string, action: PlanAction, expectedRevision?: number): Promise<PlanOutcome> {
     return this.change(
       planId,
-      (plan, errors) => applyPlanAction(plan, action, errors.length, this.now()),
+      (plan, errors) => applyPlanAction(plan, action, errors.length, this.now(), expectedRevision),
       action,
     );
   }

@@ -248,10 +248,13 @@ export class PlanService {
     return (await this.errors(planId)).decision;
   }
 
-  /** `POST /v1/plans/{id}/actions` `{action}`: a person's recovery action (docs/plan-errors.md, the table). */
+  /**
+   * `POST /v1/plans/{id}/actions` `{action, revision?}`: a person's recovery action (docs/plan-errors.md, the
+   * table), refused when the plan is no longer at `revision`.
+   */
   async act(planId: string, body: unknown): Promise<PlanActionAnswer> {
-    const action = checkActionRequest(body);
-    const outcome = await this.lifecycle.act(planId, action);
+    const { action, revision } = checkActionRequest(body);
+    const outcome = await this.lifecycle.act(planId, action, revision);
     return { ...outcome, plan: planJson(outcome.plan) };
   }
 

@@ -40,9 +40,13 @@ export function registerPlanCommand(program: Command): void {
     ['cancel', 'cancel', 'cancel the plan'],
   ];
   for (const [name, action, description] of actions) {
-    withServerOptions(plan.command(name).description(description).argument('<plan_id>', 'the plan')).action(
-      (planId: string, flags: ServerFlags) => act(`plan ${name}`, planId, action, flags),
-    );
+    withServerOptions(
+      plan
+        .command(name)
+        .description(description)
+        .argument('<plan_id>', 'the plan')
+        .option('--revision <n>', seenRevision, parseWhole),
+    ).action((planId: string, flags: ActionFlags) => act(`plan ${name}`, planId, action, flags));
   }
   withServerOptions(
     plan
@@ -53,8 +57,9 @@ export function registerPlanCommand(program: Command): void {
         new Option('--to-phase <phase>', 'the phase to go back to')
           .choices(['strategize'])
           .makeOptionMandatory(),
-      ),
-  ).action((planId: string, flags: ServerFlags) => act('plan revert', planId, 'revert_strategize', flags));
+      )
+      .option('--revision <n>', seenRevision, parseWhole),
+  ).action((planId: string, flags: ActionFlags) => act('plan revert', planId, 'revert_strategize', flags));
 
   withServerOptions(
     plan
@@ -113,7 +118,7 @@ export function registerPlanCommand(program: Command): void {
       .addOption(
         new Option('--phase <phase>', 'the phase that succeeded').choices(planPhases).makeOptionMandatory(),
       )
-      .option('--revision <n>', 'only if the plan is still at this revision (the one you saw)', parseWhole),
+      .option('--revision <n>', seenRevision, parseWhole),
   ).action(async (planId: string, flags: ServerFlags & { phase: string; revision?: number }) => {
     await runClientCommand('plan complete', async () => {
       const answer = await postJson<PlanActionAnswer>(
@@ -172,12 +177,17 @@ export function registerPlanCommand(program: Command): void {
   );
 }
 
-async function act(name: string, planId: string, action: PlanAction, flags: ServerFlags): Promise<void> {
+/** What `--revision` says, for `complete` and every recovery action. */
+const seenRevision = 'only if the plan is still at this revision (the one you saw)';
+
+type ActionFlags = ServerFlags & { readonly revision?: number };
+
+async function act(name: string, planId: string, action: PlanAction, flags: ActionFlags): Promise<void> {
   await runClientCommand(name, async () => {
     const answer = await postJson<PlanActionAnswer>(
       serverConnection(flags),
       planPath(checkedPlanId(planId), '/actions'),
-      { action },
+      { action, ...(flags.revision === undefined ? {} : { revision: flags.revision }) },
     );
     if (answer.status !== 'changed') return refused(name, answer);
     process.stdout.write(`${action}: ${describePlan(answer.plan)}\n`);

@@ -209,6 +209,26 @@ describe('recourse plan retry|prompt|correct|cancel|revert', () => {
     expect((await world.store.readPlan('A6'))?.state).toBe('running');
   });
 
+  it('[PLN-06] --revision fences an action: a plan that moved on since is refused stale_revision (exit 1), nothing changed', async () => {
+    await failing('A7', 4);
+    const seen = (await world.store.readPlan('A7'))!.revision;
+    const stale = await runCliInEnv(['plan', 'cancel', 'A7', '--revision', String(seen - 1)], env);
+    expect(stale).toMatchObject({
+      status: 1,
+      stdout: '',
+      stderr: `recourse plan cancel: ${server.url}: the server answered 409: refused (stale_revision): plan A7 is at revision ${seen}, not ${seen - 1}: it changed since; read it again\n`,
+    });
+    expect((await world.store.readPlan('A7'))?.state).toBe('errored');
+    const current = await runCliInEnv(['plan', 'retry', 'A7', '--revision', String(seen)], env);
+    expect(current).toMatchObject({ status: 0, stderr: '' });
+    expect((await world.store.readPlan('A7'))?.state).toBe('running');
+    const usage = await runCliInEnv(
+      ['plan', 'revert', 'A7', '--to-phase', 'strategize', '--revision', 'x'],
+      env,
+    );
+    expect(usage.status).toBe(2);
+  });
+
   it('revert needs --to-phase strategize (a usage error, exit 2)', async () => {
     expect((await runCliInEnv(['plan', 'revert', 'A1'], env)).status).toBe(2);
     expect((await runCliInEnv(['plan', 'revert', 'A1', '--to-phase', 'execute'], env)).status).toBe(2);

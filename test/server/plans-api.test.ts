@@ -198,6 +198,47 @@ describe('PUT /v1/plans/{id}: only the fields given change, fenced, not on a fin
     expect(completed.status).toBe(200);
   });
 
+  it('[PLN-06] a recovery action with the revision seen: two people retry one errored plan, the second is refused stale_revision', async () => {
+    await send('adapter', 'PUT', '/v1/plans/act-fence-1', { max_retries: 0 });
+    await send('adapter', 'POST', '/v1/plans/act-fence-1/complete', { phase: 'strategize' });
+    const failed = (await send('adapter', 'POST', '/v1/plans/act-fence-1/errors', timeout))
+      .json as PlanAnswer;
+    expect(failed.plan.state).toBe('errored');
+    // Both pages show the errored plan at this revision.
+    const seen = failed.plan.revision;
+    const first = await send('operator', 'POST', '/v1/plans/act-fence-1/actions', {
+      action: 'retry',
+      revision: seen,
+    });
+    expect(first.status).toBe(200);
+    expect((first.json as PlanAnswer).plan).toMatchObject({ state: 'running', revision: seen + 1 });
+    // The second person's page is stale: whatever they pressed is refused, and nothing changes.
+    for (const action of ['retry', 'cancel', 'revert_strategize']) {
+      const late = await send('operator', 'POST', '/v1/plans/act-fence-1/actions', {
+        action,
+        revision: seen,
+      });
+      expect(late.status, action).toBe(409);
+      expect(late.json, action).toMatchObject({
+        error: { reason: 'stale_revision' },
+        plan: { state: 'running', revision: seen + 1 },
+      });
+    }
+    for (const revision of [0, -1, 1.5, '2', null]) {
+      const bad = await send('operator', 'POST', '/v1/plans/act-fence-1/actions', {
+        action: 'cancel',
+        revision,
+      });
+      expect(bad.status, JSON.stringify(revision)).toBe(422);
+      expect(JSON.stringify(bad.json), JSON.stringify(revision)).toContain('/revision');
+    }
+    const now = await send('operator', 'GET', '/v1/plans/act-fence-1/errors');
+    expect(now.json).toMatchObject({ plan: { state: 'running', revision: seen + 1 } });
+    // Without a revision the action is as before (an orchestrator's script that reads nothing first).
+    const cancelled = await send('operator', 'POST', '/v1/plans/act-fence-1/actions', { action: 'cancel' });
+    expect(cancelled.status).toBe(200);
+  });
+
   it('a cancelled plan refuses a new configuration: 409 finished', async () => {
     await send('operator', 'PUT', '/v1/plans/done-1', {});
     await send('operator', 'POST', '/v1/plans/done-1/actions', { action: 'cancel' });

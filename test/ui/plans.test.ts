@@ -135,7 +135,7 @@ describe('plan pages', () => {
     }
   });
 
-  it('an action is sent and confirmed; a live tab follows it; a stale tab’s action is refused (409) with why, and the page shows the plan as it is; Cancel asks first', async () => {
+  it('[PLN-06] an action is sent and confirmed; a live tab follows it; a stale tab’s action names the revision it saw and is refused (409 stale_revision) with why, and the page shows the plan as it is; Cancel asks first', async () => {
     await erroredPlan('p-act');
     // b lost its event stream, so it goes stale; c follows the plan's events.
     const [a, b, c] = await Promise.all(
@@ -158,7 +158,8 @@ describe('plan pages', () => {
     // Tab c reloads on the plan.changed event of a's action, without being touched.
     await expect.poll(() => c!.page.getByTestId('plan-now').innerText()).toBe('Running the strategize phase');
     await expect.poll(() => button(c!.page, 'Retry the phase').count()).toBe(0);
-    // Tab b still shows the errored plan: its action is refused, said in words, and b reloads.
+    // Tab b still shows the errored plan at the revision it loaded: its action names that revision, so it is
+    // refused (stale_revision), said in words, nothing changes, and b reloads.
     await button(b!.page, 'Correct and run again').click();
     await expect
       .poll(() =>
@@ -168,7 +169,7 @@ describe('plan pages', () => {
           .catch(() => ''),
       )
       .toBe(
-        'Not done: The plan is running, not errored: only Cancel applies until it fails again. The page shows the plan as it is now.',
+        'Not done: The plan changed since this page loaded it: look again before acting. The page shows the plan as it is now.',
       );
     await expect.poll(() => button(b!.page, 'Correct and run again').count()).toBe(0);
     expect(await button(b!.page, 'Cancel the plan').count()).toBe(1);

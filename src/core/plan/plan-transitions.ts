@@ -117,14 +117,18 @@ export function failPhase(plan: Plan, phase: PlanPhase, nowMs: number): PlanTran
  * A person's recovery action (the table in docs/plan-errors.md). `retry`, `prompt` and `correct` run the errored
  * phase again; `revert_strategize` goes back to strategize; each of these restarts the retry budget
  * (`errorCount` errors recorded so far). `cancel` ends a running or errored plan. A finished plan refuses
- * everything; a running plan refuses all but `cancel`.
+ * everything; a running plan refuses all but `cancel`. With `expectedRevision` (the revision the person saw), a plan
+ * that has moved since refuses (`stale_revision`): a page left open must not retry a plan it no longer shows.
  */
 export function applyPlanAction(
   plan: Plan,
   action: PlanAction,
   errorCount: number,
   nowMs: number,
+  expectedRevision?: number,
 ): PlanTransition {
+  const stale = checkRevision(plan, expectedRevision);
+  if (stale !== null) return stale;
   if (plan.state === 'completed' || plan.state === 'cancelled')
     return refuse('finished', `plan ${plan.id} is ${plan.state}: nothing to recover`);
   if (action === 'cancel') return { ok: true, plan: revise(plan, { state: 'cancelled' }, nowMs) };

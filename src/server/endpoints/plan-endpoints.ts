@@ -178,12 +178,12 @@ export function planEndpoints(plans: PlanService): Endpoint[] {
       access: 'operate',
       tag: 'plans',
       summary:
-        'A recovery action `{action: retry|prompt|correct|revert_strategize|cancel}` (docs/plan-errors.md has each effect)',
+        'A recovery action `{action: retry|prompt|correct|revert_strategize|cancel, revision?}` (docs/plan-errors.md has each effect); with `revision`, only if the plan is still at it',
       body: anyBody,
       responses: {
         200: '`{status: changed, plan}`',
         404: 'no such plan',
-        409: 'refused',
+        409: 'refused: `finished`, `not_errored` or `stale_revision`',
         422: 'invalid fields',
       },
       beforeBody: existingBeforeBody,

@@ -69,4 +69,23 @@ describe('the plan lifecycle (pure)', () => {
       plan: { state: 'cancelled' },
     });
   });
+
+  it('[PLN-06] a recovery action with the revision seen refuses a plan that moved on, before any other check', () => {
+    const errored = revise(plan(), { state: 'errored' }, t0);
+    expect(applyPlanAction(errored, 'retry', 0, t0, errored.revision)).toMatchObject({
+      ok: true,
+      plan: { state: 'running', revision: errored.revision + 1 },
+    });
+    for (const action of ['retry', 'cancel'] as const) {
+      expect(applyPlanAction(errored, action, 0, t0, errored.revision - 1)).toMatchObject({
+        ok: false,
+        reason: 'stale_revision',
+      });
+    }
+    // A finished plan at another revision says the revision first: the page is stale whatever it shows.
+    expect(applyPlanAction(plan({ state: 'cancelled' }), 'cancel', 0, t0, 99)).toMatchObject({
+      ok: false,
+      reason: 'stale_revision',
+    });
+  });
 });

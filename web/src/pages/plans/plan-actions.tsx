@@ -75,9 +75,8 @@ export function PlanActions(props: { readonly plan: PlanDoc; readonly onChanged:
       const { body } = await api<{ plan: PlanDoc }>(
         'POST',
         `${pathOf('v1', 'plans', props.plan.id)}/actions`,
-        {
-          action,
-        },
+        // The revision on screen: a plan that moved since (another tab, the orchestrator) refuses, stale_revision.
+        { action, revision: props.plan.revision },
       );
       const text = `${labels[action]}: done. ${planStateWords(body.plan.state, body.plan.phase)}.`;
       setOutcome({ kind: 'ok', text });
