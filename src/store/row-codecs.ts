@@ -24,6 +24,20 @@ export function circuitOfRow(row: CircuitRow): Circuit {
   };
 }
 
+/** The circuit as its row, for an insert or a version-fenced update (the inverse of `circuitOfRow`). */
+export function rowOfCircuit(c: Circuit): CircuitRow {
+  return {
+    key: c.key,
+    scope: c.scope,
+    state: c.state,
+    open_until_ms: c.openUntilMs,
+    opened_by: c.openedBy,
+    probe_owner: c.probeOwner,
+    probe_lease_until_ms: c.probeLeaseUntilMs,
+    version: c.version,
+  };
+}
+
 export function intentOfRow(r: IntentRow): DispatchIntent {
   return {
     id: r.id,
