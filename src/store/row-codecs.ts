@@ -24,6 +24,20 @@ export function circuitOfRow(row: CircuitRow): Circuit {
   };
 }
 
+/** The circuit as its row, for an insert or a version-fenced update (the inverse of `circuitOfRow`). */
+export function circuitToRow(c: Circuit): CircuitRow {
+  return {
+    key: c.key,
+    scope: c.scope,
+    state: c.state,
+    open_until_ms: c.openUntilMs,
+    opened_by: c.openedBy,
+    probe_owner: c.probeOwner,
+    probe_lease_until_ms: c.probeLeaseUntilMs,
+    version: c.version,
+  };
+}
+
 export function intentOfRow(r: IntentRow): DispatchIntent {
   return {
     id: r.id,
@@ -32,6 +46,20 @@ export function intentOfRow(r: IntentRow): DispatchIntent {
     candidate: r.candidate,
     kind: r.kind as DispatchIntent['kind'],
     createdAtMs: r.created_at_ms,
+  };
+}
+
+/** A new intent as its row: pending, with no outcome yet (the inverse of `intentOfRow`). */
+export function intentToRow(i: DispatchIntent): IntentRow {
+  return {
+    id: i.id,
+    route_id: i.routeId,
+    generation: i.generation,
+    candidate: i.candidate,
+    kind: i.kind,
+    created_at_ms: i.createdAtMs,
+    outcome: null,
+    resolved_at_ms: null,
   };
 }
 

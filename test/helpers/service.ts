@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import type { RouteDocument } from '../../src/server/route-document.js';
 import { startService, type RunningService, type ServiceOptions } from '../../src/server/service.js';
 
 export const tokens = {
@@ -123,3 +124,33 @@ export const overloaded = {
   status: 529,
   body: '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
 };
+
+/**
+ * Opens session `sessionId` of task-1 on the concrete-main profile for alice, acknowledges its first dispatch and
+ * reports an overload on it, so its interactive retry waits with a notice. Returns the route as the report left it.
+ */
+export async function failingSession(base: string, sessionId: string): Promise<RouteDocument> {
+  const opened = await call(base, 'adapter', 'POST', '/v1/sessions', {
+    task_id: 'task-1',
+    session_id: sessionId,
+    profile_id: 'concrete-main',
+    owner: 'alice',
+  });
+  expect(opened.status).toBe(201);
+  const { route } = opened.body as { route: RouteDocument };
+  const dispatchId = route.dispatch!.id;
+  await call(
+    base,
+    'adapter',
+    'POST',
+    `/v1/routes/${encodeURIComponent(route.id)}/dispatches/${encodeURIComponent(dispatchId)}/ack`,
+  );
+  const failed = await call(base, 'adapter', 'POST', `/v1/sessions/${sessionId}/evidence`, {
+    task_id: 'task-1',
+    envelope: overloaded,
+    invocation_id: dispatchId,
+    replay: {},
+  });
+  expect(failed.status).toBe(200);
+  return (failed.body as { route: RouteDocument }).route;
+}

@@ -1,16 +1,10 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { ESLint } from 'eslint';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useLintProbes } from './lint-probes.js';
 
 /**
  * The lint is what keeps the core pure and the graph acyclic: this test writes small probe files into
  * src/core, lints them with the project's configuration, and expects the bans to fire.
  */
-const root = new URL('../../', import.meta.url).pathname;
-const probeDir = join(root, 'src/core', `__lint_probe_${process.pid}__`);
-const eslint = new ESLint({ cwd: root });
-
 const probes: Record<string, string> = {
   'clock.ts': 'export const t = Date.now();\nexport const d = new Date();\n',
   'timer.ts': 'export function later(f: () => void): void {\n  setTimeout(f, 10);\n}\n',
@@ -21,18 +15,7 @@ const probes: Record<string, string> = {
   'clean.ts': 'export function add(x: number, y: number): number {\n  return x + y;\n}\n',
 };
 
-let messages: Map<string, string[]>;
-
-beforeAll(async () => {
-  mkdirSync(probeDir, { recursive: true });
-  for (const [name, code] of Object.entries(probes)) writeFileSync(join(probeDir, name), code);
-  const results = await eslint.lintFiles(Object.keys(probes).map((name) => join(probeDir, name)));
-  messages = new Map(
-    results.map((r) => [r.filePath.split('/').pop()!, r.messages.map((m) => `${m.ruleId}: ${m.message}`)]),
-  );
-}, 120_000);
-
-afterAll(() => rmSync(probeDir, { recursive: true, force: true }));
+const messages = useLintProbes('src/core', probes);
 
 describe('lint keeps src/core pure', () => {
   it('bans reading the clock', () => {

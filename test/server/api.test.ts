@@ -42,6 +42,16 @@ async function startRoute(id: string): Promise<RouteDocument> {
   return (acked.body as RouteAnswer).route;
 }
 
+/** Reports an overload on the route's current dispatch (what each replay flag says is `replay`). */
+function reportOverload(route: RouteDocument, replay: Record<string, boolean> = {}) {
+  return call(suite.url, 'adapter', 'POST', `/v1/routes/${route.id}/evidence`, {
+    envelope: overloaded,
+    generation: route.generation,
+    invocation_id: route.dispatch!.id,
+    replay,
+  });
+}
+
 describe('profiles', () => {
   it('[API-01] [API-02] a legacy policy document in, the normalized version 1 document out', async () => {
     const legacy = await call(suite.url, 'admin', 'PUT', '/v1/profiles/legacy', {
@@ -163,12 +173,7 @@ describe('routes, reports and actions', () => {
   it('[API-03] a failure report answers with the code, class, retry ordinal of its maximum, an absolute deadline and the pending outcome', async () => {
     const route = await startRoute('r-api03');
     const before = Date.now();
-    const failed = await call(suite.url, 'adapter', 'POST', '/v1/routes/r-api03/evidence', {
-      envelope: overloaded,
-      generation: route.generation,
-      invocation_id: route.dispatch!.id,
-      replay: { assistant_output: false, tool_activity: false },
-    });
+    const failed = await reportOverload(route, { assistant_output: false, tool_activity: false });
     expect(failed.status).toBe(200);
     const answer = failed.body as RouteAnswer;
     expect(answer.result).toBe('changed');
@@ -200,12 +205,7 @@ describe('routes, reports and actions', () => {
 
   it('[RTE-19] [RTE-21] a manual action carries the expected generation: a stale one is 409 with the snapshot, a repeated cancel is unchanged', async () => {
     const route = await startRoute('r-actions');
-    await call(suite.url, 'adapter', 'POST', '/v1/routes/r-actions/evidence', {
-      envelope: overloaded,
-      generation: route.generation,
-      invocation_id: route.dispatch!.id,
-      replay: {},
-    });
+    await reportOverload(route);
     const stale = await call(suite.url, 'operator', 'POST', '/v1/routes/r-actions/actions', {
       action: 'cancel',
       expected_generation: route.generation + 5,
@@ -241,12 +241,7 @@ describe('routes, reports and actions', () => {
 
   it('skip now switches to the next candidate; its dispatch waits for the acknowledgement', async () => {
     const route = await startRoute('r-skip');
-    await call(suite.url, 'adapter', 'POST', '/v1/routes/r-skip/evidence', {
-      envelope: overloaded,
-      generation: route.generation,
-      invocation_id: route.dispatch!.id,
-      replay: {},
-    });
+    await reportOverload(route);
     const skipped = await call(suite.url, 'operator', 'POST', '/v1/routes/r-skip/actions', {
       action: 'skip_now',
       expected_generation: route.generation,
@@ -284,12 +279,7 @@ describe('routes, reports and actions', () => {
 
   it('an unsafe failure (tool activity) stops for a person; success after a retry makes the route active', async () => {
     const unsafe = await startRoute('r-unsafe');
-    const stopped = await call(suite.url, 'adapter', 'POST', '/v1/routes/r-unsafe/evidence', {
-      envelope: overloaded,
-      generation: unsafe.generation,
-      invocation_id: unsafe.dispatch!.id,
-      replay: { tool_activity: true },
-    });
+    const stopped = await reportOverload(unsafe, { tool_activity: true });
     expect(stopped.body).toMatchObject({ route: { state: 'action_required', reason: 'unsafe' } });
     const retried = await call(suite.url, 'operator', 'POST', '/v1/routes/r-unsafe/actions', {
       action: 'retry_now',

@@ -3,6 +3,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../src/server/auth.js';
 import {
+  allowedRoles,
   allRoles,
   bearer,
   call,
@@ -38,15 +39,6 @@ interface BadCase {
   /** An event stream that must say `reload` and end (Last-Event-ID garbage). */
   readonly reload?: boolean;
 }
-
-const allowed: Readonly<Record<string, readonly Role[]>> = {
-  public: allRoles,
-  read: ['viewer', 'operator', 'admin', 'adapter'],
-  operate: ['operator', 'admin'],
-  admin: ['admin'],
-  adapter: ['adapter'],
-  orchestrate: ['operator', 'admin', 'adapter'],
-};
 
 const hostile: Readonly<Record<string, string>> = {
   NUL: 'a\u0000b',
@@ -129,7 +121,7 @@ function badCases(endpoints: readonly ListedEndpoint[]): BadCase[] {
   const withoutBody = endpoints.filter((e) => e.operation.requestBody === undefined);
 
   for (const e of withBody) {
-    const roles = allowed[e.operation['x-recourse-access']]!;
+    const roles = allowedRoles[e.operation['x-recourse-access']]!;
     const forbidden = allRoles.filter((r) => !roles.includes(r));
     const path = existing(e.path);
     const first = roles[0]!;
@@ -269,7 +261,7 @@ function badCases(endpoints: readonly ListedEndpoint[]): BadCase[] {
 
   // Unknown query parameters, on every endpoint.
   for (const e of endpoints) {
-    const role = allowed[e.operation['x-recourse-access']]![0]!;
+    const role = allowedRoles[e.operation['x-recourse-access']]![0]!;
     const query = e.operation.parameters?.some((p) => p.name === 'task_id') ? `task_id=${state.task}&` : '';
     cases.push({
       name: `${key(e)} an unknown query parameter`,
@@ -285,7 +277,7 @@ function badCases(endpoints: readonly ListedEndpoint[]): BadCase[] {
 
   // Unknown ids, and hostile ids in the path: every endpoint with an id.
   for (const e of endpoints.filter((x) => x.path.includes('{id}'))) {
-    const role = allowed[e.operation['x-recourse-access']]![0]!;
+    const role = allowedRoles[e.operation['x-recourse-access']]![0]!;
     const query = e.operation.parameters?.some((p) => p.name === 'task_id') ? `?task_id=${state.task}` : '';
     const body = e.operation.requestBody === undefined ? {} : { body: validBodies[key(e)] ?? {} };
     // PUT creates a profile under a new id; a hostile one is a field error at /id.
@@ -338,7 +330,7 @@ function badCases(endpoints: readonly ListedEndpoint[]): BadCase[] {
   }
   // A session named with another task's id is the same 404 as an unknown one (NOT-43).
   for (const e of endpoints.filter((x) => x.path.startsWith('/v1/sessions/{id}'))) {
-    const role = allowed[e.operation['x-recourse-access']]![0]!;
+    const role = allowedRoles[e.operation['x-recourse-access']]![0]!;
     const valid = validBodies[key(e)] as Record<string, unknown> | undefined;
     cases.push({
       name: `${key(e)} a foreign task id`,
@@ -762,7 +754,7 @@ function badCases(endpoints: readonly ListedEndpoint[]): BadCase[] {
   for (const value of ['sleeping', 'ACTIVE', 'active&state=retry_wait']) list(`state=${value}`, '/state');
   for (const value of ['%00', '%E2%80%AE', '']) list(`profile_id=${value}`, '/profile_id');
   for (const e of withoutBody.filter((x) => x.operation.parameters?.some((p) => p.name === 'task_id'))) {
-    const role = allowed[e.operation['x-recourse-access']]![0]!;
+    const role = allowedRoles[e.operation['x-recourse-access']]![0]!;
     cases.push({
       name: `${key(e)} without task_id`,
       role,

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { RouteDocument } from '../../src/server/route-document.js';
-import { call, overloaded, policy, startTestService, suiteService, tokens } from '../helpers/service.js';
+import {
+  call,
+  failingSession,
+  overloaded,
+  policy,
+  startTestService,
+  suiteService,
+  tokens,
+} from '../helpers/service.js';
 import { followEvents } from '../helpers/sse.js';
 
 /** A hostile client against a real server: races, late and foreign acknowledgements, odd ids, the event stream. */
@@ -247,22 +255,7 @@ describe('the event stream', () => {
 
 describe('the recovery choice', () => {
   async function cancelledSession(sessionId: string): Promise<Message> {
-    const opened = await call(suite.url, 'adapter', 'POST', '/v1/sessions', {
-      task_id: 'task-1',
-      session_id: sessionId,
-      profile_id: 'concrete-main',
-      owner: 'alice',
-    });
-    expect(opened.status).toBe(201);
-    const { route } = opened.body as { route: RouteDocument };
-    await call(suite.url, 'adapter', 'POST', ackPath(route));
-    const failed = await call(suite.url, 'adapter', 'POST', `/v1/sessions/${sessionId}/evidence`, {
-      task_id: 'task-1',
-      envelope: overloaded,
-      invocation_id: route.dispatch!.id,
-      replay: {},
-    });
-    expect(failed.status).toBe(200);
+    await failingSession(suite.url, sessionId);
     await call(suite.url, 'operator', 'POST', `/v1/sessions/${sessionId}/retry/cancel`, {
       task_id: 'task-1',
       owner: 'alice',

@@ -14,6 +14,20 @@ export const roleTokens: Readonly<Record<Role, string>> = {
 
 export const allRoles = Object.keys(roleTokens) as Role[];
 
+/**
+ * The permission matrix: who may call an endpoint of each `x-recourse-access` level. Written here independently of
+ * `src/server/auth.ts` so a change there fails the tests: API-04 (the classify, evidence and ack endpoints are the
+ * adapter's alone), API-06 (profile edits need admin).
+ */
+export const allowedRoles: Readonly<Record<string, readonly Role[]>> = {
+  public: allRoles,
+  read: ['viewer', 'operator', 'admin', 'adapter'],
+  operate: ['operator', 'admin'],
+  admin: ['admin'],
+  adapter: ['adapter'],
+  orchestrate: ['operator', 'admin', 'adapter'],
+};
+
 export interface LiveService {
   readonly service: RunningService;
   readonly url: string;

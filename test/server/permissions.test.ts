@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signSession, TokenTable, type Role } from '../../src/server/auth.js';
+import { signSession, TokenTable } from '../../src/server/auth.js';
 import {
+  allowedRoles,
   allRoles,
   bearer,
   call,
@@ -17,19 +18,6 @@ import {
   type ListedEndpoint,
   type LiveService,
 } from './live-service.js';
-
-/**
- * The permission matrix, written here independently of `src/server/auth.ts` so a change there fails this test:
- * API-04 (the classify, evidence and ack endpoints are the adapter's alone), API-06 (profile edits need admin).
- */
-const allowed: Readonly<Record<string, readonly Role[]>> = {
-  public: allRoles,
-  read: ['viewer', 'operator', 'admin', 'adapter'],
-  operate: ['operator', 'admin'],
-  admin: ['admin'],
-  adapter: ['adapter'],
-  orchestrate: ['operator', 'admin', 'adapter'],
-};
 
 /** Credentials that are not one: each must be 401 on every non-public endpoint. */
 const notCredentials: readonly { readonly name: string; readonly headers: Record<string, string> }[] = [
@@ -83,7 +71,7 @@ function label(endpoint: ListedEndpoint): string {
 describe('the permission matrix, enumerated from /openapi.json', () => {
   it('[API-04] lists every endpoint with a known access level, and the internal ones are the adapter’s', () => {
     expect(endpoints.length).toBeGreaterThanOrEqual(25);
-    const unknown = endpoints.filter((e) => !(e.operation['x-recourse-access'] in allowed)).map(label);
+    const unknown = endpoints.filter((e) => !(e.operation['x-recourse-access'] in allowedRoles)).map(label);
     expect(unknown).toEqual([]);
     const internal = endpoints.filter(
       (e) => e.path === '/v1/classify' || e.path.endsWith('/evidence') || e.path.endsWith('/ack'),
@@ -105,7 +93,7 @@ describe('the permission matrix, enumerated from /openapi.json', () => {
       const wrong: string[] = [];
       for (const endpoint of endpoints) {
         const answer = await probe(endpoint, bearer(role));
-        const may = allowed[endpoint.operation['x-recourse-access']]!.includes(role);
+        const may = allowedRoles[endpoint.operation['x-recourse-access']]!.includes(role);
         if (may) {
           if (answer.status === 401 || answer.status === 403 || answer.status >= 500) {
             wrong.push(`${label(endpoint)}: ${answer.status} ${answer.text.slice(0, 120)}`);
@@ -399,7 +387,7 @@ describe('what /openapi.json proves absent', () => {
     for (const e of endpoints.filter(
       (x) => x.operation.requestBody !== undefined && x.path !== '/v1/profiles/{id}',
     )) {
-      const role = allowed[e.operation['x-recourse-access']]![0]!;
+      const role = allowedRoles[e.operation['x-recourse-access']]![0]!;
       for (const name of ['pattern', 'regex', 'class', 'remap']) {
         const answer = await call(live.url, {
           method: e.method,

@@ -3,41 +3,14 @@ import { Writable } from 'node:stream';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteDocument } from '../../src/server/route-document.js';
-import { call, overloaded, startTestService, suiteService, tokens } from '../helpers/service.js';
+import { call, failingSession, startTestService, suiteService, tokens } from '../helpers/service.js';
 import { followEvents } from '../helpers/sse.js';
 
 type Message = { id: string; metadata: Record<string, unknown>; content: string };
-type SessionAnswer = { session: { route_id: string }; route: RouteDocument };
 
 /** Task sessions over HTTP against a real server: notices, Cancel, the Resume / Start fresh choice. */
 describe('task sessions', () => {
   const suite = suiteService({ ackTimeoutMs: 60_000 });
-
-  /** A session whose first attempt failed with an overload: its interactive retry waits, with a notice. */
-  async function failingSession(sessionId: string): Promise<RouteDocument> {
-    const opened = await call(suite.url, 'adapter', 'POST', '/v1/sessions', {
-      task_id: 'task-1',
-      session_id: sessionId,
-      profile_id: 'concrete-main',
-      owner: 'alice',
-    });
-    expect(opened.status).toBe(201);
-    const { route } = opened.body as SessionAnswer;
-    await call(
-      suite.url,
-      'adapter',
-      'POST',
-      `/v1/routes/${encodeURIComponent(route.id)}/dispatches/${route.dispatch!.id}/ack`,
-    );
-    const failed = await call(suite.url, 'adapter', 'POST', `/v1/sessions/${sessionId}/evidence`, {
-      task_id: 'task-1',
-      envelope: overloaded,
-      invocation_id: route.dispatch!.id,
-      replay: {},
-    });
-    expect(failed.status).toBe(200);
-    return (failed.body as { route: RouteDocument }).route;
-  }
 
   const messagesOf = async (sessionId: string) =>
     (
@@ -47,7 +20,7 @@ describe('task sessions', () => {
     ).messages;
 
   it('[NOT-41] [CUR-33] Cancel of a live retry writes Resume / Start fresh once; the person’s Resume dispatches to the same session, once', async () => {
-    const waiting = await failingSession('s-resume');
+    const waiting = await failingSession(suite.url, 's-resume');
     expect(waiting.state).toBe('retry_wait');
     expect((await messagesOf('s-resume')).filter((m) => m.metadata.retrying === true)).toHaveLength(1);
     const events = followEvents(`${suite.url}/v1/events`, { authorization: `Bearer ${tokens.viewer}` });
@@ -88,7 +61,7 @@ describe('task sessions', () => {
   });
 
   it('[NOT-43] a foreign task-session pair and an unknown one get the same status and body', async () => {
-    await failingSession('s-owned');
+    await failingSession(suite.url, 's-owned');
     const foreignOwner = await call(suite.url, 'operator', 'POST', '/v1/sessions/s-owned/retry/cancel', {
       task_id: 'task-1',
       owner: 'mallory',
@@ -109,7 +82,7 @@ describe('task sessions', () => {
   });
 
   it('[NOT-42] Cancel with no live loop is an idempotent cleanup: no active cancellation, no recovery message', async () => {
-    await failingSession('s-twice');
+    await failingSession(suite.url, 's-twice');
     await call(suite.url, 'operator', 'POST', '/v1/sessions/s-twice/retry/cancel', {
       task_id: 'task-1',
       owner: 'alice',
@@ -123,7 +96,7 @@ describe('task sessions', () => {
   });
 
   it('deleting a session retires its retry and notices; its messages are then 404', async () => {
-    await failingSession('s-delete');
+    await failingSession(suite.url, 's-delete');
     expect((await call(suite.url, 'operator', 'DELETE', '/v1/sessions/s-delete?task_id=task-1')).status).toBe(
       204,
     );

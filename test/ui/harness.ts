@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { tokens, type TestRole } from '../helpers/service.js';
 
 /**
@@ -20,6 +20,10 @@ export const viewports = {
 } as const;
 export type ViewportName = keyof typeof viewports;
 export const phoneViewports: readonly ViewportName[] = ['phone', 'small'];
+/** Every viewport, desktop first: the sizes each page is checked at. */
+export const viewportNames = Object.keys(viewports) as readonly ViewportName[];
+export const themes = ['light', 'dark'] as const;
+export type ThemeName = (typeof themes)[number];
 
 export interface UiService {
   readonly url: string;
@@ -37,7 +41,7 @@ export interface UiService {
 }
 
 /** Starts `recourse serve` as a user would, on a free port, and waits for its start-up line. */
-export async function startUiService(extraArgs: readonly string[] = []): Promise<UiService> {
+async function startUiService(extraArgs: readonly string[] = []): Promise<UiService> {
   const dir = mkdtempSync(join(tmpdir(), 'recourse-ui-'));
   const database = join(dir, 'recourse.db');
   const tokensFile = join(dir, 'tokens');
@@ -118,7 +122,7 @@ export async function startUiService(extraArgs: readonly string[] = []): Promise
   };
 }
 
-export async function launchChromium(): Promise<Browser> {
+async function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath,
     args: [
@@ -141,22 +145,25 @@ export interface OpenPage {
   readonly errors: string[];
 }
 
+/** How a test opens a page: as whom, at what size and theme, where, and with what browser clock. */
+export interface SignInOptions {
+  readonly role?: TestRole;
+  readonly viewport?: ViewportName;
+  readonly path?: string;
+  readonly theme?: ThemeName;
+  readonly clockOffsetMs?: number;
+  /** False: the page's event stream is cut (a tab that lost it), so the page goes stale until it reloads. */
+  readonly liveEvents?: boolean;
+}
+
 /**
  * A fresh browser context at `viewport`, signed in as `role` through the `/?token=` exchange (the cookie), on
  * `path`. `clockOffsetMs` moves the browser's clock (Date) without touching the server's.
  */
-export async function openSignedIn(
+async function openSignedIn(
   browser: Browser,
   service: UiService,
-  options: {
-    role?: TestRole;
-    viewport?: ViewportName;
-    path?: string;
-    theme?: 'light' | 'dark';
-    clockOffsetMs?: number;
-    /** False: the page's event stream is cut (a tab that lost it), so the page goes stale until it reloads. */
-    liveEvents?: boolean;
-  } = {},
+  options: SignInOptions = {},
 ): Promise<OpenPage> {
   const context = await browser.newContext({
     viewport: viewports[options.viewport ?? 'desktop'],
@@ -179,6 +186,55 @@ export async function openSignedIn(
     await page.goto(service.url + options.path);
   }
   return { context, page, errors };
+}
+
+/** One UI test file's service and browser, through accessors that are valid once its `beforeAll` has run. */
+export interface UiSuite {
+  readonly service: UiService;
+  readonly browser: Browser;
+  /** The service's base URL (`http://127.0.0.1:PORT`, no trailing slash). */
+  readonly url: string;
+  /** A fresh context signed in on this suite's browser and service (see `SignInOptions`). */
+  open(options?: SignInOptions): Promise<OpenPage>;
+}
+
+/**
+ * Registers, in the calling file or `describe`, the hooks every UI suite needs: `beforeAll` starts the service and
+ * Chromium side by side and then runs `prepare` (a suite's seed data), `afterAll` closes the browser and stops the
+ * service. Whatever started is stopped even when the other part or `prepare` failed, so no process outlives a file.
+ */
+export function useUiSuite(prepare?: (service: UiService) => Promise<void>): UiSuite {
+  let service: UiService | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    const [started, launched] = await Promise.allSettled([startUiService(), launchChromium()]);
+    if (started.status === 'fulfilled') service = started.value;
+    if (launched.status === 'fulfilled') browser = launched.value;
+    if (started.status === 'rejected') throw started.reason;
+    if (launched.status === 'rejected') throw launched.reason;
+    await prepare?.(started.value);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await service?.stop();
+  });
+  const running = () => {
+    if (service === undefined || browser === undefined)
+      throw new Error('the UI suite is used before its beforeAll started the service and the browser');
+    return { service, browser };
+  };
+  return {
+    get service() {
+      return running().service;
+    },
+    get browser() {
+      return running().browser;
+    },
+    get url() {
+      return running().service.url;
+    },
+    open: (options) => openSignedIn(running().browser, running().service, options),
+  };
 }
 
 /** Every `Date` in the page reads the clock moved by `offsetMs` (timers are untouched). */
@@ -268,6 +324,39 @@ const artifacts = join(process.cwd(), 'test-artifacts', 'ui');
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(artifacts, { recursive: true });
   await page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
+}
+
+/**
+ * The look every page keeps as it is now (UI-10): at a phone `viewport` no phone layout problem, at any size no axe
+ * violation; then saved as the screenshot `screenshotName`. `label` names the state in a failure's message.
+ */
+export async function expectGoodLook(
+  page: Page,
+  viewport: ViewportName,
+  screenshotName: string,
+  label?: string,
+): Promise<void> {
+  if (phoneViewports.includes(viewport)) expect(await phoneLayoutProblems(page), label).toEqual([]);
+  expect(await axeViolations(page), label).toEqual([]);
+  await screenshot(page, screenshotName);
+}
+
+/**
+ * Opens a page with `openAt` at every viewport in each theme in turn, runs `check` on it, then expects no page error
+ * and closes its context before the next: the sweep a page's look is tested in.
+ */
+export async function atEverySizeAndTheme(
+  openAt: (viewport: ViewportName, theme: ThemeName) => Promise<OpenPage>,
+  check: (page: Page, viewport: ViewportName, theme: ThemeName) => Promise<void>,
+): Promise<void> {
+  for (const viewport of viewportNames) {
+    for (const theme of themes) {
+      const open = await openAt(viewport, theme);
+      await check(open.page, viewport, theme);
+      expectNoPageErrors(open);
+      await open.context.close();
+    }
+  }
 }
 
 /** Fails with the page's own errors listed, if it logged any. */

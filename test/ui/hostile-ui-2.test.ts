@@ -1,14 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { tokens } from '../helpers/service.js';
-import {
-  expectNoPageErrors,
-  launchChromium,
-  openSignedIn,
-  startUiService,
-  viewports,
-  type UiService,
-} from './harness.js';
+import { expectNoPageErrors, useUiSuite, viewports } from './harness.js';
 import { seedProfile } from './profiles-fixtures.js';
 import { fail, failingSession, rateLimited, startRoute } from './routes-fixtures.js';
 
@@ -16,23 +9,14 @@ import { fail, failingSession, rateLimited, startRoute } from './routes-fixtures
  * A hostile user's second round of probes, in Chromium against the built `recourse serve`: a session that ends
  * while the page is open, deep links opened signed out.
  */
-let service: UiService;
-let browser: Browser;
-
-beforeAll(async () => {
-  [service, browser] = await Promise.all([startUiService(), launchChromium()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await service?.stop();
-});
+const ui = useUiSuite();
 
 describe('a session that ends while the page is open', () => {
   it('a deep link opened signed out comes back to that page after signing in, with its query', async () => {
-    await seedProfile(service, 'h2-deep');
-    const context = await browser.newContext({ viewport: viewports.desktop });
+    await seedProfile(ui.service, 'h2-deep');
+    const context = await ui.browser.newContext({ viewport: viewports.desktop });
     const page = await context.newPage();
-    await page.goto(`${service.url}/profiles/h2-deep?from=link`);
+    await page.goto(`${ui.url}/profiles/h2-deep?from=link`);
     await page.getByRole('heading', { name: 'Sign in to Recourse' }).waitFor();
     // Nobody was signed in, so nothing "ended".
     expect(await page.getByText('Your session ended').count()).toBe(0);
@@ -45,8 +29,8 @@ describe('a session that ends while the page is open', () => {
   });
 
   it('an action refused because the session ended says so in words, and signing in again returns to the route', async () => {
-    await fail(service, await startRoute(service, 'h2-ended'), rateLimited(600));
-    const open = await openSignedIn(browser, service, { role: 'operator', path: '/routes/h2-ended' });
+    await fail(ui.service, await startRoute(ui.service, 'h2-ended'), rateLimited(600));
+    const open = await ui.open({ role: 'operator', path: '/routes/h2-ended' });
     const { page, context } = open;
     await page.getByRole('button', { name: 'Cancel wait' }).waitFor();
     await context.clearCookies(); // as when the cookie expires or its token is revoked
@@ -58,14 +42,14 @@ describe('a session that ends while the page is open', () => {
     await page.locator('.route-headline').waitFor();
     expect(new URL(page.url()).pathname).toBe('/routes/h2-ended');
     // The refused Cancel changed nothing.
-    expect((await service.call<{ state: string }>('GET', '/v1/routes/h2-ended')).body.state).toBe(
+    expect((await ui.service.call<{ state: string }>('GET', '/v1/routes/h2-ended')).body.state).toBe(
       'retry_wait',
     );
     await context.close();
   });
 
   it('a return address that leaves the site is ignored: signing in lands on the board', async () => {
-    const context = await browser.newContext({ viewport: viewports.desktop });
+    const context = await ui.browser.newContext({ viewport: viewports.desktop });
     const page = await context.newPage();
     for (const next of [
       '//evil.example/x',
@@ -73,12 +57,12 @@ describe('a session that ends while the page is open', () => {
       '/\\evil.example',
       'javascript:alert(1)',
     ]) {
-      await page.goto(`${service.url}/sign-in?next=${encodeURIComponent(next)}`);
+      await page.goto(`${ui.url}/sign-in?next=${encodeURIComponent(next)}`);
       await page.getByLabel('Access token').fill(tokens.viewer);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByText('Signed in as viewer').waitFor();
       await page.waitForURL(/\/routes$/);
-      expect(new URL(page.url()).origin).toBe(service.url);
+      expect(new URL(page.url()).origin).toBe(ui.url);
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByRole('heading', { name: 'Sign in to Recourse' }).waitFor();
     }
@@ -89,18 +73,18 @@ describe('a session that ends while the page is open', () => {
 describe('the lists under a double click', () => {
   const seeders = {
     sessions: async (i: number) =>
-      service.call(
+      ui.service.call(
         'POST',
         '/v1/sessions',
         { task_id: 'h2-more', session_id: `h2-more-${i}`, profile_id: 'concrete-main', owner: 'alice' },
         'adapter',
       ),
-    plans: async (i: number) => service.call('PUT', `/v1/plans/h2-more-${i}`, {}, 'adapter'),
+    plans: async (i: number) => ui.service.call('PUT', `/v1/plans/h2-more-${i}`, {}, 'adapter'),
   } as const;
   for (const list of ['sessions', 'plans'] as const) {
     it(`"Show more ${list}" pressed twice shows each row once`, async () => {
       for (let i = 0; i < 53; i++) expect((await seeders[list](i)).status).toBeLessThan(300);
-      const open = await openSignedIn(browser, service, { role: 'viewer', path: `/${list}` });
+      const open = await ui.open({ role: 'viewer', path: `/${list}` });
       const { page } = open;
       const more = page.getByRole('button', { name: `Show more ${list}` });
       await more.waitFor();
@@ -118,8 +102,8 @@ describe('the lists under a double click', () => {
 
 describe('the policy editor from the keyboard', () => {
   it('[UI-09] moving a candidate to the first or last place keeps the focus on its row and says where it went', async () => {
-    await seedProfile(service, 'h2-move');
-    const open = await openSignedIn(browser, service, { path: '/profiles/h2-move' });
+    await seedProfile(ui.service, 'h2-move');
+    const open = await ui.open({ path: '/profiles/h2-move' });
     const { page } = open;
     const down = page.getByRole('button', { name: 'Move down claude-code' });
     await down.focus();
@@ -143,8 +127,8 @@ describe('keyboard focus after an action whose button goes away', () => {
     page.evaluate(() => document.activeElement === null || document.activeElement === document.body);
 
   it('Save from the keyboard keeps the focus on Save once the service answers', async () => {
-    await seedProfile(service, 'h2-save');
-    const open = await openSignedIn(browser, service, { path: '/profiles/h2-save' });
+    await seedProfile(ui.service, 'h2-save');
+    const open = await ui.open({ path: '/profiles/h2-save' });
     const { page } = open;
     await page.getByLabel('Name').fill('Team renamed');
     await page.getByRole('button', { name: 'Save', exact: true }).focus();
@@ -157,8 +141,8 @@ describe('keyboard focus after an action whose button goes away', () => {
   });
 
   it('Discard edits, and Load version after a stale save, from the keyboard keep the focus at the save bar', async () => {
-    await seedProfile(service, 'h2-discard');
-    const open = await openSignedIn(browser, service, { path: '/profiles/h2-discard' });
+    await seedProfile(ui.service, 'h2-discard');
+    const open = await ui.open({ path: '/profiles/h2-discard' });
     const { page } = open;
     await page.getByLabel('Name').fill('Team edited');
     await page.getByRole('button', { name: 'Discard edits' }).focus();
@@ -167,9 +151,9 @@ describe('keyboard focus after an action whose button goes away', () => {
     await page.waitForTimeout(200);
     expect(await focusedIsBody(page)).toBe(false);
     // Someone else saves meanwhile: this page's save is stale, and loading theirs retires the banner's button.
-    const stored = (await service.call<Record<string, unknown>>('GET', '/v1/profiles/h2-discard')).body;
+    const stored = (await ui.service.call<Record<string, unknown>>('GET', '/v1/profiles/h2-discard')).body;
     expect(
-      (await service.call('PUT', '/v1/profiles/h2-discard', { ...stored, name: 'Team theirs' })).status,
+      (await ui.service.call('PUT', '/v1/profiles/h2-discard', { ...stored, name: 'Team theirs' })).status,
     ).toBe(200);
     await page.getByLabel('Name').fill('Team mine');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
@@ -183,15 +167,17 @@ describe('keyboard focus after an action whose button goes away', () => {
   });
 
   it('a plan action from the keyboard leaves the focus in the actions section, not on the page body', async () => {
-    expect((await service.call('PUT', '/v1/plans/h2-plan', { max_retries: 2 }, 'operator')).status).toBe(200);
-    const recorded = await service.call(
+    expect((await ui.service.call('PUT', '/v1/plans/h2-plan', { max_retries: 2 }, 'operator')).status).toBe(
+      200,
+    );
+    const recorded = await ui.service.call(
       'POST',
       '/v1/plans/h2-plan/errors',
       { phase: 'strategize', message: 'Connection timed out after 30s', exception_type: 'TimeoutError' },
       'adapter',
     );
     expect(recorded.status).toBe(200);
-    const open = await openSignedIn(browser, service, { role: 'operator', path: '/plans/h2-plan' });
+    const open = await ui.open({ role: 'operator', path: '/plans/h2-plan' });
     const { page } = open;
     await page.getByRole('button', { name: 'Retry the phase', exact: true }).focus();
     await page.keyboard.press('Enter');
@@ -208,11 +194,8 @@ describe('keyboard focus after an action whose button goes away', () => {
   });
 
   it('[NOT-41] Resume from the keyboard leaves the focus in the transcript, not on the page body', async () => {
-    await failingSession(service, { taskId: 'h2-task', sessionId: 'h2-resume' }, 50);
-    const open = await openSignedIn(browser, service, {
-      role: 'operator',
-      path: '/sessions/h2-resume?task_id=h2-task',
-    });
+    await failingSession(ui.service, { taskId: 'h2-task', sessionId: 'h2-resume' }, 50);
+    const open = await ui.open({ role: 'operator', path: '/sessions/h2-resume?task_id=h2-task' });
     const { page } = open;
     await page.getByRole('button', { name: 'Cancel', exact: true }).click();
     const recovery = page.getByRole('region', { name: 'Needs your choice' });
@@ -229,9 +212,9 @@ describe('keyboard focus after an action whose button goes away', () => {
 
 describe('the sign-in form under hostile input', () => {
   it('a 10 kB paste is refused in words, with no field path or validator jargon, and nobody is signed in', async () => {
-    const context = await browser.newContext({ viewport: viewports.phone });
+    const context = await ui.browser.newContext({ viewport: viewports.phone });
     const page = await context.newPage();
-    await page.goto(`${service.url}/sign-in`);
+    await page.goto(`${ui.url}/sign-in`);
     await page.getByLabel('Access token').fill(`${tokens.admin}${'x'.repeat(10_000)}`);
     await page.getByRole('button', { name: 'Sign in' }).click();
     const alert = page.getByRole('alert');
@@ -246,8 +229,8 @@ describe('the sign-in form under hostile input', () => {
 
 describe('roles', () => {
   it('an adapter signed in is told its own role on a route it may not act on, never that it is a viewer', async () => {
-    await fail(service, await startRoute(service, 'h2-adapter'), rateLimited(600));
-    const open = await openSignedIn(browser, service, { role: 'adapter', path: '/routes/h2-adapter' });
+    await fail(ui.service, await startRoute(ui.service, 'h2-adapter'), rateLimited(600));
+    const open = await ui.open({ role: 'adapter', path: '/routes/h2-adapter' });
     const { page } = open;
     await page.locator('.route-headline').waitFor();
     const text = await page.locator('main').innerText();

@@ -1,13 +1,5 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  expectNoPageErrors,
-  launchChromium,
-  openSignedIn,
-  phoneLayoutProblems,
-  startUiService,
-  type UiService,
-} from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { expectNoPageErrors, phoneLayoutProblems, useUiSuite } from './harness.js';
 import { tokens } from '../helpers/service.js';
 import { openAll, section, seedProfile } from './profiles-fixtures.js';
 import { fail, failingSession, rateLimited, startRoute } from './routes-fixtures.js';
@@ -16,16 +8,7 @@ import { fail, failingSession, rateLimited, startRoute } from './routes-fixtures
  * A hostile user's probes, in Chromium against the built `recourse serve`: odd ids in addresses, a dropped and
  * resumed event stream, keyboard use across actions and dialogs, signing out and going back.
  */
-let service: UiService;
-let browser: Browser;
-
-beforeAll(async () => {
-  [service, browser] = await Promise.all([startUiService(), launchChromium()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await service?.stop();
-});
+const ui = useUiSuite();
 
 function countdownSeconds(text: string): number {
   if (text === 'Due now') return 0;
@@ -48,10 +31,10 @@ describe('hostile addresses', () => {
       '/profiles/nope',
       `/profiles/${long}`,
     ];
-    const open = await openSignedIn(browser, service, { viewport: 'small' });
+    const open = await ui.open({ viewport: 'small' });
     const problems: string[] = [];
     for (const path of paths) {
-      const answer = await open.page.goto(service.url + path);
+      const answer = await open.page.goto(ui.url + path);
       if (answer?.headers()['content-type']?.includes('text/html') !== true) {
         problems.push(`${path}: answered ${answer?.status()} ${answer?.headers()['content-type']}`);
         continue;
@@ -72,17 +55,17 @@ describe('hostile addresses', () => {
   });
 
   it('a route whose id has a slash, a dot, a colon or an at sign opens from its address', async () => {
-    const seeded = await startRoute(service, 'odd-ids');
+    const seeded = await startRoute(ui.service, 'odd-ids');
     const problems: string[] = [];
     for (const id of ['team/a', 'v1.2', 'a:b@c/d.e', 'a/..']) {
-      const started = await service.call(
+      const started = await ui.service.call(
         'POST',
         '/v1/routes',
         { route_id: id, profile_id: `p-${seeded.id}` },
         'adapter',
       );
       expect(started.status, JSON.stringify(started.body)).toBe(201);
-      const open = await openSignedIn(browser, service, { path: `/routes/${encodeURIComponent(id)}` });
+      const open = await ui.open({ path: `/routes/${encodeURIComponent(id)}` });
       const headline = await open.page
         .locator('.route-headline')
         .innerText({ timeout: 5_000 })
@@ -97,8 +80,8 @@ describe('hostile addresses', () => {
 
 describe('keyboard', () => {
   it('after Cancel wait from the keyboard the focus is not lost to the page body', async () => {
-    await fail(service, await startRoute(service, 'k-cancel'), rateLimited(30));
-    const open = await openSignedIn(browser, service, { role: 'operator', path: '/routes/k-cancel' });
+    await fail(ui.service, await startRoute(ui.service, 'k-cancel'), rateLimited(30));
+    const open = await ui.open({ role: 'operator', path: '/routes/k-cancel' });
     const { page } = open;
     await page.locator('.route-headline').waitFor();
     await page.getByRole('button', { name: 'Cancel wait' }).focus();
@@ -114,8 +97,8 @@ describe('keyboard', () => {
   });
 
   it('Escape cancels the Stop dialog and the focus returns to Stop', async () => {
-    await fail(service, await startRoute(service, 'k-stop'), rateLimited(30));
-    const open = await openSignedIn(browser, service, { role: 'operator', path: '/routes/k-stop' });
+    await fail(ui.service, await startRoute(ui.service, 'k-stop'), rateLimited(30));
+    const open = await ui.open({ role: 'operator', path: '/routes/k-stop' });
     const { page } = open;
     await page.locator('.route-headline').waitFor();
     await page.getByRole('button', { name: 'Stop', exact: true }).focus();
@@ -139,7 +122,9 @@ describe('keyboard', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('dialog').waitFor();
     await page.keyboard.press('Escape');
-    expect((await service.call<{ state: string }>('GET', '/v1/routes/k-stop')).body.state).toBe('retry_wait');
+    expect((await ui.service.call<{ state: string }>('GET', '/v1/routes/k-stop')).body.state).toBe(
+      'retry_wait',
+    );
     expectNoPageErrors(open);
     await open.context.close();
   });
@@ -147,8 +132,8 @@ describe('keyboard', () => {
 
 describe('signing out', () => {
   it('after Sign out the back button shows the sign-in form, not the data', async () => {
-    await fail(service, await startRoute(service, 's-back'), rateLimited(30));
-    const open = await openSignedIn(browser, service, { path: '/routes/s-back' });
+    await fail(ui.service, await startRoute(ui.service, 's-back'), rateLimited(30));
+    const open = await ui.open({ path: '/routes/s-back' });
     const { page } = open;
     await page.locator('.route-headline').waitFor();
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -161,7 +146,7 @@ describe('signing out', () => {
   });
 
   it('a stream the service refuses once the cookie is gone brings the sign-in form, not "Reconnecting…" for ever', async () => {
-    const open = await openSignedIn(browser, service);
+    const open = await ui.open();
     const { page, context } = open;
     await page
       .getByTestId('connection')
@@ -185,10 +170,10 @@ describe('signing out', () => {
   });
 
   it('a forged cookie shows the sign-in form', async () => {
-    const context = await browser.newContext();
-    await context.addCookies([{ name: 'recourse_session', value: 'forged.value', url: service.url }]);
+    const context = await ui.browser.newContext();
+    await context.addCookies([{ name: 'recourse_session', value: 'forged.value', url: ui.url }]);
     const page = await context.newPage();
-    await page.goto(`${service.url}/routes`);
+    await page.goto(`${ui.url}/routes`);
     await page.getByRole('heading', { name: 'Sign in to Recourse' }).waitFor();
     await context.close();
   });
@@ -196,8 +181,8 @@ describe('signing out', () => {
 
 describe('the event stream dropped and resumed', () => {
   it('countdowns stay anchored to the server clock after the stream replays older events', async () => {
-    const route = await startRoute(service, 'e-resume');
-    const open = await openSignedIn(browser, service, { role: 'viewer' });
+    const route = await startRoute(ui.service, 'e-resume');
+    const open = await ui.open({ role: 'viewer' });
     const { page } = open;
     const newest = await newestEventId();
     // Hold the stream: every connection ends at once at the current id, so the browser keeps reconnecting.
@@ -210,10 +195,10 @@ describe('the event stream dropped and resumed', () => {
         body: `retry: 300\nid: ${newest}\n\n`,
       });
     });
-    await page.goto(`${service.url}/routes/e-resume`);
+    await page.goto(`${ui.url}/routes/e-resume`);
     await page.locator('.route-headline').waitFor();
     // While the stream is down the route starts a wait; the page hears of it 6 s later, from the log.
-    const waiting = await fail(service, route, rateLimited(30));
+    const waiting = await fail(ui.service, route, rateLimited(30));
     await page.waitForTimeout(6_000);
     hold = false;
     await expect
@@ -231,7 +216,7 @@ describe('the event stream dropped and resumed', () => {
 /** The id of the newest event in the service's log (the stream's first comment says it). */
 async function newestEventId(): Promise<string> {
   const controller = new AbortController();
-  const response = await fetch(`${service.url}/v1/events`, {
+  const response = await fetch(`${ui.url}/v1/events`, {
     headers: { authorization: `Bearer ${tokens.admin}` },
     signal: controller.signal,
   });
@@ -245,8 +230,8 @@ async function newestEventId(): Promise<string> {
 
 describe('the policy editor under hostile input', () => {
   it('every hostile value is refused beside its field at once, nothing is sent, never "Saved"', async () => {
-    await seedProfile(service, 'h-input');
-    const open = await openSignedIn(browser, service, { viewport: 'small', path: '/profiles/h-input' });
+    await seedProfile(ui.service, 'h-input');
+    const open = await ui.open({ viewport: 'small', path: '/profiles/h-input' });
     const { page } = open;
     await openAll(page);
     const transient = section(page, 0, 'Transient errors');
@@ -274,14 +259,14 @@ describe('the policy editor under hostile input', () => {
     }
     expect(puts).toBe(0);
     expect(await phoneLayoutProblems(page)).toEqual([]);
-    expect((await service.call('GET', '/v1/profiles/h-input')).body).toMatchObject({ version: 1 });
+    expect((await ui.service.call('GET', '/v1/profiles/h-input')).body).toMatchObject({ version: 1 });
     expectNoPageErrors(open);
     await open.context.close();
   });
 
   it('an edit typed while a save is in flight is kept, not replaced by the saved copy', async () => {
-    await seedProfile(service, 'h-typing');
-    const open = await openSignedIn(browser, service, { path: '/profiles/h-typing' });
+    await seedProfile(ui.service, 'h-typing');
+    const open = await ui.open({ path: '/profiles/h-typing' });
     const { page } = open;
     await openAll(page);
     const transient = section(page, 0, 'Transient errors');
@@ -304,7 +289,7 @@ describe('the policy editor under hostile input', () => {
     expect(await page.getByTestId('save-outcome').innerText()).toContain(
       'the edits you made while it was saving are not saved yet',
     );
-    const stored = (await service.call('GET', '/v1/profiles/h-typing')).body as {
+    const stored = (await ui.service.call('GET', '/v1/profiles/h-typing')).body as {
       candidates: Array<{ policy: { transient: { retry: unknown } } }>;
     };
     expect(stored.candidates[0]!.policy.transient.retry).toEqual({
@@ -319,11 +304,8 @@ describe('the policy editor under hostile input', () => {
 
 describe('the retry card from the keyboard', () => {
   it('after Cancel the focus moves to the Resume / Start fresh choice, not the page body', async () => {
-    await failingSession(service, { taskId: 'task-k', sessionId: 'k-session' }, 50);
-    const open = await openSignedIn(browser, service, {
-      role: 'operator',
-      path: '/sessions/k-session?task_id=task-k',
-    });
+    await failingSession(ui.service, { taskId: 'task-k', sessionId: 'k-session' }, 50);
+    const open = await ui.open({ role: 'operator', path: '/sessions/k-session?task_id=task-k' });
     const { page } = open;
     const cancel = page
       .getByRole('region', { name: 'Retrying automatically' })

@@ -1,46 +1,30 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { tokens } from '../helpers/service.js';
 import {
-  axeViolations,
+  atEverySizeAndTheme,
+  expectGoodLook,
   expectNoPageErrors,
-  launchChromium,
-  openSignedIn,
-  phoneLayoutProblems,
-  phoneViewports,
   screenshot,
-  startUiService,
-  viewports,
-  type UiService,
-  type ViewportName,
+  useUiSuite,
 } from './harness.js';
 
 const run = promisify(execFile);
-const sizes = Object.keys(viewports) as ViewportName[];
 
 /** Plan errors (seed 004) in Chromium against the built `recourse serve`; errors recorded through the API. */
 describe('plan pages', () => {
-  let service: UiService;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [service, browser] = await Promise.all([startUiService(), launchChromium()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await service?.stop();
-  });
+  const ui = useUiSuite();
 
   const record = async (planId: string, body: Record<string, unknown>) => {
-    const answer = await service.call('POST', `/v1/plans/${planId}/errors`, body, 'adapter');
+    const answer = await ui.service.call('POST', `/v1/plans/${planId}/errors`, body, 'adapter');
     expect(answer.status).toBe(200);
   };
 
   /** A plan that failed twice in strategize (a timeout, then a validation error), resumed once between. */
   async function erroredPlan(planId: string): Promise<void> {
-    expect((await service.call('PUT', `/v1/plans/${planId}`, { max_retries: 2 }, 'operator')).status).toBe(
+    expect((await ui.service.call('PUT', `/v1/plans/${planId}`, { max_retries: 2 }, 'operator')).status).toBe(
       200,
     );
     await record(planId, {
@@ -49,7 +33,7 @@ describe('plan pages', () => {
       exception_type: 'TimeoutError',
     });
     expect(
-      (await service.call('POST', `/v1/plans/${planId}/actions`, { action: 'retry' }, 'operator')).status,
+      (await ui.service.call('POST', `/v1/plans/${planId}/actions`, { action: 'retry' }, 'operator')).status,
     ).toBe(200);
     await record(planId, {
       phase: 'strategize',
@@ -65,7 +49,7 @@ describe('plan pages', () => {
       process.execPath,
       ['dist/cli/main.js', 'errors', planId, '--format', 'plain'],
       {
-        env: { ...process.env, RECOURSE_SERVER: service.url, RECOURSE_TOKEN: tokens.viewer, NO_COLOR: '1' },
+        env: { ...process.env, RECOURSE_SERVER: ui.url, RECOURSE_TOKEN: tokens.viewer, NO_COLOR: '1' },
       },
     );
     return stdout;
@@ -82,15 +66,9 @@ describe('plan pages', () => {
         .split('\n')
         .filter((l) => l.startsWith(`${key}: `))
         .map((l) => l.slice(key.length + 2));
-    for (const viewport of sizes) {
-      for (const theme of ['light', 'dark'] as const) {
-        const open = await openSignedIn(browser, service, {
-          role: 'operator',
-          viewport,
-          theme,
-          path: '/plans/p-ui',
-        });
-        const { page } = open;
+    await atEverySizeAndTheme(
+      (viewport, theme) => ui.open({ role: 'operator', viewport, theme, path: '/plans/p-ui' }),
+      async (page, viewport, theme) => {
         await expect.poll(() => page.getByTestId('plan-now').count()).toBe(1);
         const text = await main(page).innerText();
         expect(await page.getByTestId('plan-now').innerText()).toBe(
@@ -126,13 +104,9 @@ describe('plan pages', () => {
           'Cancel the plan',
         ])
           expect(await button(page, name).count()).toBe(1);
-        if (phoneViewports.includes(viewport)) expect(await phoneLayoutProblems(page)).toEqual([]);
-        expect(await axeViolations(page)).toEqual([]);
-        await screenshot(page, `plans-plan-${viewport}-${theme}`);
-        expectNoPageErrors(open);
-        await open.context.close();
-      }
-    }
+        await expectGoodLook(page, viewport, `plans-plan-${viewport}-${theme}`);
+      },
+    );
   });
 
   it('[PLN-06] an action is sent and confirmed; a live tab follows it; a stale tab’s action names the revision it saw and is refused (409 stale_revision) with why, and the page shows the plan as it is; Cancel asks first', async () => {
@@ -140,7 +114,7 @@ describe('plan pages', () => {
     // b lost its event stream, so it goes stale; c follows the plan's events.
     const [a, b, c] = await Promise.all(
       [true, false, true].map((liveEvents) =>
-        openSignedIn(browser, service, { role: 'operator', path: '/plans/p-act', liveEvents }),
+        ui.open({ role: 'operator', path: '/plans/p-act', liveEvents }),
       ),
     );
     for (const open of [a!, b!, c!])
@@ -180,7 +154,7 @@ describe('plan pages', () => {
     await expect.poll(() => dialog.isVisible()).toBe(true);
     await button(b!.page, 'Keep it as it is').click();
     expect(
-      (await service.call<{ plan: { state: string } }>('GET', '/v1/plans/p-act/errors')).body.plan.state,
+      (await ui.service.call<{ plan: { state: string } }>('GET', '/v1/plans/p-act/errors')).body.plan.state,
     ).toBe('running');
     await button(b!.page, 'Cancel the plan').click();
     await dialog.getByRole('button', { name: 'Cancel the plan' }).click();
@@ -195,8 +169,8 @@ describe('plan pages', () => {
   });
 
   it('a viewer sees the errors and the decision live, and no action', async () => {
-    expect((await service.call('PUT', '/v1/plans/p-live', {}, 'operator')).status).toBe(200);
-    const open = await openSignedIn(browser, service, { role: 'viewer', path: '/plans/p-live' });
+    expect((await ui.service.call('PUT', '/v1/plans/p-live', {}, 'operator')).status).toBe(200);
+    const open = await ui.open({ role: 'viewer', path: '/plans/p-live' });
     const { page } = open;
     await expect.poll(() => main(page).innerText()).toContain('No errors recorded for plan p-live.');
     await page.waitForTimeout(300);
@@ -217,30 +191,20 @@ describe('plan pages', () => {
 
   it('the plans list shows each plan’s state in words and its error count, at every size and theme', async () => {
     await erroredPlan('p-list');
-    for (const viewport of sizes) {
-      for (const theme of ['light', 'dark'] as const) {
-        const open = await openSignedIn(browser, service, {
-          role: 'viewer',
-          viewport,
-          theme,
-          path: '/plans',
-        });
-        const { page } = open;
+    await atEverySizeAndTheme(
+      (viewport, theme) => ui.open({ role: 'viewer', viewport, theme, path: '/plans' }),
+      async (page, viewport, theme) => {
         const link = page.getByRole('link', { name: 'p-list', exact: true });
         await expect.poll(() => link.count()).toBe(1);
         const row = page.getByRole('row').filter({ has: link });
         expect(await row.innerText()).toContain('Needs your action: the strategize phase failed');
         expect(await row.innerText()).toContain('2 errors');
-        if (phoneViewports.includes(viewport)) expect(await phoneLayoutProblems(page)).toEqual([]);
-        expect(await axeViolations(page)).toEqual([]);
-        await screenshot(page, `plans-list-${viewport}-${theme}`);
+        await expectGoodLook(page, viewport, `plans-list-${viewport}-${theme}`);
         if (viewport === 'desktop' && theme === 'light') {
           await link.click();
           await expect.poll(() => page.getByTestId('plan-now').count()).toBe(1);
         }
-        expectNoPageErrors(open);
-        await open.context.close();
-      }
-    }
+      },
+    );
   });
 });

@@ -1,12 +1,10 @@
-import type { Browser, Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page, Request } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import {
   expectNoPageErrors,
-  launchChromium,
-  openSignedIn,
   phoneLayoutProblems,
-  startUiService,
-  type UiService,
+  useUiSuite,
+  viewportNames,
   type ViewportName,
 } from './harness.js';
 import { candidate, cliPreview, openAll, pagePreview, section, seedProfile } from './profiles-fixtures.js';
@@ -15,29 +13,17 @@ import { candidate, cliPreview, openAll, pagePreview, section, seedProfile } fro
  * The policy editor (`/profiles/ID`) against the real `recourse serve` in Chromium, at each size: editing both
  * class policies, inline validation, saving and reloading, the preview against the CLI's, and refusals.
  */
-let service: UiService;
-let browser: Browser;
-
-beforeAll(async () => {
-  [service, browser] = await Promise.all([startUiService(), launchChromium()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await service?.stop();
-});
-
-const sizes: readonly ViewportName[] = ['desktop', 'phone', 'small'];
+const ui = useUiSuite();
 
 async function expectPhoneLayout(page: Page, viewport: ViewportName): Promise<void> {
   if (viewport !== 'desktop') expect(await phoneLayoutProblems(page)).toEqual([]);
 }
 
-describe.each(sizes)('policy editor at %s', (viewport) => {
+describe.each(viewportNames)('policy editor at %s', (viewport) => {
   it('[UI-01][UI-02][UI-03][UI-04][UI-05][UI-06][UI-08][UI-09][SCN-11] edits both class policies, the preview following every keystroke, and saves only version 1', async () => {
     const id = `edit-${viewport}`;
-    await seedProfile(service, id);
-    const open = await openSignedIn(browser, service, { viewport, path: `/profiles/${id}` });
+    await seedProfile(ui.service, id);
+    const open = await ui.open({ viewport, path: `/profiles/${id}` });
     const { page } = open;
     const row = candidate(page, 0);
     await expect
@@ -118,7 +104,7 @@ describe.each(sizes)('policy editor at %s', (viewport) => {
         on_exhausted: 'skip',
       },
     };
-    const cli = cliPreview(service.dir, policy);
+    const cli = cliPreview(ui.service.dir, policy);
     expect(await pagePreview(page, 0, 'transient')).toEqual(cli.transient);
     expect(await pagePreview(page, 0, 'hard')).toEqual(cli.hard);
 
@@ -135,7 +121,7 @@ describe.each(sizes)('policy editor at %s', (viewport) => {
     expect(await outcome.innerText()).toContain('version 2');
     await outcome.getByRole('button', { name: 'The stored document' }).click();
     const shown = JSON.parse(await page.getByTestId('saved-document').innerText()) as Record<string, unknown>;
-    const stored = await service.call('GET', `/v1/profiles/${id}`);
+    const stored = await ui.service.call('GET', `/v1/profiles/${id}`);
     expect(shown).toEqual(stored.body);
     const storedPolicy = (stored.body as { candidates: Array<{ policy: unknown }> }).candidates[0]!.policy;
     expect(storedPolicy).toEqual({
@@ -152,7 +138,7 @@ describe.each(sizes)('policy editor at %s', (viewport) => {
       },
     });
     // The saved candidate policy through the CLI gives the page's numbers too.
-    const saved = cliPreview(service.dir, storedPolicy);
+    const saved = cliPreview(ui.service.dir, storedPolicy);
     expect(await pagePreview(page, 0, 'hard')).toEqual(saved.hard);
 
     // Reload: the stored document comes back into the form, durations in units.
@@ -172,8 +158,8 @@ describe.each(sizes)('policy editor at %s', (viewport) => {
 
   it('[UI-07] shows every invalid field at once beside its field, keeps an emptied field empty, and never claims a rejected save', async () => {
     const id = `invalid-${viewport}`;
-    await seedProfile(service, id);
-    const open = await openSignedIn(browser, service, { viewport, path: `/profiles/${id}` });
+    await seedProfile(ui.service, id);
+    const open = await ui.open({ viewport, path: `/profiles/${id}` });
     const { page } = open;
     await openAll(page);
     const transient = section(page, 0, 'Transient errors');
@@ -224,15 +210,15 @@ describe.each(sizes)('policy editor at %s', (viewport) => {
     expect(puts).toBe(0);
     expect(await retries.inputValue()).toBe(''); // never snaps back
     await expectPhoneLayout(page, viewport);
-    expect((await service.call('GET', `/v1/profiles/${id}`)).body).toMatchObject({ version: 1 });
+    expect((await ui.service.call('GET', `/v1/profiles/${id}`)).body).toMatchObject({ version: 1 });
     expectNoPageErrors(open);
     await open.context.close();
   });
 
   it('[UI-07] puts the server’s 422 messages beside the same fields and keeps the edits', async () => {
     const id = `server-422-${viewport}`;
-    await seedProfile(service, id);
-    const open = await openSignedIn(browser, service, { viewport, path: `/profiles/${id}` });
+    await seedProfile(ui.service, id);
+    const open = await ui.open({ viewport, path: `/profiles/${id}` });
     const { page } = open;
     await openAll(page);
     // A request altered on the way (as an older page or a proxy might send it): the real server judges it.
@@ -254,7 +240,7 @@ describe.each(sizes)('policy editor at %s', (viewport) => {
       expect.stringContaining('Maximum retries must be an integer from 1 to 10'),
     ]);
     expect(await section(page, 0, 'Transient errors').getByLabel('Maximum retries').inputValue()).toBe('5');
-    expect((await service.call('GET', `/v1/profiles/${id}`)).body).toMatchObject({ version: 1 });
+    expect((await ui.service.call('GET', `/v1/profiles/${id}`)).body).toMatchObject({ version: 1 });
     await expectPhoneLayout(page, viewport);
     expectNoPageErrors(open);
     await open.context.close();
@@ -262,18 +248,18 @@ describe.each(sizes)('policy editor at %s', (viewport) => {
 
   it('a stale save (another client saved meanwhile) shows what the other client changed and offers to load it', async () => {
     const id = `conflict-${viewport}`;
-    await seedProfile(service, id);
-    const open = await openSignedIn(browser, service, { viewport, path: `/profiles/${id}` });
+    await seedProfile(ui.service, id);
+    const open = await ui.open({ viewport, path: `/profiles/${id}` });
     const { page } = open;
     await openAll(page);
     await section(page, 0, 'Transient errors').getByLabel('Maximum retries').fill('6');
     // Another client saves version 2 meanwhile.
-    const current = (await service.call('GET', `/v1/profiles/${id}`)).body as {
+    const current = (await ui.service.call('GET', `/v1/profiles/${id}`)).body as {
       candidates: Array<{ policy: { transient: { retry: { max_retries: number } } } }>;
     };
     current.candidates[0]!.policy.transient.retry.max_retries = 7;
     expect(
-      (await service.call('PUT', `/v1/profiles/${id}`, current, 'admin', { 'if-match': '"1"' })).status,
+      (await ui.service.call('PUT', `/v1/profiles/${id}`, current, 'admin', { 'if-match': '"1"' })).status,
     ).toBe(200);
 
     await page.getByRole('button', { name: 'Save', exact: true }).click();
@@ -285,7 +271,7 @@ describe.each(sizes)('policy editor at %s', (viewport) => {
     );
     await expectPhoneLayout(page, viewport);
     // Nothing of ours was stored.
-    expect((await service.call('GET', `/v1/profiles/${id}`)).body).toMatchObject({ version: 2 });
+    expect((await ui.service.call('GET', `/v1/profiles/${id}`)).body).toMatchObject({ version: 2 });
     await page.getByRole('button', { name: 'Load version 2 (discards your edits)' }).click();
     expect(await section(page, 0, 'Transient errors').getByLabel('Maximum retries').inputValue()).toBe('7');
     expect(await page.getByText('version 2', { exact: false }).count()).toBeGreaterThan(0);
@@ -295,9 +281,9 @@ describe.each(sizes)('policy editor at %s', (viewport) => {
 
   it('[UI-04][API-06] a viewer and an operator see the policies read-only, with no edit controls', async () => {
     const id = `read-only-${viewport}`;
-    await seedProfile(service, id);
+    await seedProfile(ui.service, id);
     for (const role of ['viewer', 'operator'] as const) {
-      const open = await openSignedIn(browser, service, { viewport, role, path: `/profiles/${id}` });
+      const open = await ui.open({ viewport, role, path: `/profiles/${id}` });
       const { page } = open;
       await openAll(page);
       expect(await section(page, 0, 'Transient errors').innerText()).toContain(
@@ -312,7 +298,7 @@ describe.each(sizes)('policy editor at %s', (viewport) => {
       // The server refuses the role anyway.
       expect(
         (
-          await service.call(
+          await ui.service.call(
             'PUT',
             `/v1/profiles/${id}`,
             { name: 'x', candidates: [{ profile_id: 'a' }] },

@@ -1,14 +1,13 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import {
-  axeViolations,
+  expectGoodLook,
   expectNoPageErrors,
-  launchChromium,
-  openSignedIn,
   phoneLayoutProblems,
   screenshot,
-  startUiService,
-  type UiService,
+  themes,
+  useUiSuite,
+  viewportNames,
   type ViewportName,
 } from './harness.js';
 import { candidate, openAll, section, seedProfile } from './profiles-fixtures.js';
@@ -17,33 +16,20 @@ import { candidate, openAll, section, seedProfile } from './profiles-fixtures.js
  * The profiles list and the editor's look: every state of the editor (closed, open, invalid, saved, conflict) keeps
  * the phone layout promises, axe finds nothing on either theme, and each page is saved as a screenshot per size.
  */
-let service: UiService;
-let browser: Browser;
-
-beforeAll(async () => {
-  [service, browser] = await Promise.all([startUiService(), launchChromium()]);
+const ui = useUiSuite(async (service) => {
   await seedProfile(service, 'team');
   await seedProfile(service, 'night-shift');
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await service?.stop();
-});
-
-const sizes: readonly ViewportName[] = ['desktop', 'phone', 'small'];
-
 async function checkState(page: Page, viewport: ViewportName, name: string, theme: string): Promise<void> {
-  if (viewport !== 'desktop') expect(await phoneLayoutProblems(page), name).toEqual([]);
-  expect(await axeViolations(page), `${name} ${theme}`).toEqual([]);
-  await screenshot(page, `profiles-${name}-${viewport}-${theme}`);
+  await expectGoodLook(page, viewport, `profiles-${name}-${viewport}-${theme}`, `${name} ${theme}`);
 }
 
-describe.each(sizes)('profiles pages at %s', (viewport) => {
-  it.each(['light', 'dark'] as const)(
+describe.each(viewportNames)('profiles pages at %s', (viewport) => {
+  it.each(themes)(
     '[UI-09][UI-10] the editor keeps the layout and accessibility in every state (%s theme)',
     async (theme) => {
-      const open = await openSignedIn(browser, service, { viewport, theme, path: '/profiles/team' });
+      const open = await ui.open({ viewport, theme, path: '/profiles/team' });
       const { page } = open;
       await candidate(page, 0).waitFor();
       await checkState(page, viewport, 'editor-closed', theme);
@@ -66,8 +52,8 @@ describe.each(sizes)('profiles pages at %s', (viewport) => {
 
   it('[UI-10] the saved and conflict states keep the phone layout and accessibility', async () => {
     const id = `states-${viewport}`;
-    await seedProfile(service, id);
-    const open = await openSignedIn(browser, service, { viewport, path: `/profiles/${id}` });
+    await seedProfile(ui.service, id);
+    const open = await ui.open({ viewport, path: `/profiles/${id}` });
     const { page } = open;
     await openAll(page);
     await section(page, 0, 'Hard errors').getByRole('radio', { name: 'Skip candidate' }).check();
@@ -76,9 +62,9 @@ describe.each(sizes)('profiles pages at %s', (viewport) => {
     await page.getByRole('button', { name: 'The stored document' }).click();
     await checkState(page, viewport, 'editor-saved', 'light');
     // Another client saves; ours is now stale.
-    const current = (await service.call('GET', `/v1/profiles/${id}`)).body;
+    const current = (await ui.service.call('GET', `/v1/profiles/${id}`)).body;
     expect(
-      (await service.call('PUT', `/v1/profiles/${id}`, { ...current, name: 'Renamed elsewhere' })).status,
+      (await ui.service.call('PUT', `/v1/profiles/${id}`, { ...current, name: 'Renamed elsewhere' })).status,
     ).toBe(200);
     await section(page, 0, 'Transient errors').getByLabel('Maximum retries').fill('9');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
@@ -93,10 +79,10 @@ describe.each(sizes)('profiles pages at %s', (viewport) => {
     await open.context.close();
   });
 
-  it.each(['light', 'dark'] as const)(
+  it.each(themes)(
     'the list shows each profile with a one-line summary per candidate, linking to its editor (%s theme)',
     async (theme) => {
-      const open = await openSignedIn(browser, service, { viewport, theme, path: '/profiles' });
+      const open = await ui.open({ viewport, theme, path: '/profiles' });
       const { page } = open;
       const team = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Team team' }) });
       await team.waitFor();
@@ -115,7 +101,7 @@ describe.each(sizes)('profiles pages at %s', (viewport) => {
   );
 
   it('an admin creates a profile (hostile names stay text; a taken id is refused); a viewer has no create control', async () => {
-    const open = await openSignedIn(browser, service, { viewport, path: '/profiles' });
+    const open = await ui.open({ viewport, path: '/profiles' });
     const { page } = open;
     await page.getByRole('heading', { name: 'New profile' }).waitFor();
     // Invalid first: every field's message at once, nothing sent.
@@ -129,7 +115,7 @@ describe.each(sizes)('profiles pages at %s', (viewport) => {
     await page.getByLabel('First candidate').fill('claude-code');
     await page.getByRole('button', { name: 'Create profile' }).click();
     await expect.poll(() => page.getByRole('alert').innerText()).toContain('already exists');
-    expect((await service.call('GET', '/v1/profiles/team')).body).toMatchObject({ name: 'Team team' });
+    expect((await ui.service.call('GET', '/v1/profiles/team')).body).toMatchObject({ name: 'Team team' });
     // A new one, with a hostile name shown as text.
     const id = `new-${viewport}`;
     const name = `<script>alert(1)</script> ${'x'.repeat(150)}`;
@@ -145,7 +131,7 @@ describe.each(sizes)('profiles pages at %s', (viewport) => {
     expectNoPageErrors(open);
     await open.context.close();
 
-    const viewer = await openSignedIn(browser, service, { viewport, role: 'viewer', path: '/profiles' });
+    const viewer = await ui.open({ viewport, role: 'viewer', path: '/profiles' });
     await viewer.page.getByRole('link', { name: 'Team team' }).waitFor();
     expect(await viewer.page.getByRole('heading', { name: 'New profile' }).count()).toBe(0);
     expect(await viewer.page.getByRole('main').getByRole('textbox').count()).toBe(0);
@@ -154,11 +140,11 @@ describe.each(sizes)('profiles pages at %s', (viewport) => {
   });
 
   it('an unknown id says there is no such profile; a 2,000-character one says why it cannot be loaded', async () => {
-    const open = await openSignedIn(browser, service, { viewport, path: '/profiles/no-such-profile' });
+    const open = await ui.open({ viewport, path: '/profiles/no-such-profile' });
     await expect
       .poll(() => open.page.getByRole('alert').innerText())
       .toContain('There is no profile with this id.');
-    await open.page.goto(`${service.url}/profiles/${'a'.repeat(2000)}`);
+    await open.page.goto(`${ui.url}/profiles/${'a'.repeat(2000)}`);
     await expect
       .poll(() => open.page.getByRole('alert').innerText())
       .toContain('The profile could not be loaded: a path segment is longer than 512 characters');

@@ -1,17 +1,11 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import {
-  axeViolations,
+  atEverySizeAndTheme,
+  expectGoodLook,
   expectNoPageErrors,
-  launchChromium,
-  openSignedIn,
-  phoneLayoutProblems,
-  phoneViewports,
-  screenshot,
-  startUiService,
-  viewports,
-  type UiService,
-  type ViewportName,
+  useUiSuite,
+  type SignInOptions,
 } from './harness.js';
 import {
   act,
@@ -24,33 +18,19 @@ import {
 } from './routes-fixtures.js';
 
 /** The route view (`/routes/ID`) and its actions, against the built `recourse serve` in Debian's Chromium. */
-let service: UiService;
-let browser: Browser;
-
-beforeAll(async () => {
-  service = await startUiService();
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await service?.stop();
-});
+const ui = useUiSuite();
 
 /** A route waiting to retry its first candidate, ten minutes away (retry 1 of 3, then skip). */
 async function waitingRoute(id: string) {
-  return fail(service, await startRoute(service, id), rateLimited(30));
+  return fail(ui.service, await startRoute(ui.service, id), rateLimited(30));
 }
 
-async function openRoute(
-  id: string,
-  options: Parameters<typeof openSignedIn>[2] & { liveEvents?: boolean } = {},
-) {
-  const open = await openSignedIn(browser, service, options);
-  // Without the event stream the page keeps what it read: another client's change reaches it only through a
-  // refusal (the race a slow stream or a second tab makes).
-  if (options.liveEvents === false) await open.page.route('**/v1/events', (r) => r.abort());
-  await open.page.goto(`${service.url}/routes/${encodeURIComponent(id)}`);
+/**
+ * The route's page, signed in. Without the event stream (`liveEvents: false`) the page keeps what it read: another
+ * client's change reaches it only through a refusal (the race a slow stream or a second tab makes).
+ */
+async function openRoute(id: string, options: Omit<SignInOptions, 'path'> = {}) {
+  const open = await ui.open({ ...options, path: `/routes/${encodeURIComponent(id)}` });
   await open.page.getByRole('heading', { level: 1, name: `Route ${id}` }).waitFor();
   await open.page.locator('.route-headline').waitFor();
   return open;
@@ -103,7 +83,7 @@ describe('route view', () => {
     const opened = await main.innerText();
     expect(opened).toMatch(/Code\s+rate_limited/);
     expect(opened).toMatch(/Class\s+transient/);
-    const stored = await service.call<{ last_failure: { classifier_rule: string } }>(
+    const stored = await ui.service.call<{ last_failure: { classifier_rule: string } }>(
       'GET',
       '/v1/routes/v-facts',
     );
@@ -118,7 +98,7 @@ describe('route view', () => {
   });
 
   it('[UI-11] a reset wait says so in words, and its Retry now asks first', async () => {
-    await fail(service, await startRoute(service, 'v-reset'), usageLimit(3600));
+    await fail(ui.service, await startRoute(ui.service, 'v-reset'), usageLimit(3600));
     const open = await openRoute('v-reset', { role: 'operator' });
     const { page } = open;
     expect(await page.locator('.route-headline').innerText()).toBe('Waiting for the usage limit to reset');
@@ -129,7 +109,7 @@ describe('route view', () => {
     await dialog.waitFor();
     await dialog.getByRole('button', { name: 'Keep it as it is' }).click();
     await expect.poll(() => dialog.isVisible()).toBe(false);
-    expect((await service.call<{ state: string }>('GET', '/v1/routes/v-reset')).body.state).toBe(
+    expect((await ui.service.call<{ state: string }>('GET', '/v1/routes/v-reset')).body.state).toBe(
       'waiting_for_reset',
     );
     await button(page, 'Retry now').click();
@@ -146,7 +126,7 @@ describe('route view', () => {
     const { page } = open;
     const names = () => page.locator('.route-action-buttons button').allInnerTexts();
     expect(await names()).toEqual(['Retry now', `Skip now to ${second}`, 'Cancel wait', 'Stop']);
-    await act(service, route, 'cancel');
+    await act(ui.service, route, 'cancel');
     await expect.poll(() => page.locator('.route-headline').innerText()).toBe('Needs your action');
     expect(await names()).toEqual(['Retry now', `Skip now to ${second}`]);
     expectNoPageErrors(open);
@@ -161,12 +141,16 @@ describe('route view', () => {
     const dialog = page.getByRole('dialog', { name: 'Stop this route?' });
     await dialog.waitFor();
     await dialog.getByRole('button', { name: 'Keep it as it is' }).click();
-    expect((await service.call<{ state: string }>('GET', '/v1/routes/v-stop')).body.state).toBe('retry_wait');
+    expect((await ui.service.call<{ state: string }>('GET', '/v1/routes/v-stop')).body.state).toBe(
+      'retry_wait',
+    );
     await button(page, 'Stop').click();
     await dialog.getByRole('button', { name: 'Stop the route' }).click();
     await expect.poll(() => page.locator('.route-headline').innerText()).toBe('Needs your action');
     expect(await page.locator('.route-state').innerText()).toContain('Stopped by a person');
-    expect((await service.call<{ reason: string }>('GET', '/v1/routes/v-stop')).body.reason).toBe('stopped');
+    expect((await ui.service.call<{ reason: string }>('GET', '/v1/routes/v-stop')).body.reason).toBe(
+      'stopped',
+    );
     expectNoPageErrors(open);
     await open.context.close();
   });
@@ -178,13 +162,13 @@ describe('route view', () => {
     await button(page, 'Stop').click();
     const dialog = page.getByRole('dialog', { name: 'Stop this route?' });
     await dialog.waitFor();
-    await act(service, waiting, 'cancel'); // another person, while the question is open
+    await act(ui.service, waiting, 'cancel'); // another person, while the question is open
     await expect.poll(() => page.locator('.route-headline').innerText()).toBe('Needs your action');
     await dialog.getByRole('button', { name: 'Stop the route' }).click();
     await expect
       .poll(() => page.locator('.banner').allInnerTexts())
       .toContainEqual(expect.stringMatching(/was waiting to retry/));
-    expect((await service.call<{ reason: string }>('GET', '/v1/routes/v-stop-late')).body.reason).toBe(
+    expect((await ui.service.call<{ reason: string }>('GET', '/v1/routes/v-stop-late')).body.reason).toBe(
       'cancelled',
     );
     expectNoPageErrors(open);
@@ -225,7 +209,7 @@ describe('route view', () => {
     const [, second] = candidatesOf('v-stale-state');
     let open = await openRoute('v-stale-state', { role: 'operator', liveEvents: false });
     let page = open.page;
-    await act(service, cancelledFirst, 'cancel');
+    await act(ui.service, cancelledFirst, 'cancel');
     await button(page, `Skip now to ${second}`).click();
     const alert = page.getByRole('alert');
     await expect
@@ -238,7 +222,7 @@ describe('route view', () => {
       'Retry now',
       `Skip now to ${second}`,
     ]);
-    expect((await service.call<{ state: string }>('GET', '/v1/routes/v-stale-state')).body.state).toBe(
+    expect((await ui.service.call<{ state: string }>('GET', '/v1/routes/v-stale-state')).body.state).toBe(
       'action_required',
     );
     expectNoPageErrors(open);
@@ -249,7 +233,7 @@ describe('route view', () => {
     const [first, next] = candidatesOf('v-stale-gen');
     open = await openRoute('v-stale-gen', { role: 'operator', liveEvents: false });
     page = open.page;
-    await act(service, skippedFirst, 'skip_now');
+    await act(ui.service, skippedFirst, 'skip_now');
     await button(page, 'Retry now').click();
     await expect
       .poll(() => page.getByRole('alert').innerText())
@@ -271,7 +255,7 @@ describe('route view', () => {
     await expect
       .poll(() => two.page.getByRole('alert').innerText())
       .toContain('the route was waiting to retry and is now waiting for your action');
-    expect((await service.call<{ reason: string }>('GET', '/v1/routes/v-race')).body.reason).toBe(
+    expect((await ui.service.call<{ reason: string }>('GET', '/v1/routes/v-race')).body.reason).toBe(
       'cancelled',
     );
     for (const open of [one, two]) {
@@ -286,7 +270,7 @@ describe('route view', () => {
     const { page } = open;
     expect(await page.getByRole('button', { name: /Retry now|Skip now|Cancel|Stop/ }).count()).toBe(0);
     expect(await page.locator('main').innerText()).toContain('You are signed in as a viewer');
-    const refused = await service.call(
+    const refused = await ui.service.call(
       'POST',
       '/v1/routes/v-viewer/actions',
       { action: 'stop', expected_generation: route.generation },
@@ -325,8 +309,8 @@ describe('route view', () => {
 
   it('[UI-11] at zero the countdown says "Due now", never "in 0 s" or a negative time, and the page dispatches nothing', async () => {
     const route = await fail(
-      service,
-      await startRoute(service, 'v-due', { intervalSeconds: 12 }),
+      ui.service,
+      await startRoute(ui.service, 'v-due', { intervalSeconds: 12 }),
       rateLimited(1),
     );
     const deadline = Date.parse(route.deadline_at!);
@@ -355,23 +339,16 @@ describe('route view', () => {
 
   it('[UI-10] [UI-11] the route view at 1280×800, 390×844 and 320×568 on light and dark: no phone layout problem, no axe violation', async () => {
     await waitingRoute('v-layout');
-    for (const viewport of Object.keys(viewports) as ViewportName[]) {
-      for (const theme of ['light', 'dark'] as const) {
-        const open = await openRoute('v-layout', { role: 'operator', viewport, theme });
-        const { page } = open;
+    await atEverySizeAndTheme(
+      (viewport, theme) => openRoute('v-layout', { role: 'operator', viewport, theme }),
+      async (page, viewport, theme) => {
         await button(page, /^Details/).click();
-        if (phoneViewports.includes(viewport)) expect(await phoneLayoutProblems(page)).toEqual([]);
-        expect(await axeViolations(page)).toEqual([]);
-        await screenshot(page, `routes-view-${viewport}-${theme}`);
+        await expectGoodLook(page, viewport, `routes-view-${viewport}-${theme}`);
         await button(page, 'Stop').click();
         await page.getByRole('dialog').waitFor();
-        expect(await axeViolations(page)).toEqual([]);
-        if (phoneViewports.includes(viewport)) expect(await phoneLayoutProblems(page)).toEqual([]);
-        await screenshot(page, `routes-view-stop-dialog-${viewport}-${theme}`);
+        await expectGoodLook(page, viewport, `routes-view-stop-dialog-${viewport}-${theme}`);
         await page.getByRole('dialog').getByRole('button', { name: 'Keep it as it is' }).click();
-        expectNoPageErrors(open);
-        await open.context.close();
-      }
-    }
+      },
+    );
   });
 });

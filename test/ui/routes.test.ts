@@ -1,33 +1,18 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import {
-  axeViolations,
+  atEverySizeAndTheme,
+  expectGoodLook,
   expectNoPageErrors,
-  launchChromium,
-  openSignedIn,
   phoneLayoutProblems,
-  phoneViewports,
   screenshot,
-  startUiService,
-  viewports,
-  type UiService,
-  type ViewportName,
+  useUiSuite,
 } from './harness.js';
 import { candidatesOf, plantedSecret, policy, routesInEveryState } from './routes-fixtures.js';
 
 /** The route board (`/routes`), against the built `recourse serve` in Debian's Chromium. */
-let service: UiService;
-let browser: Browser;
-
-beforeAll(async () => {
-  service = await startUiService();
-  browser = await launchChromium();
+const ui = useUiSuite(async (service) => {
   await routesInEveryState(service, 'b');
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await service?.stop();
 });
 
 /** The board's group for a state: its heading (with the count) and its rows. */
@@ -37,7 +22,7 @@ function group(page: Page, name: string) {
 
 describe('route board', () => {
   it('[UI-11] groups and counts routes by state, one plain headline each, and never "running" for a wait', async () => {
-    const open = await openSignedIn(browser, service, { role: 'viewer' });
+    const open = await ui.open({ role: 'viewer' });
     const { page } = open;
     await expect.poll(() => page.getByRole('heading', { level: 2 }).count()).toBe(7);
     const expected: Array<[string, string, string]> = [
@@ -86,7 +71,7 @@ describe('route board', () => {
   });
 
   it('[UI-11] a transition moves the route to its new group in place and is announced once (the ticks are not)', async () => {
-    const open = await openSignedIn(browser, service, { role: 'viewer' });
+    const open = await ui.open({ role: 'viewer' });
     const { page } = open;
     await expect
       .poll(() => group(page, 'Waiting to retry').locator('[data-route-id="b-wait"]').count())
@@ -94,8 +79,8 @@ describe('route board', () => {
     const announcer = page.getByTestId('announcer');
     await page.waitForTimeout(2_100); // two ticks: nothing is announced
     expect(await announcer.innerText()).toBe('');
-    const route = await service.call<{ generation: number }>('GET', '/v1/routes/b-wait');
-    const cancelled = await service.call(
+    const route = await ui.service.call<{ generation: number }>('GET', '/v1/routes/b-wait');
+    const cancelled = await ui.service.call(
       'POST',
       '/v1/routes/b-wait/actions',
       { action: 'cancel', expected_generation: route.body.generation, expected_state: 'retry_wait' },
@@ -119,43 +104,38 @@ describe('route board', () => {
   });
 
   it('[UI-10] [UI-11] the board at 1280×800, 390×844 and 320×568 on light and dark: no phone layout problem, no axe violation', async () => {
-    for (const viewport of Object.keys(viewports) as ViewportName[]) {
-      for (const theme of ['light', 'dark'] as const) {
-        const open = await openSignedIn(browser, service, { role: 'operator', viewport, theme });
-        const { page } = open;
+    await atEverySizeAndTheme(
+      (viewport, theme) => ui.open({ role: 'operator', viewport, theme }),
+      async (page, viewport, theme) => {
         await expect.poll(() => page.getByRole('heading', { level: 2 }).count()).toBeGreaterThan(5);
-        if (phoneViewports.includes(viewport)) expect(await phoneLayoutProblems(page)).toEqual([]);
-        expect(await axeViolations(page)).toEqual([]);
-        await screenshot(page, `routes-board-${viewport}-${theme}`);
-        expectNoPageErrors(open);
-        await open.context.close();
-      }
-    }
+        await expectGoodLook(page, viewport, `routes-board-${viewport}-${theme}`);
+      },
+    );
   });
 
   it('[UI-12] the longest, unbroken route id the service takes wraps on a phone; a 2,000-character id with markup is refused before any page sees it', async () => {
     const hostile = `h-${'x'.repeat(62)}@:.${'y'.repeat(61)}`;
     expect(hostile).toHaveLength(128);
-    const profile = await service.call('PUT', '/v1/profiles/p-hostile', {
+    const profile = await ui.service.call('PUT', '/v1/profiles/p-hostile', {
       name: '<img src=x onerror=alert(1)>',
       candidates: [{ profile_id: 'hostile-claude', policy: policy(3, 600, 'stop') }],
     });
     expect(profile.status).toBe(200);
-    const refused = await service.call(
+    const refused = await ui.service.call(
       'POST',
       '/v1/routes',
       { route_id: `<script>alert(1)</script>${'x'.repeat(1_975)}`, profile_id: 'p-hostile' },
       'adapter',
     );
     expect(refused.status).toBe(422);
-    const started = await service.call(
+    const started = await ui.service.call(
       'POST',
       '/v1/routes',
       { route_id: hostile, profile_id: 'p-hostile' },
       'adapter',
     );
     expect(started.status).toBe(201);
-    const open = await openSignedIn(browser, service, { role: 'viewer', viewport: 'small' });
+    const open = await ui.open({ role: 'viewer', viewport: 'small' });
     const { page } = open;
     const row = page.locator('.route-row').filter({ hasText: hostile });
     await expect.poll(() => row.count()).toBe(1);

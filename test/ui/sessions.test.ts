@@ -1,24 +1,19 @@
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import {
+  atEverySizeAndTheme,
   axeViolations,
+  expectGoodLook,
   expectNoPageErrors,
-  launchChromium,
-  openSignedIn,
   phoneLayoutProblems,
-  phoneViewports,
   screenshot,
-  startUiService,
-  viewports,
-  type UiService,
-  type ViewportName,
+  useUiSuite,
 } from './harness.js';
 import { failingSession as openFailingSession, type RouteDoc } from './routes-fixtures.js';
 
 type Message = { id: string; metadata: Record<string, unknown> };
 
 const task = 'task-ui';
-const sizes = Object.keys(viewports) as ViewportName[];
 
 /**
  * The session view in Chromium against the built `recourse serve`, sessions driven through the API as an
@@ -26,16 +21,7 @@ const sizes = Object.keys(viewports) as ViewportName[];
  * choice.
  */
 describe('session view', () => {
-  let service: UiService;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [service, browser] = await Promise.all([startUiService(), launchChromium()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await service?.stop();
-  });
+  const ui = useUiSuite();
 
   const sessionPath = (sessionId: string) =>
     `/sessions/${encodeURIComponent(sessionId)}?task_id=${encodeURIComponent(task)}`;
@@ -46,11 +32,11 @@ describe('session view', () => {
    * waits `retryAfter` seconds (a provider hint within 60 s replaces the 5 s table delay), with its notice.
    */
   const failingSession = (sessionId: string, retryAfter?: number, owner = 'alice'): Promise<RouteDoc> =>
-    openFailingSession(service, { taskId: task, sessionId, owner }, retryAfter);
+    openFailingSession(ui.service, { taskId: task, sessionId, owner }, retryAfter);
 
   const messagesOf = async (sessionId: string) =>
     (
-      await service.call<{ messages: Message[] }>(
+      await ui.service.call<{ messages: Message[] }>(
         'GET',
         api(sessionId, `/messages?task_id=${task}`),
         undefined,
@@ -81,15 +67,9 @@ describe('session view', () => {
   it('[NOT-03] [NOT-44] the card shows reason, provider, attempt, time and a countdown that counts down; desktop, phone and small render the same card with the same Cancel', async () => {
     await failingSession('s-card', 45);
     const markups: string[] = [];
-    for (const viewport of sizes) {
-      for (const theme of ['light', 'dark'] as const) {
-        const open = await openSignedIn(browser, service, {
-          role: 'operator',
-          viewport,
-          theme,
-          path: sessionPath('s-card'),
-        });
-        const { page } = open;
+    await atEverySizeAndTheme(
+      (viewport, theme) => ui.open({ role: 'operator', viewport, theme, path: sessionPath('s-card') }),
+      async (page, viewport, theme) => {
         await expect.poll(() => card(page).count()).toBe(1);
         await expect.poll(() => card(page).innerText()).toContain('Provider overloaded (anthropic)');
         expect(await card(page).innerText()).toContain('Attempt 1 of 5');
@@ -115,20 +95,16 @@ describe('session view', () => {
           expect(await card(page).locator('[hidden]').innerText()).not.toBe('');
           expect(await page.locator('main').innerText()).not.toContain('provider_overloaded');
         }
-        if (phoneViewports.includes(viewport)) expect(await phoneLayoutProblems(page)).toEqual([]);
-        expect(await axeViolations(page)).toEqual([]);
-        await screenshot(page, `sessions-card-${viewport}-${theme}`);
+        await expectGoodLook(page, viewport, `sessions-card-${viewport}-${theme}`);
         if (theme === 'light') markups.push(await cardMarkup(page));
-        expectNoPageErrors(open);
-        await open.context.close();
-      }
-    }
+      },
+    );
     expect(new Set(markups).size).toBe(1);
   });
 
   it('[NOT-29] [NOT-30] [SCN-12] the card counts down to "Due now", then is gone when the retry succeeds, live and after a reload', async () => {
     const waiting = await failingSession('s-success');
-    const open = await openSignedIn(browser, service, { role: 'operator', path: sessionPath('s-success') });
+    const open = await ui.open({ role: 'operator', path: sessionPath('s-success') });
     const { page } = open;
     await expect.poll(() => card(page).count()).toBe(1);
     // The 5 s delay passes: the countdown stops at "Due now", never "in 0 s" or negative, until the retry goes.
@@ -140,19 +116,20 @@ describe('session view', () => {
     await expect
       .poll(
         async () => {
-          route = (await service.call<RouteDoc>('GET', `/v1/routes/${encodeURIComponent(waiting.id)}`)).body;
+          route = (await ui.service.call<RouteDoc>('GET', `/v1/routes/${encodeURIComponent(waiting.id)}`))
+            .body;
           return route.state;
         },
         { timeout: 15_000 },
       )
       .toBe('retrying');
-    await service.call(
+    await ui.service.call(
       'POST',
       `/v1/routes/${encodeURIComponent(route.id)}/dispatches/${route.dispatch!.id}/ack`,
       undefined,
       'adapter',
     );
-    const done = await service.call(
+    const done = await ui.service.call(
       'POST',
       api('s-success', '/success'),
       { task_id: task, invocation_id: route.dispatch!.id },
@@ -173,7 +150,7 @@ describe('session view', () => {
 
   it('[NOT-41] [CUR-33] Cancel retires the card and writes Resume / Start fresh; choosing Resume sends it once and the dispatch carries it', async () => {
     const waiting = await failingSession('s-cancel', 50);
-    const open = await openSignedIn(browser, service, { role: 'operator', path: sessionPath('s-cancel') });
+    const open = await ui.open({ role: 'operator', path: sessionPath('s-cancel') });
     const { page } = open;
     await expect.poll(() => card(page).count()).toBe(1);
     await cancelButton(page).click();
@@ -192,7 +169,7 @@ describe('session view', () => {
     expect(await recovery.innerText()).toContain('Continues the same agent session');
     expect(await recovery.innerText()).toContain('Opens a new agent session');
     expect(
-      (await service.call<RouteDoc>('GET', `/v1/routes/${encodeURIComponent(waiting.id)}`)).body.state,
+      (await ui.service.call<RouteDoc>('GET', `/v1/routes/${encodeURIComponent(waiting.id)}`)).body.state,
     ).toBe('action_required');
     await axeViolations(page).then((v) => expect(v).toEqual([]));
     await screenshot(page, 'sessions-recovery-desktop-light');
@@ -201,7 +178,8 @@ describe('session view', () => {
     await expect
       .poll(() => page.getByTestId('announcer').innerText())
       .toBe('Resume confirmed: the next attempt is on its way.');
-    const route = (await service.call<RouteDoc>('GET', `/v1/routes/${encodeURIComponent(waiting.id)}`)).body;
+    const route = (await ui.service.call<RouteDoc>('GET', `/v1/routes/${encodeURIComponent(waiting.id)}`))
+      .body;
     expect(route.state).toBe('retrying');
     expect((await messagesOf('s-cancel')).some((m) => m.metadata.recovery === 'manual')).toBe(false);
     expectNoPageErrors(open);
@@ -210,11 +188,7 @@ describe('session view', () => {
 
   it('[NOT-44] [NOT-41] on the small phone the same Cancel works and Start fresh is sent; a tab that answers late is told the choice was already made', async () => {
     const waiting = await failingSession('s-fresh', 50);
-    const phone = await openSignedIn(browser, service, {
-      role: 'operator',
-      viewport: 'small',
-      path: sessionPath('s-fresh'),
-    });
+    const phone = await ui.open({ role: 'operator', viewport: 'small', path: sessionPath('s-fresh') });
     await expect.poll(() => card(phone.page).count()).toBe(1);
     await cancelButton(phone.page).click();
     const recovery = (page: Page) => page.getByRole('region', { name: 'Needs your choice' });
@@ -222,9 +196,9 @@ describe('session view', () => {
     expect(await phoneLayoutProblems(phone.page)).toEqual([]);
     await screenshot(phone.page, 'sessions-recovery-small-light');
     // A second tab whose event stream is cut keeps showing the choice after the phone has answered it.
-    const late = await openSignedIn(browser, service, { role: 'operator', path: '/sessions' });
+    const late = await ui.open({ role: 'operator', path: '/sessions' });
     await late.page.route('**/v1/events**', (route) => route.abort());
-    await late.page.goto(service.url + sessionPath('s-fresh'));
+    await late.page.goto(ui.url + sessionPath('s-fresh'));
     await expect.poll(() => recovery(late.page).count()).toBe(1);
     await recovery(phone.page).getByRole('button', { name: 'Start fresh', exact: true }).click();
     await expect.poll(() => recovery(phone.page).count()).toBe(0);
@@ -232,7 +206,7 @@ describe('session view', () => {
       .poll(() => phone.page.getByTestId('announcer').innerText())
       .toBe('Start fresh confirmed: the next attempt is on its way.');
     expect(
-      (await service.call<RouteDoc>('GET', `/v1/routes/${encodeURIComponent(waiting.id)}`)).body.state,
+      (await ui.service.call<RouteDoc>('GET', `/v1/routes/${encodeURIComponent(waiting.id)}`)).body.state,
     ).toBe('retrying');
     await recovery(late.page).getByRole('button', { name: 'Resume', exact: true }).click();
     await expect
@@ -252,7 +226,7 @@ describe('session view', () => {
     await failingSession('s-clock', 55);
     const pages = await Promise.all(
       [0, 5 * 60_000, -5 * 60_000].map((clockOffsetMs) =>
-        openSignedIn(browser, service, { role: 'viewer', path: sessionPath('s-clock'), clockOffsetMs }),
+        ui.open({ role: 'viewer', path: sessionPath('s-clock'), clockOffsetMs }),
       ),
     );
     for (const { page } of pages) await expect.poll(() => card(page).getByRole('timer').count()).toBe(1);
@@ -267,18 +241,18 @@ describe('session view', () => {
   it('a viewer sees the card and the recovery choices but no Cancel and no choice buttons', async () => {
     await failingSession('s-viewer', 50);
     await failingSession('s-viewer-2', 50);
-    await service.call(
+    await ui.service.call(
       'POST',
       api('s-viewer-2', '/retry/cancel'),
       { task_id: task, owner: 'alice' },
       'operator',
     );
-    const open = await openSignedIn(browser, service, { role: 'viewer', path: sessionPath('s-viewer') });
+    const open = await ui.open({ role: 'viewer', path: sessionPath('s-viewer') });
     const { page } = open;
     await expect.poll(() => card(page).count()).toBe(1);
     expect(await page.getByRole('button', { name: 'Cancel', exact: true }).count()).toBe(0);
     expect(await card(page).innerText()).toContain('An operator can cancel it.');
-    await page.goto(service.url + sessionPath('s-viewer-2'));
+    await page.goto(ui.url + sessionPath('s-viewer-2'));
     const recovery = page.getByRole('region', { name: 'Needs your choice' });
     await expect.poll(() => recovery.count()).toBe(1);
     expect(await recovery.getByRole('button').count()).toBe(0);
@@ -289,7 +263,7 @@ describe('session view', () => {
 
   it('while the session is still loading an operator is told so, never that only an operator can cancel; Cancel follows it', async () => {
     await failingSession('s-slow-owner', 50);
-    const open = await openSignedIn(browser, service, { role: 'operator' });
+    const open = await ui.open({ role: 'operator' });
     const { page } = open;
     // Hold the session document (whose owner Cancel acts for) until the card is on screen; the messages pass.
     let release!: () => void;
@@ -301,7 +275,7 @@ describe('session view', () => {
         await route.continue();
       },
     );
-    await page.goto(service.url + sessionPath('s-slow-owner'));
+    await page.goto(ui.url + sessionPath('s-slow-owner'));
     await expect.poll(() => card(page).count()).toBe(1);
     expect(await card(page).innerText()).toContain('Loading who may cancel');
     expect(await card(page).innerText()).not.toContain('An operator can cancel it.');
@@ -320,15 +294,9 @@ describe('session view', () => {
     const owner = `mallory@ops:${'o'.repeat(110)}`;
     await failingSession(hostile, 50, owner);
     await failingSession('s-listed', 50);
-    for (const viewport of sizes) {
-      for (const theme of ['light', 'dark'] as const) {
-        const open = await openSignedIn(browser, service, {
-          role: 'operator',
-          viewport,
-          theme,
-          path: '/sessions',
-        });
-        const { page } = open;
+    await atEverySizeAndTheme(
+      (viewport, theme) => ui.open({ role: 'operator', viewport, theme, path: '/sessions' }),
+      async (page, viewport, theme) => {
         const link = page.getByRole('link', { name: 's-listed', exact: true });
         await expect.poll(() => link.count()).toBe(1);
         const row = page.getByRole('row').filter({ has: link });
@@ -336,9 +304,7 @@ describe('session view', () => {
         expect(await page.getByRole('link', { name: hostile }).count()).toBe(1);
         expect(await page.locator('main').innerText()).toContain(owner);
         expect(await page.locator('main script').count()).toBe(0);
-        if (phoneViewports.includes(viewport)) expect(await phoneLayoutProblems(page)).toEqual([]);
-        expect(await axeViolations(page)).toEqual([]);
-        await screenshot(page, `sessions-list-${viewport}-${theme}`);
+        await expectGoodLook(page, viewport, `sessions-list-${viewport}-${theme}`);
         if (viewport === 'desktop' && theme === 'light') {
           await page.getByRole('link', { name: hostile }).click();
           await expect.poll(() => card(page).count()).toBe(1);
@@ -348,9 +314,7 @@ describe('session view', () => {
           await expect.poll(() => page.getByRole('region', { name: 'Needs your choice' }).count()).toBe(1);
           await page.goBack();
         }
-        expectNoPageErrors(open);
-        await open.context.close();
-      }
-    }
+      },
+    );
   });
 });

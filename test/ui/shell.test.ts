@@ -1,17 +1,15 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { tokens } from '../helpers/service.js';
 import { fragmentLength } from '../helpers/planted-credentials.js';
 import {
   axeViolations,
   expectNoPageErrors,
-  launchChromium,
-  openSignedIn,
   phoneLayoutProblems,
   screenshot,
-  startUiService,
+  useUiSuite,
   viewports,
-  type UiService,
+  type ThemeName,
   type ViewportName,
 } from './harness.js';
 import { seedFleet, type Fleet } from './seed.js';
@@ -22,24 +20,16 @@ import { seedFleet, type Fleet } from './seed.js';
  * every size and theme: no axe-core violation, the phone layout's promises, none of 40 planted credentials in the
  * DOM, no page errors, a screenshot of each (test-artifacts/ui/).
  */
-let service: UiService;
-let browser: Browser;
 let fleet: Fleet;
-
-beforeAll(async () => {
-  [service, browser] = await Promise.all([startUiService(), launchChromium()]);
+const ui = useUiSuite(async (service) => {
   fleet = await seedFleet(service);
-});
-afterAll(async () => {
-  await browser?.close();
-  await service?.stop();
 });
 
 describe('signing in', () => {
   it('/?token= trades the token for an HttpOnly cookie and leaves a clean address bar', async () => {
-    const open = await openSignedIn(browser, service, { role: 'operator' });
+    const open = await ui.open({ role: 'operator' });
     const { page } = open;
-    expect(page.url()).toBe(`${service.url}/routes`);
+    expect(page.url()).toBe(`${ui.url}/routes`);
     expect(await page.evaluate(() => document.cookie)).toBe(''); // HttpOnly: the page's script cannot read it
     const cookies = await open.context.cookies();
     expect(cookies).toHaveLength(1);
@@ -57,9 +47,9 @@ describe('signing in', () => {
   });
 
   it('an unknown token in the link lands on the sign-in form with the problem, and no token in the address', async () => {
-    const context = await browser.newContext({ viewport: viewports.desktop });
+    const context = await ui.browser.newContext({ viewport: viewports.desktop });
     const page = await context.newPage();
-    await page.goto(`${service.url}/?token=not-a-real-token-at-all`);
+    await page.goto(`${ui.url}/?token=not-a-real-token-at-all`);
     await page.getByRole('heading', { name: 'Sign in to Recourse' }).waitFor();
     expect(page.url()).not.toContain('not-a-real-token');
     expect(await page.getByRole('alert').textContent()).toContain('That token is not valid');
@@ -68,9 +58,9 @@ describe('signing in', () => {
   });
 
   it('without a cookie any page asks for a token; a wrong one is refused, the right one signs in; signing out ends it', async () => {
-    const context = await browser.newContext({ viewport: viewports.phone });
+    const context = await ui.browser.newContext({ viewport: viewports.phone });
     const page = await context.newPage();
-    await page.goto(`${service.url}/profiles/${fleet.profileId}`);
+    await page.goto(`${ui.url}/profiles/${fleet.profileId}`);
     await page.getByRole('heading', { name: 'Sign in to Recourse' }).waitFor();
     await page.getByLabel('Access token').fill('wrong-token-value-123456');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -89,7 +79,7 @@ describe('signing in', () => {
   });
 
   it('the skip link and every section are reachable from the keyboard', async () => {
-    const open = await openSignedIn(browser, service);
+    const open = await ui.open();
     const { page } = open;
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
@@ -149,7 +139,7 @@ async function secretsIn(page: Page, secrets: readonly string[]): Promise<string
  * Every size in one theme or the other, and both themes on the desktop (the per-area suites run their pages in
  * both themes at every size; the sweep's own work is every page, the secrets and the layout).
  */
-const sweeps: ReadonlyArray<readonly [ViewportName, 'light' | 'dark']> = [
+const sweeps: ReadonlyArray<readonly [ViewportName, ThemeName]> = [
   ['desktop', 'light'],
   ['desktop', 'dark'],
   ['phone', 'dark'],
@@ -164,11 +154,11 @@ describe('every page, every size, both themes', () => {
 
   for (const [size, theme] of sweeps) {
     it(`[UI-10][UI-12] at ${size} in ${theme}: no axe violation, no secret, ${size === 'desktop' ? '' : 'no overflow, 44 px controls, '}a screenshot`, async () => {
-      const open = await openSignedIn(browser, service, { viewport: size, theme });
+      const open = await ui.open({ viewport: size, theme });
       const { page } = open;
       const problems: string[] = [];
       for (const { name, path } of pagesOf(fleet)) {
-        await page.goto(service.url + path);
+        await page.goto(ui.url + path);
         await page.locator('main h1').first().waitFor();
         await page.waitForLoadState('networkidle');
         expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
@@ -187,11 +177,11 @@ describe('every page, every size, both themes', () => {
   }
 
   it('a viewer is offered no control that changes anything, on any page', async () => {
-    const open = await openSignedIn(browser, service, { role: 'viewer' });
+    const open = await ui.open({ role: 'viewer' });
     const { page } = open;
     const offered: string[] = [];
     for (const { name, path } of pagesOf(fleet)) {
-      await page.goto(service.url + path);
+      await page.goto(ui.url + path);
       await page.locator('main h1').first().waitFor();
       await page.waitForLoadState('networkidle');
       await openEveryDisclosure(page);

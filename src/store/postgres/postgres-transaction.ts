@@ -15,10 +15,10 @@ import type {
   StoreTransaction,
 } from '../../core/index.js';
 import { readProfile, readRoute } from '../kysely-store-reads.js';
-import { circuitOfRow, type ProfileDocuments } from '../row-codecs.js';
+import { circuitOfRow, circuitToRow, intentToRow, type ProfileDocuments } from '../row-codecs.js';
 import { planOfRow, planToRow } from '../plan-rows.js';
 import { attemptToRow, replayToRow, rowToRoute, routeToRow } from '../route-rows.js';
-import type { CircuitRow, Database, RouteRow } from '../schema.js';
+import type { Database, RouteRow } from '../schema.js';
 import { databaseNow } from './database-clock.js';
 import { DeferredWrites, type Flushed } from './deferred-writes.js';
 
@@ -209,16 +209,7 @@ export class PostgresTransaction implements StoreTransaction {
 
   insertIntent(i: DispatchIntent): Promise<void> {
     // A duplicate id fails the held INSERT at the end, and the transaction with it.
-    this.held.insertIntent({
-      id: i.id,
-      route_id: i.routeId,
-      generation: i.generation,
-      candidate: i.candidate,
-      kind: i.kind,
-      created_at_ms: i.createdAtMs,
-      outcome: null,
-      resolved_at_ms: null,
-    });
+    this.held.insertIntent(intentToRow(i));
     return Promise.resolve();
   }
 
@@ -351,16 +342,7 @@ export class PostgresTransaction implements StoreTransaction {
   }
 
   private async storeCircuit(c: Circuit, expectedVersion: number): Promise<boolean> {
-    const row: CircuitRow = {
-      key: c.key,
-      scope: c.scope,
-      state: c.state,
-      open_until_ms: c.openUntilMs,
-      opened_by: c.openedBy,
-      probe_owner: c.probeOwner,
-      probe_lease_until_ms: c.probeLeaseUntilMs,
-      version: c.version,
-    };
+    const row = circuitToRow(c);
     if (expectedVersion === 0) {
       const result = await this.db
         .insertInto('circuits')

@@ -13,7 +13,7 @@ import type {
   StoreTransaction,
 } from '../../core/index.js';
 import type { ProfileDocuments } from '../row-codecs.js';
-import { circuitOfRow } from '../row-codecs.js';
+import { circuitOfRow, circuitToRow, intentToRow } from '../row-codecs.js';
 import { planColumns, planOfRow, planToRow } from '../plan-rows.js';
 import { attemptToRow, replayToRow, rowToRoute, routeToRow } from '../route-rows.js';
 import type { AttemptRow, CircuitRow, Database, IntentRow, PlanRow, RouteRow } from '../schema.js';
@@ -200,16 +200,7 @@ export class SqliteTransaction implements StoreTransaction {
   }
 
   insertIntent(i: DispatchIntent): Promise<void> {
-    this.cache.prepare(statements.insertIntent).run({
-      id: i.id,
-      route_id: i.routeId,
-      generation: i.generation,
-      candidate: i.candidate,
-      kind: i.kind,
-      created_at_ms: i.createdAtMs,
-      outcome: null,
-      resolved_at_ms: null,
-    } satisfies IntentRow);
+    this.cache.prepare(statements.insertIntent).run(intentToRow(i));
     return Promise.resolve();
   }
 
@@ -255,16 +246,7 @@ export class SqliteTransaction implements StoreTransaction {
   }
 
   writeCircuit(c: Circuit, expectedVersion: number): Promise<boolean> {
-    const row: CircuitRow = {
-      key: c.key,
-      scope: c.scope,
-      state: c.state,
-      open_until_ms: c.openUntilMs,
-      opened_by: c.openedBy,
-      probe_owner: c.probeOwner,
-      probe_lease_until_ms: c.probeLeaseUntilMs,
-      version: c.version,
-    };
+    const row = circuitToRow(c);
     const result =
       expectedVersion === 0
         ? this.cache.prepare(statements.insertCircuit).run(row)

@@ -50,3 +50,16 @@ export function useMorePages<Row>(
   };
   return { rows, cursor, busy, problem, loadMore };
 }
+
+/**
+ * The rows a paged list shows: its first page (reloaded live) and then the later pages' rows, less any the first
+ * page holds again (by `keyOf`), so a row that moved up is not listed twice.
+ */
+export function withLaterPages<Row>(
+  firstRows: readonly Row[],
+  laterRows: readonly Row[],
+  keyOf: (row: Row) => string,
+): Row[] {
+  const seen = new Set(firstRows.map(keyOf));
+  return [...firstRows, ...laterRows.filter((row) => !seen.has(keyOf(row)))];
+}

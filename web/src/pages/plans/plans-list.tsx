@@ -1,8 +1,9 @@
 import { api, query } from '../../api.js';
 import { absoluteTime } from '../../format.js';
 import { useLiveEvents, useResource } from '../../live/hooks.js';
-import { useMorePages } from '../../live/use-more-pages.js';
+import { useMorePages, withLaterPages } from '../../live/use-more-pages.js';
 import { Link, pathOf } from '../../router.js';
+import { ShowMore } from '../../ui/show-more.js';
 import { planEventTypes, planStateWords } from './plan-words.js';
 import type { PlanRow } from './plan-types.js';
 
@@ -10,6 +11,8 @@ interface PlansAnswer {
   readonly plans: readonly PlanRow[];
   readonly next_cursor: string | null;
 }
+
+const keyOf = (plan: PlanRow) => plan.id;
 
 /** `/plans`: plans newest first, with their state in words and how many errors each recorded. */
 export function PlansList() {
@@ -22,16 +25,14 @@ export function PlansList() {
   });
   const more = useMorePages<PlanRow>(
     first.data?.next_cursor ?? null,
-    (plan) => plan.id,
+    keyOf,
     async (cursor) => {
       const { body } = await api<PlansAnswer>('GET', `/v1/plans${query({ limit: 50, cursor })}`);
       return { rows: body.plans, next: body.next_cursor };
     },
     'Loading more plans failed.',
   );
-  const firstRows = first.data?.plans ?? [];
-  const seen = new Set(firstRows.map((p) => p.id));
-  const rows = [...firstRows, ...more.rows.filter((p) => !seen.has(p.id))];
+  const rows = withLaterPages(first.data?.plans ?? [], more.rows, keyOf);
   return (
     <section>
       <h1>Plans</h1>
@@ -68,18 +69,7 @@ export function PlansList() {
           </tbody>
         </table>
       )}
-      {more.problem !== null && (
-        <p className="banner error" role="alert">
-          {more.problem}
-        </p>
-      )}
-      {more.cursor !== null && rows.length > 0 && (
-        <div className="actions">
-          <button type="button" disabled={more.busy} onClick={() => void more.loadMore()}>
-            {more.busy ? 'Loading more plans…' : 'Show more plans'}
-          </button>
-        </div>
-      )}
+      <ShowMore more={more} listed={rows.length > 0} noun="plans" />
     </section>
   );
 }

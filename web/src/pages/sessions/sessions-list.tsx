@@ -1,8 +1,9 @@
 import { api, query } from '../../api.js';
 import { absoluteTime } from '../../format.js';
 import { useLiveEvents, useResource } from '../../live/hooks.js';
-import { useMorePages } from '../../live/use-more-pages.js';
+import { useMorePages, withLaterPages } from '../../live/use-more-pages.js';
 import { Link, pathOf } from '../../router.js';
+import { ShowMore } from '../../ui/show-more.js';
 import { sessionStateWords } from './session-words.js';
 import type { SessionRow } from './session-types.js';
 
@@ -37,10 +38,7 @@ export function SessionsList() {
     },
     'Loading more sessions failed.',
   );
-  // The first page is reloaded live; a row it holds again is not repeated from the later pages.
-  const firstRows = first.data?.sessions ?? [];
-  const seen = new Set(firstRows.map(keyOf));
-  const rows = [...firstRows, ...more.rows.filter((row) => !seen.has(keyOf(row)))];
+  const rows = withLaterPages(first.data?.sessions ?? [], more.rows, keyOf);
   return (
     <section>
       <h1>Sessions</h1>
@@ -77,18 +75,7 @@ export function SessionsList() {
           </tbody>
         </table>
       )}
-      {more.problem !== null && (
-        <p className="banner error" role="alert">
-          {more.problem}
-        </p>
-      )}
-      {more.cursor !== null && rows.length > 0 && (
-        <div className="actions">
-          <button type="button" disabled={more.busy} onClick={() => void more.loadMore()}>
-            {more.busy ? 'Loading more sessions…' : 'Show more sessions'}
-          </button>
-        </div>
-      )}
+      <ShowMore more={more} listed={rows.length > 0} noun="sessions" />
     </section>
   );
 }
