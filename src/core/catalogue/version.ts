@@ -5,4 +5,4 @@
 export const catalogueVersion = '2026.12.06-6';
 
 /** Fingerprint of the rule set this version was released with (see test/core/catalogue/registry.test.ts). */
-export const catalogueFingerprint = '155-1304449d';
+export const catalogueFingerprint = '155-08514c9f';
