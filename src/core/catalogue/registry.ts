@@ -1,6 +1,7 @@
 import { agentRules } from './rules/agents.js';
 import { errorFieldRules } from './rules/error-fields.js';
 import { exceptionRules } from './rules/exceptions.js';
+import { hardShapeRules } from './rules/hard-shapes.js';
 import { httpStatusRules } from './rules/http-status.js';
 import { localRules } from './rules/local.js';
 import { networkRules } from './rules/network.js';
@@ -14,6 +15,7 @@ export const catalogueRules: readonly Rule[] = Object.freeze([
   ...exceptionRules,
   ...localRules,
   ...providerSignatureRules,
+  ...hardShapeRules,
   ...networkRules,
   ...httpStatusRules,
 ]);

@@ -99,3 +99,11 @@ const agentErrorLine = String.raw`[\s\S]{0,16000}?(?:^|\n)[^\n]{0,60}(?:\bapi er
 export const notTheModelCall = new RegExp(
   `^(?!${agentErrorLine})[\\s\\S]{0,16000}?(?:${nonModelAction.source}|${clientOwnLimiter.source}|${installerLine.source})`,
 );
+
+/**
+ * A token or key that is no credential: a parser's token (a syntax error anywhere), a page or continuation token, a
+ * CSRF token, a licence, SSH or signing key, a cache or database key. "The token is invalid" and "the license key has
+ * expired" read like a credential refused, and no sign-in would help either.
+ */
+export const notACredential =
+  /\bsyntax ?error\b|\b(?:unexpected|parse|parser|lexer|page|pagination|continuation|cursor|next|sync|resume|csrf|xsrf|invite|invitation|reset|verification|confirmation|license|licence|ssh|gpg|pgp|host|signing|deploy|cache|primary|foreign|object|json|encryption|idempotency) (?:tokens?|keys?)\b/;

@@ -3,6 +3,7 @@ import {
   hedgedCause,
   loopbackUnknownError,
   malformedResponse,
+  notACredential,
   notTheModelCall,
   proseCue,
 } from './prose.js';
@@ -686,7 +687,7 @@ export const providerSignatureRules: readonly Rule[] = [
       // whose ErrorInfo names a service other than a model API (generativelanguage, aiplatform) is a tool's key. A
       // billing account that is disabled is no credential refused (the account word alone would read it so).
       unless: new RegExp(
-        String.raw`${hedgedCause.source}|\bbilling account\b[^\n]{0,60}\bdisabled\b|(?:api_key_(?:http_referrer|android_app|ios_app|ip_address|service)_blocked|requests from (?:referr?er|this (?:android|ios) client application|this ip)\b)[\s\S]{0,600}?\b(?!generativelanguage\.|aiplatform\.|[\w-]{1,30}-aiplatform\.)[\w-]{2,40}\.googleapis\.com\b`,
+        String.raw`${hedgedCause.source}|${notACredential.source}|\bbilling account\b[^\n]{0,60}\bdisabled\b|(?:api_key_(?:http_referrer|android_app|ios_app|ip_address|service)_blocked|requests from (?:referr?er|this (?:android|ios) client application|this ip)\b)[\s\S]{0,600}?\b(?!generativelanguage\.|aiplatform\.|[\w-]{1,30}-aiplatform\.)[\w-]{2,40}\.googleapis\.com\b`,
       ),
     },
   },
