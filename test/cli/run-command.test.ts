@@ -183,6 +183,21 @@ describe('recourse run', () => {
     expect(launches(state)).toBe(2);
   });
 
+  it('[DUR-05] a profile read from standard input (--profile -): the resume command says --profile -, not a file named - in the folder', async () => {
+    const dir = folder();
+    const profile = writeProfile(dir, [
+      candidate('claude', 'capacity_error', { policy: policy(1, 30, 'stop') }),
+    ]);
+    const first = startCli(['run', '--profile', '-', '--session', 'piped', '--cwd', dir, 'fix it']);
+    first.process.stdin.end(readFileSync(profile));
+    await first.waitFor((_, err) => err.includes(' s left (until '));
+    first.process.kill('SIGINT');
+    expect(await first.exited).toBe(130);
+    expect(first.stderr()).toContain(
+      `resume it with:\n  recourse run --profile - --session piped --cwd ${dir}\n`,
+    );
+  });
+
   it('[OUT-01] Ctrl-C during an open prompt sends session/cancel (no failure was inferred from the silence) and exits 130; the session then reports cancelled with exit 4', async () => {
     const dir = folder();
     const profile = writeProfile(dir, [candidate('claude', 'hang', { policy: policy(2, 1, 'skip') })]);
