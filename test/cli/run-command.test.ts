@@ -254,6 +254,23 @@ describe('recourse run', () => {
     );
   });
 
+  it('a recipe cwd that is missing, or a file, fails the launch naming the folder (it said "spawn node ENOENT", blaming the command)', async () => {
+    const dir = folder();
+    writeFileSync(join(dir, 'a-file'), '');
+    for (const [cwd, problem] of [
+      ['missing', 'does not exist'],
+      ['a-file', 'is not a folder'],
+    ] as const) {
+      const profile = writeProfile(dir, [candidate('claude', 'success', {}, { cwd })]);
+      const run = await runCliAsync(['run', '--profile', profile, '--cwd', dir, 'fix it']);
+      expect(run.status).toBe(3);
+      expect(run.stderr).toContain(
+        `the error said: AcpLaunchError: cannot launch the agent: /cwd: the working folder ${join(dir, cwd)} ${problem}`,
+      );
+      expect(run.stderr).not.toContain('ENOENT');
+    }
+  });
+
   it('invalid input: a missing or malformed file and a missing prompt exit 2; an invalid profile exits 1 with every field named; nothing is stored', async () => {
     const dir = folder();
     const missing = await runCliAsync(['run', '--profile', join(dir, 'nope.json'), '--cwd', dir, 'x']);
