@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scriptedAgent } from '../acp/acp-harness.js';
+import { until } from '../helpers/until.js';
 import { freshFolders, runCliAsync, startCli } from './run-cli.js';
 
 // `recourse run` end to end: the built CLI in its own process, its candidates real scripted ACP agents (a test
@@ -180,6 +181,28 @@ describe('recourse run', () => {
     const done = await runCliAsync(resume.split(' ').slice(1));
     expect(done.status).toBe(0);
     expect(done.stderr).toContain('[recourse] session task-7 already finished: succeeded on claude');
+    expect(launches(state)).toBe(2);
+  });
+
+  it('[DUR-05][DUR-07] a wait whose deadline passed while nothing ran: the resume says so before the retry it sends at once', async () => {
+    const dir = folder();
+    const state = join(dir, 'launches');
+    const profile = writeProfile(dir, [
+      candidate('claude', `counted 1 ${state} capacity`, { policy: policy(1, 1, 'stop') }),
+    ]);
+    const first = startCli(['run', '--profile', profile, '--session', 'late', '--cwd', dir, 'fix it']);
+    first.process.stdin.end();
+    await first.waitFor((_, err) => err.includes(' s left (until '));
+    first.process.kill('SIGINT');
+    expect(await first.exited).toBe(130);
+    const deadlineMs = Date.parse(/ s left \(until (\S+)\)/.exec(first.stderr())?.[1] ?? '');
+    await until(() => Date.now() > deadlineMs);
+
+    const again = await runCliAsync(['run', '--profile', profile, '--session', 'late', '--cwd', dir]);
+    expect(again.status).toBe(0);
+    const resumed = again.stderr.indexOf('[recourse] resuming session late: retry_wait on claude');
+    expect(resumed).toBeGreaterThanOrEqual(0);
+    expect(resumed).toBeLessThan(again.stderr.indexOf('[recourse] sending the prompt to claude (retry)'));
     expect(launches(state)).toBe(2);
   });
 
