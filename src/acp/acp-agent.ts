@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import {
   client,
   ndJsonStream,
@@ -110,11 +111,19 @@ export class AcpAgent {
 
   /**
    * Spawns the agent in its own process group. Throws `AcpLaunchError` (nothing spawned) when a `from_env`
-   * variable is missing; a command that cannot start shows up as a `launch` failure of `open`.
+   * variable is missing or the working folder is not one; a command that cannot start shows up as a `launch`
+   * failure of `open`.
    */
   static launch(recipe: LaunchRecipe, options: AcpAgentOptions): AcpAgent {
     const env = resolveLaunchEnv(recipe, options.environment ?? process.env);
     if (!env.ok) throw new AcpLaunchError(env.issues);
+    // Checked here, not left to spawn: a missing folder fails as `spawn COMMAND ENOENT`, blaming the command.
+    const folderProblem = workingFolderProblem(recipe.cwd);
+    if (folderProblem !== null) {
+      throw new AcpLaunchError([
+        { path: '/cwd', message: `the working folder ${recipe.cwd} ${folderProblem}` },
+      ]);
+    }
     return new AcpAgent(recipe, new AgentProcess(recipe, env.env), options);
   }
 
@@ -327,5 +336,15 @@ export class AcpAgent {
   private keep(envelope: EvidenceEnvelope): void {
     this.evidence.push(envelope);
     if (this.evidence.length > evidenceLogLimit) this.evidence.shift();
+  }
+}
+
+/** Why `cwd` cannot be an agent's working folder, or null when it can. */
+function workingFolderProblem(cwd: string): string | null {
+  try {
+    return statSync(cwd).isDirectory() ? null : 'is not a folder';
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? 'does not exist' : `cannot be used (${String(code)})`;
   }
 }

@@ -77,7 +77,8 @@ async function run(prompt: string | null, flags: RunFlags): Promise<number> {
   const sessionId = flags.session ?? uuidv7(Date.now());
   const resumeCommand = [
     'recourse run',
-    `--profile ${shellQuote(resolve(flags.profile))}`,
+    // `-` is standard input, not a file of that name: the resume reads the profile piped in again.
+    `--profile ${flags.profile === '-' ? '-' : shellQuote(resolve(flags.profile))}`,
     `--session ${shellQuote(sessionId)}`,
     `--cwd ${shellQuote(cwd)}`,
     ...(flags.db === undefined ? [] : [`--db ${shellQuote(database)}`]),

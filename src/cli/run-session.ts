@@ -38,6 +38,9 @@ export async function runSession(input: RunSessionInput): Promise<number> {
   };
   const peeked = await peekRoute(input.database, sessionId);
   if (peeked !== null) checkResumable(peeked, input);
+  // A wait whose deadline passed meanwhile is sent again while Recourse opens (reconciliation): say so first.
+  const announced = peeked !== null && isWaiting(peeked);
+  if (announced) say(resumingLine(peeked));
   // eslint-disable-next-line prefer-const -- the dispatcher reports to the engine built with it
   let recourse: Recourse;
   const dispatcher = new AcpDispatcher({
@@ -111,7 +114,7 @@ export async function runSession(input: RunSessionInput): Promise<number> {
   process.on('SIGTERM', onSignal);
   process.on('SIGHUP', onSignal);
   try {
-    const started = await startOrResume(recourse, input, say);
+    const started = await startOrResume(recourse, input, say, announced);
     if (started !== null) return started;
     const current = await engine.route(sessionId);
     if (current !== null) countdown.follow(current);
@@ -132,11 +135,15 @@ export async function runSession(input: RunSessionInput): Promise<number> {
   }
 }
 
-/** Starts a new route, or checks the stored one; returns an exit code when there is nothing left to run. */
+/**
+ * Starts a new route, or checks the stored one; returns an exit code when there is nothing left to run. `announced`:
+ * the resume line was said before Recourse opened (a waiting route), so it is not said twice.
+ */
 async function startOrResume(
   recourse: Recourse,
   input: RunSessionInput,
   say: (line: string) => void,
+  announced: boolean,
 ): Promise<number | null> {
   const { engine } = recourse;
   const { profile } = input.run;
@@ -170,8 +177,16 @@ async function startOrResume(
   }
   // Policy edits in the file apply from the next decision.
   await engine.saveProfile(profile);
-  say(`${progressPrefix}resuming session ${input.sessionId}: ${existing.state} on ${existing.candidate}`);
+  if (!announced) say(resumingLine(existing));
   return null;
+}
+
+function resumingLine(route: Route): string {
+  return `${progressPrefix}resuming session ${route.id}: ${route.state} on ${route.candidate}`;
+}
+
+function isWaiting(route: Route): boolean {
+  return route.state === 'retry_wait' || route.state === 'waiting_for_reset';
 }
 
 /** A stored session runs on with its own profile and prompt only; anything else is a usage error. */

@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { symlinkSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   evidenceOfResponse,
@@ -174,6 +175,24 @@ describe('one Recourse per database file', () => {
     await recourse.close();
     const again = await openRecourse({ database, run: () => undefined });
     await again.close();
+  });
+
+  it('the same file reached through a symbolic link, or a linked folder, is refused (in_use) too', async () => {
+    const { recourse, database } = await openWith(() => undefined);
+    try {
+      const links = await mkdtemp(join(tmpdir(), 'recourse-links-'));
+      const linkedFile = join(links, 'linked.db');
+      symlinkSync(database, linkedFile);
+      const linkedFolder = join(links, 'folder');
+      symlinkSync(dirname(database), linkedFolder);
+      for (const path of [linkedFile, join(linkedFolder, basename(database))]) {
+        await expect(openRecourse({ database: path, run: () => undefined })).rejects.toMatchObject({
+          code: 'in_use',
+        });
+      }
+    } finally {
+      await recourse.close();
+    }
   });
 
   it('reads after close say closed, not a driver error', async () => {

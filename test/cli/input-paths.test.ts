@@ -28,6 +28,9 @@ const empty = join(dir, 'empty');
 writeFileSync(empty, '');
 const newlines = join(dir, 'newlines');
 writeFileSync(newlines, '\n\n\r\n\n');
+// Latin-1 text: the é is one byte 0xE9, which UTF-8 cannot read (decoded leniently it became U+FFFD, silently).
+const latin1 = join(dir, 'latin1.json');
+writeFileSync(latin1, Buffer.from('{"id":"caf\u00e9","name":"caf\u00e9","candidates":[]}', 'latin1'));
 // A real directory whose name would clear the screen, return the cursor, reverse the text and break the line.
 const hostile = join(dir, 'evil\u001b[2J\r\u202e\n\u2066\u0007');
 mkdirSync(hostile);
@@ -77,6 +80,19 @@ describe.each(commands)('recourse $name FILE', ({ command, prefix }) => {
     const r = runCliWithStdin({ from: folder }, [...command, '-']);
     expect(r).toMatchObject({ status: 2, stdout: '', stderr: `${prefix}standard input is a directory\n` });
   });
+});
+
+describe('text that is not UTF-8', () => {
+  it.each(commands.slice(1))(
+    '$name: a JSON file in Latin-1 is one line, exit 2 (never read with its bytes replaced)',
+    ({ command, prefix }) => {
+      expect(runCli([...command, latin1])).toMatchObject({
+        status: 2,
+        stdout: '',
+        stderr: `${prefix}${latin1} is not UTF-8 text (JSON must be)\n`,
+      });
+    },
+  );
 });
 
 describe('empty input', () => {

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scriptedAgent } from '../acp/acp-harness.js';
+import { until } from '../helpers/until.js';
 import { freshFolders, runCliAsync, startCli } from './run-cli.js';
 
 // `recourse run` end to end: the built CLI in its own process, its candidates real scripted ACP agents (a test
@@ -183,6 +184,43 @@ describe('recourse run', () => {
     expect(launches(state)).toBe(2);
   });
 
+  it('[DUR-05][DUR-07] a wait whose deadline passed while nothing ran: the resume says so before the retry it sends at once', async () => {
+    const dir = folder();
+    const state = join(dir, 'launches');
+    const profile = writeProfile(dir, [
+      candidate('claude', `counted 1 ${state} capacity`, { policy: policy(1, 1, 'stop') }),
+    ]);
+    const first = startCli(['run', '--profile', profile, '--session', 'late', '--cwd', dir, 'fix it']);
+    first.process.stdin.end();
+    await first.waitFor((_, err) => err.includes(' s left (until '));
+    first.process.kill('SIGINT');
+    expect(await first.exited).toBe(130);
+    const deadlineMs = Date.parse(/ s left \(until (\S+)\)/.exec(first.stderr())?.[1] ?? '');
+    await until(() => Date.now() > deadlineMs);
+
+    const again = await runCliAsync(['run', '--profile', profile, '--session', 'late', '--cwd', dir]);
+    expect(again.status).toBe(0);
+    const resumed = again.stderr.indexOf('[recourse] resuming session late: retry_wait on claude');
+    expect(resumed).toBeGreaterThanOrEqual(0);
+    expect(resumed).toBeLessThan(again.stderr.indexOf('[recourse] sending the prompt to claude (retry)'));
+    expect(launches(state)).toBe(2);
+  });
+
+  it('[DUR-05] a profile read from standard input (--profile -): the resume command says --profile -, not a file named - in the folder', async () => {
+    const dir = folder();
+    const profile = writeProfile(dir, [
+      candidate('claude', 'capacity_error', { policy: policy(1, 30, 'stop') }),
+    ]);
+    const first = startCli(['run', '--profile', '-', '--session', 'piped', '--cwd', dir, 'fix it']);
+    first.process.stdin.end(readFileSync(profile));
+    await first.waitFor((_, err) => err.includes(' s left (until '));
+    first.process.kill('SIGINT');
+    expect(await first.exited).toBe(130);
+    expect(first.stderr()).toContain(
+      `resume it with:\n  recourse run --profile - --session piped --cwd ${dir}\n`,
+    );
+  });
+
   it('[OUT-01] Ctrl-C during an open prompt sends session/cancel (no failure was inferred from the silence) and exits 130; the session then reports cancelled with exit 4', async () => {
     const dir = folder();
     const profile = writeProfile(dir, [candidate('claude', 'hang', { policy: policy(2, 1, 'skip') })]);
@@ -237,6 +275,23 @@ describe('recourse run', () => {
     expect(run.stderr).toContain(
       'the error said: AcpLaunchError: cannot launch the agent: /env/SCRIPTED_AGENT_KEY/from_env: the variable MY_AGENT_KEY is not set',
     );
+  });
+
+  it('a recipe cwd that is missing, or a file, fails the launch naming the folder (it said "spawn node ENOENT", blaming the command)', async () => {
+    const dir = folder();
+    writeFileSync(join(dir, 'a-file'), '');
+    for (const [cwd, problem] of [
+      ['missing', 'does not exist'],
+      ['a-file', 'is not a folder'],
+    ] as const) {
+      const profile = writeProfile(dir, [candidate('claude', 'success', {}, { cwd })]);
+      const run = await runCliAsync(['run', '--profile', profile, '--cwd', dir, 'fix it']);
+      expect(run.status).toBe(3);
+      expect(run.stderr).toContain(
+        `the error said: AcpLaunchError: cannot launch the agent: /cwd: the working folder ${join(dir, cwd)} ${problem}`,
+      );
+      expect(run.stderr).not.toContain('ENOENT');
+    }
   });
 
   it('invalid input: a missing or malformed file and a missing prompt exit 2; an invalid profile exits 1 with every field named; nothing is stored', async () => {
