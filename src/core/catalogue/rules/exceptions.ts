@@ -92,6 +92,8 @@ const specs: readonly ExceptionSpec[] = [
     names: [
       'internalservererror',
       'internalserverexception',
+      // LiteLLM's class for an upstream 502.
+      'badgatewayerror',
       'servererror',
       'modelerrorexception',
       'modeltimeoutexception',

@@ -16,7 +16,8 @@ const notAFailureReport = new RegExp(
 /** CUR-08's vetoes (context cancellation, deadline, cancel escalation) and prose: no transport loss then. */
 const streamLossVetoes = new RegExp(
   // A stream that names why it ended ("before completion: Proxy request budget exhausted") was ended, not lost.
-  `context (?:canceled|cancelled|deadline exceeded)|cancel escalated|before completion: [^\\n]{0,40}budget exhausted|${notAFailureReport.source}`,
+  // A client that says it will poll again (the job is queued, the stream went quiet) is still waiting, not cut off.
+  `context (?:canceled|cancelled|deadline exceeded)|cancel escalated|before completion: [^\\n]{0,40}budget exhausted|\\b(?:polling|poll) again\\b|${notAFailureReport.source}`,
 );
 import type { Rule } from '../rule.js';
 
@@ -99,7 +100,7 @@ export const networkRules: readonly Rule[] = [
         'operation',
         'statuscode',
       ],
-      text: /\betimedout\b|\besockettimedout\b|und_err_connect_timeout|connecttimeouterror|apitimeouterror|\b(?:read|connect)timeout\b|connect(?:ion)? timed out|timed out (?:while |when )?(?:connecting|waiting for (?:a |the )?(?:response|server))|request timed out(?! while processing)|read timed out|read timeout on endpoint|readtimeouterror|timeout awaiting|deadline exceeded while connecting|client\.timeout exceeded|awaiting headers|httpclient\.timeout|i\/o timeout|timeout of \d{1,9}ms exceeded|err_socket_connection_timeout|socket connection timeout|err_connection_timed_out|timeout on reading data from socket|curl error 28: operation timed out|sockettimeoutexception|interruptedioexception: timeout|the read operation timed out|\bstatuscode\.deadline_exceeded\b/,
+      text: /\betimedout\b|\besockettimedout\b|und_err_connect_timeout|connecttimeouterror|apitimeouterror|\b(?:read|connect)timeout\b|connect(?:ion)? timed out|timed out (?:while |when )?(?:connecting|waiting for (?:a |the )?(?:response|server))|request timed out(?! while processing)|read timed out|read timeout on endpoint|readtimeouterror|timeout awaiting|deadline exceeded while connecting|client\.timeout exceeded|awaiting headers|httpclient\.timeout|i\/o timeout|timeout of \d{1,9}ms exceeded|\brequest timeout after \d{1,9} ?ms\b|err_socket_connection_timeout|socket connection timeout|err_connection_timed_out|timeout on reading data from socket|curl error 28: operation timed out|sockettimeoutexception|interruptedioexception: timeout|the read operation timed out|\bstatuscode\.deadline_exceeded\b/,
       unless: notAFailureReport,
     },
   },
@@ -211,8 +212,11 @@ export const networkRules: readonly Rule[] = [
         'get',
         'post',
         'eof',
+        'headers',
       ],
-      text: /\brequest did not get a response\b|error sending request for url|network connection (?:was )?lost|(?:get|post|put) "https?:\/\/(?!(?:127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\]|0\.0\.0\.0)[:/"])[^"\s]{1,200}": eof\b|(?:cannot|can.t|unable to|could not|failed to) connect to (?:the )?api\b|(?:oauth|token exchange|login|sign-in)(?: error| failed)?:?\s[^\n]{0,30}(?:socket connection was closed|connection (?:was )?(?:closed|reset|refused))/,
+      // httpx's "Server disconnected without sending a response" and a connection closed before the headers: the
+      // server ended the exchange before any byte of a response, so no stream had started.
+      text: /\bdisconnected without sending (?:a |any )?response\b|\bconnection closed before (?:the )?(?:response )?headers (?:were )?received\b|\brequest did not get a response\b|error sending request for url|network connection (?:was )?lost|(?:get|post|put) "https?:\/\/(?!(?:127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\]|0\.0\.0\.0)[:/"])[^"\s]{1,200}": eof\b|(?:cannot|can.t|unable to|could not|failed to) connect to (?:the )?api\b|(?:oauth|token exchange|login|sign-in)(?: error| failed)?:?\s[^\n]{0,30}(?:socket connection was closed|connection (?:was )?(?:closed|reset|refused))/,
       unless: notAFailureReport,
     },
   },
@@ -227,7 +231,21 @@ export const networkRules: readonly Rule[] = [
     confidence: 'high',
     when: {
       keywords: ['request', 'communicating', 'connect'],
-      text: /request to https?:\/\/[^\s]{1,200} failed(?:,? reason|$)|error communicating with (?:openai|the api|the server)|connect timeout on endpoint url/m,
+      text: /request to https?:\/\/[^\s]{1,200} failed(?:,? reason|$)|error communicating with (?:openai|the api|the server)|connect timeout on endpoint url|the proxy tunnel request to proxy \S{1,200} failed with status code '?5\d\d\b/m,
+      unless: notAFailureReport,
+    },
+  },
+  {
+    id: 'network.gateway_upstream_timeout.v1',
+    description:
+      'A gateway or server saying the exchange timed out before an answer ("upstream timed out" in nginx\'s and relays\' words, "Timed out reading request body"): the model call got no response, whatever 5xx or 408 carried it',
+    tier: 'signature',
+    priority: 20,
+    code: 'network_unavailable',
+    confidence: 'medium',
+    when: {
+      keywords: ['upstream', 'timed'],
+      text: /\bupstream timed out\b|\btimed out reading (?:the )?request body\b/,
       unless: notAFailureReport,
     },
   },

@@ -396,6 +396,33 @@ export const providerSignatureRules: readonly Rule[] = [
     },
   },
   {
+    id: 'provider.upstream_request_failed.v1',
+    description:
+      'A gateway saying its upstream request failed and giving no reason after it ("Error from provider (X): Upstream request failed"): the provider behind it failed, even under a 400 invalid_request_error; a reason after a colon is read by its own rule',
+    tier: 'signature',
+    code: 'provider_unavailable',
+    confidence: 'medium',
+    when: {
+      keywords: ['upstream'],
+      text: /\bupstream request failed(?=\s*(?:$|['",]))/m,
+      // A stream cut after the upstream failed is the stream's loss (sub2api's "stream disconnected before completion",
+      // a relay's stream_read_error).
+      unless: /\bstream disconnected\b|\bstream_read_error\b|\bcontext (?:canceled|cancelled)\b/,
+    },
+  },
+  {
+    id: 'provider.no_response_service_issue.v1',
+    description:
+      "An agent saying the model returned nothing and that this may indicate a service issue (Copilot's words): the service failed the request",
+    tier: 'signature',
+    code: 'provider_unavailable',
+    confidence: 'medium',
+    when: {
+      keywords: ['service', '応答'],
+      text: /\b(?:did not|didn't) return a response,? which (?:may|might|could) indicate a service (?:issue|problem)\b|応答を返しませんでした。?\s?これはサービスの問題を示している可能性があります/,
+    },
+  },
+  {
     id: 'provider.overloaded.v1',
     description:
       'The provider says it is overloaded, busy or at capacity (529, overloaded_error, high demand)',
@@ -424,6 +451,7 @@ export const providerSignatureRules: readonly Rule[] = [
         'throttled',
         '饱和',
         'queue_exceeded',
+        'slots',
         'more',
         'キュ',
         '処理',
@@ -436,7 +464,7 @@ export const providerSignatureRules: readonly Rule[] = [
       unless: new RegExp(
         `codex_?error_?info\\W{1,12}internal_?server_?error\\b|\\bsome\\(internalservererror\\)|${notTheModelCall.source}`,
       ),
-      text: /\b529\b[^\n]{0,24}overloaded|overloaded[^\n]{0,12}\b529\b|api error:?\s{0,3}(?:\d{3}\s{0,3})?overloaded|["']message["']\s{0,2}:\s{0,2}["']overloaded|(?:^|\n|error:?\s{1,3})\s{0,4}overloaded\.?\s{0,3}(?:$|\n)|[-–:]\s{1,3}overloaded\b\.?(?!\s(?:with|by))|repeated 529|(?:api|server|servers|service|system|provider|platform|claude|anthropic|cluster|upstream|backend|groq|deepseek)(?:'s)? (?:is|are) (?:currently |temporarily )?(?:overloaded|busy|at capacity|over capacity|experiencing (?:high|heavy|unusually high) (?:load|demand|traffic))|server (?:is )?busy|(?:system|server|service) is too busy(?: now| right now| at the moment)?[,.]?\s{0,2}(?:please )?try again|too many connections|period of high traffic|experiencing (?:high|heavy|unusually high) traffic|currently overloaded|(?:temporarily )?out of capacity|receiving too many requests(?! from you)|throttled\s{1,8}due to system capacity|maximum pending requests|\bworker\b[^\n]{0,30}\blimit reached|under (?:heavy|high|extreme) load|high demand|peak load|temporarily overloaded|(?<!not_)overloaded_error|engine[_ ](?:is )?(?:currently )?overloaded\b(?!\s(?:with|by))|serveroverloaded|server(?:s)? (?:are |is )?overloaded|too much (?:load|traffic)|负载已饱和|\bqueue_exceeded\b|\bno more (?:data ?cent(?:er|re)s?|servers?|nodes?|backends?|replicas?|workers?|instances?) (?:available |left )?to (?:forward|route|send|serve|handle)\b|キュー満了|リクエストが多数処理中/m,
+      text: /\bno (?:free |idle )?slots? (?:available|left)\b|\b529\b[^\n]{0,24}overloaded|overloaded[^\n]{0,12}\b529\b|api error:?\s{0,3}(?:\d{3}\s{0,3})?overloaded|["']message["']\s{0,2}:\s{0,2}["']overloaded|(?:^|\n|error:?\s{1,3})\s{0,4}overloaded\.?\s{0,3}(?:$|\n)|[-–:]\s{1,3}overloaded\b\.?(?!\s(?:with|by))|repeated 529|(?:api|server|servers|service|system|provider|platform|claude|anthropic|cluster|upstream|backend|groq|deepseek)(?:'s)? (?:is|are) (?:currently |temporarily )?(?:overloaded|busy|at capacity|over capacity|experiencing (?:high|heavy|unusually high) (?:load|demand|traffic))|server (?:is )?busy|(?:system|server|service) is too busy(?: now| right now| at the moment)?[,.]?\s{0,2}(?:please )?try again|too many connections|period of high traffic|experiencing (?:high|heavy|unusually high) traffic|currently overloaded|(?:temporarily )?out of capacity|receiving too many requests(?! from you)|throttled\s{1,8}due to system capacity|maximum pending requests|\bworker\b[^\n]{0,30}\blimit reached|under (?:heavy|high|extreme) load|high demand|peak load|temporarily overloaded|(?<!not_)overloaded_error|engine[_ ](?:is )?(?:currently )?overloaded\b(?!\s(?:with|by))|serveroverloaded|server(?:s)? (?:are |is )?overloaded|too much (?:load|traffic)|负载已饱和|\bqueue_exceeded\b|\bno more (?:data ?cent(?:er|re)s?|servers?|nodes?|backends?|replicas?|workers?|instances?) (?:available |left )?to (?:forward|route|send|serve|handle)\b|キュー満了|リクエストが多数処理中/m,
     },
   },
   {
