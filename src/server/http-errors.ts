@@ -1,4 +1,4 @@
-import type { FieldIssue } from '../core/index.js';
+import { redactSecrets, type FieldIssue } from '../core/index.js';
 import type { z } from 'zod';
 
 /** A reply an endpoint returns: a status and a JSON body. */
@@ -33,20 +33,42 @@ export function invalid(issues: readonly FieldIssue[]): HttpError {
   );
 }
 
-/** `reason` (a refusal's stable sub-code, as for plans) belongs with the code; everything else beside `error`. */
+/**
+ * `reason` (a refusal's stable sub-code, as for plans) belongs with the code; everything else beside `error`. The
+ * message is redacted: it may quote what the client sent (a route id, a path), and a key there must not come back.
+ */
 export function errorBody(code: string, message: string, extra: Readonly<Record<string, unknown>> = {}) {
   const { reason, ...rest } = extra;
-  return { error: { code, message, ...(reason === undefined ? {} : { reason }) }, ...rest };
+  return {
+    error: { code, message: redactSecrets(message), ...(reason === undefined ? {} : { reason }) },
+    ...rest,
+  };
 }
 
-/** zod's issues as JSON pointers (`/a/0/b`); an unknown key is reported at its own path. */
+/**
+ * A request's path as a refusal may quote it: its leading segments that are lower-case words or a version (`/v1/nope`),
+ * then `/…` for the rest. What follows is the client's (an id, a key sent by mistake), and a key in a path segment
+ * has no key word before it (`/` and `+` even arrive as `%2F`, `%2B`): the redactor could not tell it from an id.
+ */
+export function quotedPath(url: string): string {
+  const segments = url.split('?')[0]!.split('/');
+  const words = segments.findIndex((segment, i) => i > 0 && !pathWord.test(segment));
+  return words === -1 ? segments.join('/').slice(0, 200) : `${segments.slice(0, words).join('/')}/…`;
+}
+
+const pathWord = /^(?:[a-z]{1,40}(?:-[a-z]{1,40}){0,4}|v[0-9]{1,2})$/;
+
+/**
+ * zod's issues as JSON pointers (`/a/0/b`); an unknown key is reported at its own path, redacted (a client may send a
+ * key as a field's name, as the envelope parser knows).
+ */
 export function issuesOfZod(error: z.ZodError, base = ''): FieldIssue[] {
   const issues: FieldIssue[] = [];
   for (const issue of error.issues) {
     const path = base + issue.path.map((p) => `/${escapePointer(String(p))}`).join('');
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
-        issues.push({ path: `${path}/${escapePointer(key)}`, message: 'unknown field' });
+        issues.push({ path: `${path}/${escapePointer(redactSecrets(key))}`, message: 'unknown field' });
       }
     } else {
       issues.push({ path, message: issue.message });

@@ -29,7 +29,7 @@ import { profileEndpoints } from './endpoints/profile-endpoints.js';
 import { routeEndpoints } from './endpoints/route-endpoints.js';
 import { sessionEndpoints } from './endpoints/session-endpoints.js';
 import { signInEndpoints } from './endpoints/sign-in-endpoints.js';
-import { errorBody, HttpError, invalid, issuesOfZod } from './http-errors.js';
+import { errorBody, HttpError, invalid, issuesOfZod, quotedPath } from './http-errors.js';
 import { openApiDocument } from './openapi.js';
 import { z, type ZodType } from 'zod';
 import { httpErrorOf } from './outcome-reply.js';
@@ -205,11 +205,7 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
       .send(asset.body);
   });
   app.setNotFoundHandler((request, reply) =>
-    reply
-      .code(404)
-      .send(
-        errorBody('not_found', `no endpoint ${request.method} ${request.url.split('?')[0]!.slice(0, 200)}`),
-      ),
+    reply.code(404).send(errorBody('not_found', `no endpoint ${request.method} ${quotedPath(request.url)}`)),
   );
   app.setErrorHandler((error, request, reply) => {
     const known = httpErrorOf(error) ?? clientError(error);

@@ -301,6 +301,44 @@ export const planted: readonly Planted[] = [
     prose: `DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=${s};EndpointSuffix=core.windows.net`,
     header: ['x-ms-connection', `AccountKey=${s}`],
   }))(`${fake(58, 40, b64)}/${fake(59, 45, b64)}==`),
+  ((s) => ({
+    // A key that drew no digit (about one in a thousand): a hostile review found it kept after its key word.
+    format: 'unprefixed key of letters only after a key word',
+    secret: s,
+    prose: `Unauthorized: invalid api key ${s} (check the key in your settings)`,
+    header: ['Authorization', `Bearer ${s}`],
+  }))(fake(61, 40, 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz')),
+  ((s) => ({
+    // The scan stops only at ASCII words: a hostile review found a key after a Chinese key word kept.
+    format: 'key after a Chinese key word and a full-width colon',
+    secret: s,
+    prose: `调用失败：密钥：${s} 无效，请检查配置`,
+    header: ['api-key', s],
+  }))(fake(62, 32, hex)),
+  ((s) => ({
+    format: 'API key after a full-width colon',
+    secret: s,
+    prose: `鉴权失败 api key：${s}`,
+    header: ['x-api-key', s],
+  }))(fake(63, 32, hex)),
+  ((s) => ({
+    format: 'DigitalOcean token',
+    secret: s,
+    prose: `doctl: auth init failed for ${s}`,
+    header: ['Authorization', `Bearer ${s}`],
+  }))(`dop_v1_${fake(64, 64, hex)}`),
+  ((s) => ({
+    format: 'SendGrid key',
+    secret: s,
+    prose: `mail hook refused ${s}`,
+    header: ['Authorization', `Bearer ${s}`],
+  }))(`SG.${fake(65, 22)}.${fake(66, 43)}`),
+  ((s) => ({
+    format: 'Shopify access token',
+    secret: s,
+    prose: `shop webhook rejected ${s}`,
+    header: ['X-Shopify-Access-Token', s],
+  }))(`shpat_${fake(67, 32, hex)}`),
 ];
 
 /** Each format planted in each place evidence carries text: stderr, JSON and plain HTTP bodies, headers. */

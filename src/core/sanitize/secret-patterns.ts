@@ -73,6 +73,10 @@ const keyNames = ci(
 
 const strongNames = `(?:${passwordNames}|${keyNames})`;
 
+/** Key words in Chinese and Japanese: key, secret key, token, password, credential, access key. */
+const cjkKeyWords =
+  '密钥|秘钥|密鑰|金鑰|金钥|令牌|密码|密碼|口令|凭证|凭据|憑證|憑據|訪問鍵|キー|トークン|パスワード';
+
 /** Names whose value is a credential only when it looks like one (`key: "service"` is Google's metadata). */
 const weakNames = ci(String.raw`(?:token|key|signature|sig|session(?:id|_id|-id)?)`);
 
@@ -80,10 +84,10 @@ const weakNames = ci(String.raw`(?:token|key|signature|sig|session(?:id|_id|-id)
  * Between a name and its value: quotes (JSON escaped up to twice), a colon or equals sign (or either URL-encoded, as
  * a query inside another URL's query carries it: `next=%2Fapi%3Ftoken%3D...`), blanks.
  */
-const assignment = String.raw`\\{0,3}["'\`]?\s{0,4}(?:[:=]|%3[AaDd])\s{0,4}\\{0,3}["'\`]?`;
+const assignment = String.raw`\\{0,3}["'\`]?\s{0,4}(?:[:=\uff1a]|%3[AaDd])\s{0,4}\\{0,3}["'\`]?`;
 
 /** Between a key word and a key in prose: `subscription key 0a1b...`, `token is "..."`, `key: (...)`, `<Key>...`. */
-const nearby = String.raw`s?\\{0,3}["'\`>]?\s{0,3}(?:[:=]|${ci('is')}(?=\s)|${ci('was')}(?=\s))?\s{0,3}\\{0,3}["'\`(\[<]?`;
+const nearby = String.raw`s?\\{0,3}["'\`>]?\s{0,3}(?:[:=\uff1a]|${ci('is')}(?=\s)|${ci('was')}(?=\s))?\s{0,3}\\{0,3}["'\`(\[<]?`;
 
 /** Where an assigned value ends. */
 const valueEnd = String.raw`[\s"'\`,;&}\])\\]`;
@@ -108,15 +112,26 @@ const identifierPart = /^(?:[a-z]+|[A-Z][a-z]+|[A-Z]+|[0-9]+|[a-z0-9]{1,3})$/;
 /**
  * A run that reads as a key: hex of 16 or more characters with letters and digits (a UUID counts), or base64 of
  * 20 or more with letters and digits that is not an identifier made of words and numbers
- * (`claude-3-5-sonnet-20241022`, `gpt-4o-2024-08-06`, `max_tokens_to_sample`).
+ * (`claude-3-5-sonnet-20241022`, `gpt-4o-2024-08-06`, `max_tokens_to_sample`), or 20 or more letters whose case
+ * changes as random text's does (a key that happened to draw no digit; `AuthenticationError` is words).
  */
 function looksLikeKey(run: string): boolean {
   const bare = run.replace(/=+$/, '');
-  if (!hasDigit.test(bare) || !hasLetter.test(bare)) return false;
+  if (!hasDigit.test(bare)) return bare.length >= 20 && isRandomLetters(bare);
+  if (!hasLetter.test(bare)) return false;
   if (bare.length >= 16 && (hexOnly.test(bare) || uuid.test(bare))) return true;
   if (bare.length < 20) return false;
   return !bare.split(/[-_/.+]/).every((part) => part === '' || identifierPart.test(part));
 }
+
+/**
+ * Letters only, in both cases, changing case at least once every three letters: random base64 without a digit
+ * (about one key in a thousand draws none) reads so; words, CamelCase and constants do not.
+ */
+function isRandomLetters(run: string): boolean {
+  return lettersOnly.test(run) && changesClassOften(run, 3);
+}
+const lettersOnly = /^[A-Za-z]+$/;
 
 /** A value of eight or more characters with letters and digits that is not an identifier (`gpt-4o-mini`). */
 function looksLikeShortKey(value: string): boolean {
@@ -178,6 +193,9 @@ function changesClassOften(run: string, every = 4): boolean {
 
 /** A word of four letters or more between slashes: a path (`/var/folders/...`), not a key. */
 const plainWord = /^(?:[a-z]{4,}|[A-Z][a-z]{3,})$/;
+
+/** A character an opaque token has and a word does not. */
+const tokenSign = /[0-9~+/=_]/;
 
 const keyLike = (text: string, start: number, end: number): number =>
   looksLikeKey(text.slice(start, end)) && !isRequestId(text, start, end) ? start : -1;
@@ -253,10 +271,18 @@ export const secretFormats: readonly SecretFormat[] = [
       'tgp_',
       'whsec_',
       'gocspx-',
+      'dop_v1_',
+      'doo_v1_',
+      'dor_v1_',
+      'sg.',
+      'shpat_',
+      'shpss_',
+      'shpca_',
+      'shppa_',
     ],
     source:
       wordStart +
-      String.raw`(sk-[A-Za-z0-9_*.-]{6,}|(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{8,}|AIza[0-9A-Za-z_-]{16,}|ya29\.[0-9A-Za-z_-]{10,}|1\/\/[0-9A-Za-z_-]{16,}|gsk_[A-Za-z0-9]{12,}|xai-[A-Za-z0-9]{12,}|hf_[A-Za-z0-9]{12,}|pplx-[A-Za-z0-9]{12,}|r8_[A-Za-z0-9]{12,}|npm_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{12,}|xox[abposr]-[A-Za-z0-9-]{8,}|xapp-[A-Za-z0-9-]{8,}|(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}(?:[:=,;\s"']{1,3}[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+]))?|sess-[A-Za-z0-9]{16,}|key-[A-Za-z0-9]{20,}|nvapi-[A-Za-z0-9_-]{16,}|fw_[A-Za-z0-9]{16,}|csk-[A-Za-z0-9]{16,}|tgp_v1_[A-Za-z0-9_-]{16,}|whsec_[A-Za-z0-9+/=]{16,}|GOCSPX-[A-Za-z0-9_-]{16,})`,
+      String.raw`(sk-[A-Za-z0-9_*.-]{6,}|(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{8,}|AIza[0-9A-Za-z_-]{16,}|ya29\.[0-9A-Za-z_-]{10,}|1\/\/[0-9A-Za-z_-]{16,}|gsk_[A-Za-z0-9]{12,}|xai-[A-Za-z0-9]{12,}|hf_[A-Za-z0-9]{12,}|pplx-[A-Za-z0-9]{12,}|r8_[A-Za-z0-9]{12,}|npm_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{12,}|xox[abposr]-[A-Za-z0-9-]{8,}|xapp-[A-Za-z0-9-]{8,}|(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}(?:[:=,;\s"']{1,3}[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+]))?|sess-[A-Za-z0-9]{16,}|key-[A-Za-z0-9]{20,}|nvapi-[A-Za-z0-9_-]{16,}|fw_[A-Za-z0-9]{16,}|csk-[A-Za-z0-9]{16,}|tgp_v1_[A-Za-z0-9_-]{16,}|whsec_[A-Za-z0-9+/=]{16,}|GOCSPX-[A-Za-z0-9_-]{16,}|do[opr]_v1_[a-f0-9]{32,}|SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}|shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32})`,
   },
   {
     // A Slack incoming-webhook URL is its own credential: the path after the host goes.
@@ -284,10 +310,12 @@ export const secretFormats: readonly SecretFormat[] = [
   {
     name: 'authorization_scheme',
     starts: ['bearer', 'basic'],
-    source:
-      wordStart +
-      ci('(?:bearer|basic)') +
-      String.raw`\s{1,4}((?=[A-Za-z0-9._~+/=-]*[0-9~+/=_])[A-Za-z0-9._~+/=-]{8,})`,
+    source: wordStart + ci('(?:bearer|basic)') + String.raw`\s{1,4}([A-Za-z0-9._~+/=-]{8,})`,
+    // A digit or a sign (`Bearer token` and `Basic authentication` are words), or letters that read as a key.
+    accept: (text, start, end) => {
+      const value = text.slice(start, end);
+      return tokenSign.test(value) || looksLikeKey(value) ? start : -1;
+    },
   },
   {
     // `Cookie: a=1; b=2` and `Set-Cookie: ...`: every pair of the header line.
@@ -434,6 +462,15 @@ export const secretFormats: readonly SecretFormat[] = [
       String.raw`(?:\s{0,4}[:=]\s{0,4}|\s{1,4})[('"\`]?` +
       `(?!${ci('(?:is|has|was|the|and|for|with|that|this|does|not|of|on|in|to|or|may|can|limit|rate|usage|quota|level|tier|settings|billing|credits?|member|owner|admin|access|api|key|must|before|yet)')}\\b|${ci('https?:')})` +
       String.raw`(?=[A-Za-z0-9_.:-]{4,}[)'"\`\s.,;:]|[A-Za-z0-9_.:-]{4,}$)(?=[^\s)'"\`]*[0-9_-])([A-Za-z0-9_.:-]{4,128})`,
+  },
+  {
+    // A key after a key word in Chinese or Japanese (`密钥: 0a1b...`, `令牌：...`): the scan stops only at ASCII
+    // words, so the run is tried where it begins and the word looked for before it.
+    name: 'cjk_keyword_key',
+    starts: [],
+    source: String.raw`(?<=(?:${cjkKeyWords})\s{0,3}[:=\uff1a]?\s{0,3}["'\u201c\u300c]?)([A-Za-z0-9+/_-]{32,1024}={0,2})`,
+    accept: (text, start, end) => keyLike(text, start, end),
+    extend: runCharacter,
   },
   {
     // A run of 40 or more base64 characters with `/` or `+` that reads as random (a bare AWS secret access key, an

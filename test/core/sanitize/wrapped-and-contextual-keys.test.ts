@@ -95,6 +95,12 @@ describe('[DAT-09][CLS-21] keys named by the words around them (issue 10)', () =
     ['DEEPSEEK_API_KEY=sk-0123456789abcdef0123456789abcdef', '0123456789abcdef'],
     ['curl "https://api.example.com/v1/chat?alt=sse&api_key=Zq9abcDEF123ghiJKL456"', 'Zq9abcDEF123'],
     ['GET /v1beta/models/gemini:generateContent?key=Zq9abcDEF123ghiJKL456 400', 'Zq9abcDEF123'],
+    // A key that drew no digit: letters whose case changes as random text's does.
+    ['Authorization: Bearer RSDXWZqvoXFqatYtWXmchmdHMznKQoEhprzKXYkG', 'RSDXWZqvoXFq'],
+    ['invalid api key RSDXWZqvoXFqatYtWXmchmdHMznKQoEhprzKXYkG (check it)', 'RSDXWZqvoXFq'],
+    ['令牌：3f9a0c7d5e1b42f8a6c09d3e7b5f1a24 已过期', '3f9a0c7d5e1b42f8'],
+    ['APIキー: "3f9a0c7d5e1b42f8a6c09d3e7b5f1a24" が無効です', '3f9a0c7d5e1b42f8'],
+    ['x-api-key：3f9a0c7d5e1b42f8a6c09d3e7b5f1a24', '3f9a0c7d5e1b42f8'],
   ])('redacts %s', (text, secret) => {
     expectGone(text, secret);
   });
@@ -134,6 +140,8 @@ describe('[DAT-09][CLS-21] what is not a secret stays readable (issue 10)', () =
     'API key missing: set OPENAI_API_KEY in your environment',
     'secret_access_key is required',
     'WWW-Authenticate: Bearer realm="api", error="invalid_token"',
+    'Authorization: Bearer InvalidAuthenticationTokenException from the proxy',
+    'the api key AuthenticationFailedError was raised',
     'at Object.<anonymous> (node_modules/@anthropic-ai/sdk/src/core/StreamingResponse.ts:42:7)',
     'packages/core/src/providers/OpenAIProvider/index.ts failed to compile',
   ])('keeps %s', (text) => {
