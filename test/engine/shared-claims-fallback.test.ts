@@ -122,6 +122,9 @@ describe('[DUR-01] a shared node whose claim transaction loses its connection', 
       const before = seen.locks;
       expect((await failOverloaded(engine, db.store, 'r2')).state).toBe('retry_wait');
       await until(async () => (await db.store.readRoute('r2'))!.state === 'retrying');
+      // The state is read on another connection, which can see the commit before the engine has emitted its
+      // events: wait for the engine's own work, as for r1.
+      await engine.idle();
       expect(seen.locks).toBeGreaterThan(before);
       firedOnce(events, 'r2');
     } finally {
