@@ -23,7 +23,7 @@ type ActionEvent = Extract<RouteEvent, { type: 'action' }>;
  * | retry_now | action_required | retrying (new cycle, new generation) |
  * | retry_now | an orphaned attempt (active, retrying, switching) | retrying (new generation: the orphan's late reports are stale) |
  * | skip_now | waiting_for_reset, retry_wait | switching |
- * | skip_now | action_required | switching (new cycle) |
+ * | skip_now | action_required | switching (new cycle); refused `not_allowed` when no candidate is eligible |
  * | cancel, stop | waiting_for_reset, retry_wait | action_required (`cancelled`, `stopped`); the timer is disarmed |
  * | cancel, stop | retrying, switching | action_required; the running attempt's later failure schedules nothing |
  * | stop | active | action_required (`stopped`); the running attempt's later failure schedules nothing |
@@ -106,6 +106,12 @@ function skipNow(route: Route, world: RouteWorld): Decision {
       world,
       world.circuits,
     );
+    if (switched.route.state === 'action_required') {
+      // Nothing to move to: a new cycle that stops where it started would only bump the generation (and fence
+      // out every other client's next action) while saying nothing new.
+      const why = switched.route.detail ?? 'no eligible candidate';
+      return refused(route, 'not_allowed', `skip now has nowhere to go: ${why}`);
+    }
     return changed(switched.route, 'skip_now', [
       ...supersede(route),
       ...circuitEffects(world, switched.circuitWrites),
