@@ -125,3 +125,24 @@ export function countdownLine(deadlineMs: number, nowMs: number): string {
   const seconds = Math.max(0, Math.ceil((deadlineMs - nowMs) / 1000));
   return `${progressPrefix}waiting: ${duration(seconds)} left (until ${new Date(deadlineMs).toISOString()})`;
 }
+
+/**
+ * What an answered turn's ACP stop reason says beyond "answered", or null when it says nothing more: a turn cut
+ * short by a limit or refused by the model still counts as answered (exit 0, nothing to recover), but a person
+ * must not take it for a whole answer.
+ */
+export function stopReasonLine(stopReason: string): string | null {
+  switch (stopReason) {
+    case 'end_turn':
+    case 'cancelled':
+      return null;
+    case 'max_tokens':
+      return `${progressPrefix}the answer stopped at the agent's output token limit (max_tokens): it may be cut short`;
+    case 'max_turn_requests':
+      return `${progressPrefix}the agent stopped at its limit of model requests for one turn (max_turn_requests): the work may be unfinished`;
+    case 'refusal':
+      return `${progressPrefix}the agent refused to go on with this prompt (refusal)`;
+    default:
+      return `${progressPrefix}the agent ended its turn with stop reason ${clean(stopReason)}`;
+  }
+}

@@ -6,7 +6,7 @@ import { escapeControlCharacters } from '../core/text/escape-controls.js';
 import { openSqliteDatabase } from '../store/sqlite/sqlite-store.js';
 import { exitCodeOf, finalStateWords, runExit } from './run-exit.js';
 import type { RunProfile } from './run-profile.js';
-import { countdownLine, progressPrefix, RunProgress } from './run-progress.js';
+import { countdownLine, progressPrefix, RunProgress, stopReasonLine } from './run-progress.js';
 
 export interface RunSessionInput {
   readonly run: RunProfile;
@@ -50,7 +50,11 @@ export async function runSession(input: RunSessionInput): Promise<number> {
       // Generation 0 is the history a session/load replays: already shown in an earlier run.
       if (generation > 0 && !suppressed) output.write(update);
     },
-    onTurn: () => output.endLine(),
+    onTurn: (_intent, turn) => {
+      output.endLine();
+      const line = turn.outcome === 'success' ? stopReasonLine(turn.stopReason) : null;
+      if (line !== null) say(line);
+    },
     onError: (error) => say(`${progressPrefix}could not report an attempt: ${String(error)}`),
   });
   recourse = await openRecourse({

@@ -70,6 +70,45 @@ describe('recourse run', () => {
     expect(existsSync(join(dir, '.recourse', 'recourse.db'))).toBe(true);
   });
 
+  it('an answer cut short (max_tokens) or refused (refusal) counts as answered (exit 0) and says so, so it is not taken for a whole answer', async () => {
+    const dir = folder();
+    const cut = await runCliAsync([
+      'run',
+      '--profile',
+      writeProfile(dir, [candidate('claude', 'max_tokens')]),
+      '--cwd',
+      dir,
+      'write a long essay',
+    ]);
+    expect(cut.status).toBe(0);
+    expect(cut.stdout).toBe('The first half of an answer\n');
+    expect(cut.stderr).toContain(
+      "[recourse] the answer stopped at the agent's output token limit (max_tokens): it may be cut short\n",
+    );
+    const other = folder();
+    const refused = await runCliAsync([
+      'run',
+      '--profile',
+      writeProfile(other, [candidate('claude', 'refusal')]),
+      '--cwd',
+      other,
+      'do something',
+    ]);
+    expect(refused.status).toBe(0);
+    expect(refused.stderr).toContain('[recourse] the agent refused to go on with this prompt (refusal)\n');
+    // A plain end of turn says nothing more.
+    const plain = folder();
+    const whole = await runCliAsync([
+      'run',
+      '--profile',
+      writeProfile(plain, [candidate('claude', 'success')]),
+      '--cwd',
+      plain,
+      'hi',
+    ]);
+    expect(whole.stderr).not.toMatch(/stop reason|max_tokens|refusal/);
+  });
+
   it('[EVL-04][RTE-03][RTE-08][DUR-01] a capacity failure then success retries after the policy delay and exits 0', async () => {
     const dir = folder();
     const state = join(dir, 'launches');
