@@ -27,6 +27,18 @@ export class RunUsageError extends Error {}
  * code.
  */
 export async function runSession(input: RunSessionInput): Promise<number> {
+  // A signal before Recourse is open (reading the route, migrations, the reconciliation that may send a retry at
+  // once) is held and handled as soon as the run's handlers are in place: Node's default would end the process
+  // with an agent it just launched still running in its own process group.
+  const early = new EarlySignals();
+  try {
+    return await runOpened(input, early);
+  } finally {
+    early.release();
+  }
+}
+
+async function runOpened(input: RunSessionInput, early: EarlySignals): Promise<number> {
   const { sessionId } = input;
   const progress = new RunProgress(sessionId);
   const output = new AgentOutput();
@@ -77,8 +89,7 @@ export async function runSession(input: RunSessionInput): Promise<number> {
       killAgentGroups();
       process.exit(interrupted);
     }
-    interrupted =
-      signal === 'SIGTERM' ? runExit.terminated : signal === 'SIGHUP' ? runExit.hungUp : runExit.interrupted;
+    interrupted = exitCodeForSignal(signal);
     // The terminal is gone: what is said next may not be written (EIO), and must not end the run before the route
     // is left as it should be.
     if (signal === 'SIGHUP')
@@ -117,6 +128,8 @@ export async function runSession(input: RunSessionInput): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   process.on('SIGHUP', onSignal);
+  const held = early.release();
+  if (held !== null) onSignal(held);
   try {
     const started = await startOrResume(recourse, input, say, announced);
     if (started !== null) return started;
@@ -305,4 +318,41 @@ class Countdown {
     this.timer = null;
     this.clear();
   }
+}
+
+/** The signals `run` handles, held from its start until its own handlers are installed. */
+class EarlySignals {
+  private held: NodeJS.Signals | null = null;
+  private listening = true;
+  private readonly hold = (signal: NodeJS.Signals) => {
+    if (this.held !== null) {
+      // A second signal exits at once, as it does later: end the agents' process groups first.
+      killAgentGroups();
+      process.exit(exitCodeForSignal(this.held));
+    }
+    this.held = signal;
+  };
+
+  constructor() {
+    for (const signal of handledSignals) process.on(signal, this.hold);
+  }
+
+  /** Stops holding; returns the first signal held meanwhile, if any (once). */
+  release(): NodeJS.Signals | null {
+    if (this.listening) for (const signal of handledSignals) process.off(signal, this.hold);
+    this.listening = false;
+    const held = this.held;
+    this.held = null;
+    return held;
+  }
+}
+
+const handledSignals: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+function exitCodeForSignal(signal: NodeJS.Signals): number {
+  return signal === 'SIGTERM'
+    ? runExit.terminated
+    : signal === 'SIGHUP'
+      ? runExit.hungUp
+      : runExit.interrupted;
 }

@@ -167,6 +167,25 @@ describe('recourse run: signals and misbehaving agents', () => {
     }
   });
 
+  it('[DUR-05] Ctrl-C as a resume opens its database (a wait whose deadline passed is sent at once): handled as every Ctrl-C, exit 130, never death by the signal', async () => {
+    const dir = folder();
+    const stateFile = join(dir, 'launches');
+    const profile = writeProfile(dir, ['counted', '1', stateFile, 'capacity'], 1);
+    const first = startCli(['run', '--profile', profile, '--session', 'early', '--cwd', dir, 'fix it']);
+    first.process.stdin.end();
+    await first.waitFor((_, err) => err.includes(' s left (until '));
+    first.process.kill('SIGINT');
+    expect(await first.exited).toBe(130);
+    // Past the retry's deadline: the resume sends it while Recourse opens, after saying so.
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    const resume = startCli(['run', '--profile', profile, '--session', 'early', '--cwd', dir]);
+    resume.process.stdin.end();
+    await resume.waitFor((_, err) => err.includes('resuming session early'));
+    resume.process.kill('SIGINT');
+    // Death by the signal closes with no exit code (null); a handled Ctrl-C exits 130.
+    expect(await resume.exited).toBe(130);
+  });
+
   it('a JSON-RPC response to a request never made, its id full of terminal controls, never reaches the terminal raw', async () => {
     const dir = folder();
     const profile = writeProfile(dir, ['stray']);
