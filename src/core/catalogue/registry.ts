@@ -6,6 +6,7 @@ import { httpStatusRules } from './rules/http-status.js';
 import { localRules } from './rules/local.js';
 import { networkRules } from './rules/network.js';
 import { providerSignatureRules } from './rules/provider-signatures.js';
+import { servingLayerRules } from './rules/serving-layer.js';
 import type { Rule } from './rule.js';
 
 /** Every rule of the catalogue, in declaration order (the last tie-breaker of precedence). */
@@ -15,6 +16,7 @@ export const catalogueRules: readonly Rule[] = Object.freeze([
   ...exceptionRules,
   ...localRules,
   ...providerSignatureRules,
+  ...servingLayerRules,
   ...hardShapeRules,
   ...networkRules,
   ...httpStatusRules,

@@ -84,7 +84,7 @@ const zonedClock =
 
 /** A reset stated as an ISO date and a UTC time: "You will regain access on 2025-07-01 at 00:00 UTC". */
 const isoDateClock =
-  /\b(?:regain access|resets?|available again|try again|retry after)\s{1,3}(?:(?:on|at)\s{1,3})?(\d{4}-\d{2}-\d{2})(?:\s{1,8}at)?[\sT]{1,8}(\d{2}):(\d{2})(?::(\d{2}))?\s{0,2}(?:\+0000\s{1,2})?(?:utc|gmt|z)\b/;
+  /\b(?:regain access|resets?|available again|try again|retry after)\s{1,3}(?:(?:on|at)\s{1,3})?(\d{4}-\d{2}-\d{2})(?:\s{1,8}at)?[\sTt]{1,8}(\d{2}):(\d{2})(?::(\d{2}))?\s{0,2}(?:\+0000\s{1,2})?(?:utc|gmt|z)\b/;
 
 export function zonedClockHints(text: string, referenceMs: number): RawHints {
   const iso = isoDateClock.exec(text);
