@@ -84,13 +84,15 @@ export function eventEndpoints(context: ServerContext): Endpoint[] {
           lastSent = newest;
         } else {
           const resume = /^\d{1,15}$/.test(resumeText) ? Number(resumeText) : Number.NaN;
-          const bounds = await log.bounds();
-          const oldestKept = bounds === null ? newest + 1 : bounds.first;
-          if (!Number.isSafeInteger(resume) || resume > newest || resume < oldestKept - 1) {
+          // Whether the events right after `id` are still kept: the log is pruned from its oldest end only.
+          const keptAfter = async (id: number) => {
+            const bounds = await log.bounds();
+            return id >= (bounds === null ? newest + 1 : bounds.first) - 1;
+          };
+          const reload = (reason: 'too_far_behind' | 'unknown_event_id') => {
             write(
               `event: reload\ndata: ${JSON.stringify({
-                reason:
-                  Number.isSafeInteger(resume) && resume <= newest ? 'too_far_behind' : 'unknown_event_id',
+                reason,
                 message:
                   'events since your last one are no longer kept: reload the state, then follow from now',
                 server_time: new Date(context.recourse.clock.now()).toISOString(),
@@ -98,10 +100,16 @@ export function eventEndpoints(context: ServerContext): Endpoint[] {
             );
             end();
             return null;
-          }
+          };
+          if (!Number.isSafeInteger(resume) || resume > newest) return reload('unknown_event_id');
+          if (!(await keptAfter(resume))) return reload('too_far_behind');
           lastSent = resume;
           for (;;) {
-            const page = await log.after(lastSent, pageSize);
+            const from = lastSent;
+            const page = await log.after(from, pageSize);
+            // A prune (any node's append) between the check above and this read may have taken the events right
+            // after `from`: sent from here, the stream would skip them. Checked again after the read, it says so.
+            if (page[0]?.id !== from + 1 && !(await keptAfter(from))) return reload('too_far_behind');
             for (const event of page) send(event);
             if (page.length < pageSize || closed) break;
           }
