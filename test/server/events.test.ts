@@ -150,6 +150,34 @@ describe('GET /v1/events', () => {
     });
   });
 
+  it('a stream whose first read of the log fails (the database restarting) ends, so the client connects again, rather than stay open with heartbeats and no events', async () => {
+    const started = await startTestService({ ackTimeoutMs: 60_000 });
+    cleanups.push(started.stop);
+    const base = started.service.url;
+    const log = started.service.recourse.events;
+    // The start's own event (`recourse.reconciled`) is stored: only the stream reads the newest id from here on.
+    await started.service.hub.drained();
+    expect(await log.lastId()).toBeGreaterThan(0);
+    const lastId = log.lastId.bind(log);
+    let failed = 0;
+    log.lastId = () => {
+      if (failed++ === 0) return Promise.reject(new Error('Connection terminated unexpectedly'));
+      return lastId();
+    };
+    const client = followEvents(`${base}/v1/events`, auth);
+    await client.ended;
+    expect(failed).toBe(1);
+    // The next connection reads the log and streams as usual.
+    await call(base, 'admin', 'PUT', '/v1/profiles/p', {
+      name: 'P',
+      candidates: [{ profile_id: 'only', provider: 'made-up', policy: policy(3, 600, 'stop') }],
+    });
+    const again = followEvents(`${base}/v1/events?last_event_id=0`, auth);
+    await call(base, 'adapter', 'POST', '/v1/routes', { route_id: 'after', profile_id: 'p' });
+    await again.waitFor((events) => transitionsOf(events, 'after').length > 0);
+    again.close();
+  });
+
   it('the stream needs a credential; the browser cookie from /?token= opens it', async () => {
     const base = await service();
     const anonymous = await fetch(`${base}/v1/events`);
