@@ -48,7 +48,7 @@ export function eventLogContract(
       }
     });
 
-    it('prunes by age only a prefix: an event written by a clock that ran behind stays while a newer one before it stays, so a resuming reader never skips a hole', async () => {
+    it('prunes by age only a prefix: an old event after a younger one (its node’s clock ran behind) stays, so a resuming reader never skips a hole', async () => {
       const { store, events } = await open();
       try {
         // Shared nodes stamp events with their own clocks: the third was appended by a node whose clock is behind.
