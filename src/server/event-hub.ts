@@ -8,10 +8,12 @@ export interface EventHubOptions {
   /** Events older than this are pruned too (24 h by default). */
   readonly retentionMs?: number;
   /**
-   * Where an append that failed is reported (the events are then lost to resuming clients, not to live ones), and a
-   * read of a followed log that failed (the next wake-up reads from the same id again).
+   * Where an append that failed is reported (it is tried again `retryMs` later, until the hub closes), and a read of
+   * a followed log that failed (the next wake-up reads from the same id again).
    */
   readonly onError?: (error: unknown) => void;
+  /** How long after a failed append it is tried again (1 s by default). */
+  readonly retryMs?: number;
 }
 
 /** A document to publish: `data` becomes the event's JSON, with `server_time` added when it is written. */
@@ -22,6 +24,39 @@ export interface PendingEvent {
 
 /** Events read per query when following a log other nodes append to. */
 const followPage = 1000;
+
+type Row = Parameters<EventLog['append']>[0][number];
+
+/**
+ * The events of one append, if it committed: the first of them after `afterId` and those following it, each the same
+ * (type, time and document, which carries `server_time` to the millisecond and the whole state it tells). One append
+ * is one transaction whose ids are drawn in order, so the rows of a committed append are consecutive in the log.
+ */
+async function findAppended(
+  log: EventLog,
+  rows: readonly Row[],
+  afterId: number,
+): Promise<readonly LoggedEvent[] | null> {
+  const same = (event: LoggedEvent | undefined, row: Row | undefined) =>
+    event !== undefined &&
+    row !== undefined &&
+    event.type === row.type &&
+    event.atMs === row.atMs &&
+    event.data === row.data;
+  let cursor = afterId;
+  for (;;) {
+    const page = await log.after(cursor, followPage);
+    const start = page.findIndex((event) => same(event, rows[0]));
+    if (start >= 0) {
+      const found = [...page.slice(start, start + rows.length)];
+      if (found.length < rows.length)
+        found.push(...(await log.after(found.at(-1)!.id, rows.length - found.length)));
+      return found.length === rows.length && found.every((event, i) => same(event, rows[i])) ? found : null;
+    }
+    if (page.length < followPage) return null;
+    cursor = page.at(-1)!.id;
+  }
+}
 
 /**
  * Every event viewers see goes through here: appended to the durable log in arrival order (one transaction per
@@ -38,6 +73,10 @@ export class EventHub {
   private flushing: Promise<void> | null = null;
   private appended = 0;
   private closed = false;
+  /** Set when closing starts: an append that fails is then given up rather than tried until the database is back. */
+  private closing = false;
+  /** The newest id of this hub's own appends (null before the first). */
+  private storedUpTo: number | null = null;
   private log: EventLog | null = null;
   /** Following: the last id handed to subscribers (null until known), the read under way, how to stop. */
   private cursor: number | null = null;
@@ -82,6 +121,7 @@ export class EventHub {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await this.following;
     await this.drained();
     this.closed = true;
@@ -132,6 +172,33 @@ export class EventHub {
     }
   }
 
+  /**
+   * Appends, trying again `retryMs` after each failure (a database restarting, a connection dropped) until the hub
+   * closes: the engine committed what these events tell, and one dropped here would be missing from every stream and
+   * every resume, with no `reload` to say so. An append that failed may still have committed (the connection dropped
+   * before its answer): before trying again the log is searched for it after the newest id known before it, so it
+   * is never stored twice. Null when given up (closing).
+   */
+  private async store(log: EventLog, rows: readonly Row[]): Promise<readonly LoggedEvent[] | null> {
+    const known = Math.max(this.storedUpTo ?? -1, this.cursor ?? -1);
+    let from = known >= 0 ? known : null;
+    let sent = false;
+    for (;;) {
+      try {
+        from ??= await log.lastId();
+        const found = sent ? await findAppended(log, rows, from) : null;
+        sent = true;
+        const stored = found ?? (await log.append(rows));
+        this.storedUpTo = Math.max(this.storedUpTo ?? 0, ...stored.map((e) => e.id));
+        return stored;
+      } catch (error) {
+        this.options.onError?.(error);
+        if (this.closing) return null;
+        await new Promise((resolve) => setTimeout(resolve, this.options.retryMs ?? 1000));
+      }
+    }
+  }
+
   private async flushSoon(): Promise<void> {
     // One microtask turn collects the events of one commit (a transition and its circuit change) into one write.
     await new Promise((resolve) => setImmediate(resolve));
@@ -148,13 +215,8 @@ export class EventHub {
           atMs: at,
           data: JSON.stringify({ ...e.data, server_time: new Date(at).toISOString() }),
         }));
-        let stored: readonly LoggedEvent[];
-        try {
-          stored = await log.append(rows);
-        } catch (error) {
-          this.options.onError?.(error);
-          continue;
-        }
+        const stored = await this.store(log, rows);
+        if (stored === null) continue;
         if (this.following === null) for (const event of stored) this.listeners.emit(event);
         else this.wake();
         this.appended += stored.length;

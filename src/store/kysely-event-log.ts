@@ -52,9 +52,27 @@ export abstract class KyselyEventLog implements EventLog {
 
   async prune(keep: number, beforeMs: number): Promise<number> {
     const last = await this.lastId();
+    // By age only the events before the first one young enough to stay: times come from the clock of the node that
+    // appended (shared nodes' clocks differ; a clock can step back), so an old time may follow a newer one, and
+    // deleting it alone would leave a hole inside the kept range that a resuming reader skips without a reload.
     const result = await this.db
       .deleteFrom('events')
-      .where((eb) => eb.or([eb('id', '<=', last - keep), eb('at_ms', '<', beforeMs)]))
+      .where((eb) =>
+        eb.or([
+          eb('id', '<=', last - keep),
+          eb(
+            'id',
+            '<',
+            eb.fn.coalesce(
+              eb
+                .selectFrom('events')
+                .select((inner) => inner.fn.min('id').as('first'))
+                .where('at_ms', '>=', beforeMs),
+              eb.val(last + 1),
+            ),
+          ),
+        ]),
+      )
       .executeTakeFirst();
     return Number(result.numDeletedRows);
   }

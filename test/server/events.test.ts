@@ -114,6 +114,70 @@ describe('GET /v1/events', () => {
     }
   });
 
+  it('a resume whose events are pruned between the check of its id and the read of the log is told to reload, not given a gap', async () => {
+    const started = await startTestService({ ackTimeoutMs: 60_000 });
+    cleanups.push(started.stop);
+    const base = started.service.url;
+    await call(base, 'admin', 'PUT', '/v1/profiles/p', {
+      name: 'P',
+      candidates: [{ profile_id: 'only', provider: 'made-up', policy: policy(3, 600, 'stop') }],
+    });
+    for (const id of ['a', 'b']) await churn(base, id);
+    await started.service.hub.drained();
+    const log = started.service.recourse.events;
+    const bounds = (await log.bounds())!;
+    expect(bounds.last - bounds.first).toBeGreaterThan(4);
+    // Another stream's append prunes the log right after this stream checked its id: the events after it go.
+    const after = log.after.bind(log);
+    let pruned = false;
+    log.after = async (afterId, limit) => {
+      if (!pruned) {
+        pruned = true;
+        await log.prune(2, 0);
+      }
+      return after(afterId, limit);
+    };
+    const resume = String(bounds.first + 1);
+    const client = followEvents(`${base}/v1/events`, { ...auth, 'last-event-id': resume });
+    await client.waitFor((events) =>
+      events.some((e) => e.event === 'reload' || e.event === 'route.transition'),
+    );
+    client.close();
+    expect(pruned).toBe(true);
+    expect(client.events.filter((e) => e.id !== null)).toEqual([]);
+    expect(JSON.parse(client.events.find((e) => e.event === 'reload')!.data)).toMatchObject({
+      reason: 'too_far_behind',
+    });
+  });
+
+  it('a stream whose first read of the log fails (the database restarting) ends, so the client connects again, rather than stay open with heartbeats and no events', async () => {
+    const started = await startTestService({ ackTimeoutMs: 60_000 });
+    cleanups.push(started.stop);
+    const base = started.service.url;
+    const log = started.service.recourse.events;
+    // The start's own event (`recourse.reconciled`) is stored: only the stream reads the newest id from here on.
+    await started.service.hub.drained();
+    expect(await log.lastId()).toBeGreaterThan(0);
+    const lastId = log.lastId.bind(log);
+    let failed = 0;
+    log.lastId = () => {
+      if (failed++ === 0) return Promise.reject(new Error('Connection terminated unexpectedly'));
+      return lastId();
+    };
+    const client = followEvents(`${base}/v1/events`, auth);
+    await client.ended;
+    expect(failed).toBe(1);
+    // The next connection reads the log and streams as usual.
+    await call(base, 'admin', 'PUT', '/v1/profiles/p', {
+      name: 'P',
+      candidates: [{ profile_id: 'only', provider: 'made-up', policy: policy(3, 600, 'stop') }],
+    });
+    const again = followEvents(`${base}/v1/events?last_event_id=0`, auth);
+    await call(base, 'adapter', 'POST', '/v1/routes', { route_id: 'after', profile_id: 'p' });
+    await again.waitFor((events) => transitionsOf(events, 'after').length > 0);
+    again.close();
+  });
+
   it('the stream needs a credential; the browser cookie from /?token= opens it', async () => {
     const base = await service();
     const anonymous = await fetch(`${base}/v1/events`);

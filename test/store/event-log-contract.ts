@@ -47,5 +47,31 @@ export function eventLogContract(
         await store.close();
       }
     });
+
+    it('prunes by age only a prefix: an old event after a younger one (its node’s clock ran behind) stays, so a resuming reader never skips a hole', async () => {
+      const { store, events } = await open();
+      try {
+        // Shared nodes stamp events with their own clocks: the third was appended by a node whose clock is behind.
+        const stamped = (n: number, atMs: number) => ({ ...event(n), atMs });
+        const stored = await events.append([
+          stamped(1, 2_000),
+          stamped(2, 3_000),
+          stamped(3, 1_000),
+          stamped(4, 4_000),
+        ]);
+        expect(await events.prune(100, 2_500)).toBe(1);
+        // A reader that saw the second event (inside the kept range) resumes after it and gets the third.
+        expect(await events.bounds()).toEqual({ first: stored[1]!.id, last: stored[3]!.id });
+        expect((await events.after(stored[1]!.id, 10)).map((e) => e.id)).toEqual([
+          stored[2]!.id,
+          stored[3]!.id,
+        ]);
+        // Once everything before it is old enough, it goes with them.
+        expect(await events.prune(100, 3_500)).toBe(2);
+        expect((await events.after(0, 10)).map((e) => e.id)).toEqual([stored[3]!.id]);
+      } finally {
+        await store.close();
+      }
+    });
   });
 }

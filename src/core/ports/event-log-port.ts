@@ -24,7 +24,10 @@ export interface EventLog {
   bounds(): Promise<{ readonly first: number; readonly last: number } | null>;
   /** The highest id ever given (0 before the first event), pruned or not. */
   lastId(): Promise<number>;
-  /** Deletes all but the newest `keep` events and those older than `beforeMs`; returns how many went. */
+  /**
+   * Deletes all but the newest `keep` events and those older than `beforeMs`, always a prefix of the log: an old
+   * event after one young enough to stay (its writer's clock ran behind) stays with it. Returns how many went.
+   */
   prune(keep: number, beforeMs: number): Promise<number>;
   /**
    * Present when other processes append to the same log (shared nodes on PostgreSQL): calls `wake` whenever they

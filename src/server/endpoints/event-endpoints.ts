@@ -77,41 +77,60 @@ export function eventEndpoints(context: ServerContext): Endpoint[] {
           raw.end();
         };
         request.raw.on('close', end);
-        const log = context.recourse.events;
-        const newest = await log.lastId();
-        write(`retry: 2000\n: resumable from id ${newest}\n\n`);
-        if (resumeText === undefined) {
-          lastSent = newest;
-        } else {
-          const resume = /^\d{1,15}$/.test(resumeText) ? Number(resumeText) : Number.NaN;
-          const bounds = await log.bounds();
-          const oldestKept = bounds === null ? newest + 1 : bounds.first;
-          if (!Number.isSafeInteger(resume) || resume > newest || resume < oldestKept - 1) {
-            write(
-              `event: reload\ndata: ${JSON.stringify({
-                reason:
-                  Number.isSafeInteger(resume) && resume <= newest ? 'too_far_behind' : 'unknown_event_id',
-                message:
-                  'events since your last one are no longer kept: reload the state, then follow from now',
-                server_time: new Date(context.recourse.clock.now()).toISOString(),
-              })}\n\n`,
-            );
-            end();
-            return null;
+        try {
+          const log = context.recourse.events;
+          const newest = await log.lastId();
+          write(`retry: 2000\n: resumable from id ${newest}\n\n`);
+          if (resumeText === undefined) {
+            lastSent = newest;
+          } else {
+            const resume = /^\d{1,15}$/.test(resumeText) ? Number(resumeText) : Number.NaN;
+            // Whether the events right after `id` are still kept: the log is pruned from its oldest end only.
+            const keptAfter = async (id: number) => {
+              const bounds = await log.bounds();
+              return id >= (bounds === null ? newest + 1 : bounds.first) - 1;
+            };
+            const reload = (reason: 'too_far_behind' | 'unknown_event_id') => {
+              write(
+                `event: reload\ndata: ${JSON.stringify({
+                  reason,
+                  message:
+                    'events since your last one are no longer kept: reload the state, then follow from now',
+                  server_time: new Date(context.recourse.clock.now()).toISOString(),
+                })}\n\n`,
+              );
+              end();
+              return null;
+            };
+            if (!Number.isSafeInteger(resume) || resume > newest) return reload('unknown_event_id');
+            if (!(await keptAfter(resume))) return reload('too_far_behind');
+            lastSent = resume;
+            for (;;) {
+              const from = lastSent;
+              const page = await log.after(from, pageSize);
+              // A prune (any node's append) between the check above and this read may have taken the events right
+              // after `from`: sent from here, the stream would skip them. Checked again after the read, it says so.
+              if (page[0]?.id !== from + 1 && !(await keptAfter(from))) return reload('too_far_behind');
+              for (const event of page) send(event);
+              if (page.length < pageSize || closed) break;
+            }
+            // A replayed event carries the server_time of when it was written: the clock a page anchors its
+            // countdowns to would be behind by the time it was away, until the next heartbeat. Say the time now.
+            if (lastSent > resume) beat();
           }
-          lastSent = resume;
-          for (;;) {
-            const page = await log.after(lastSent, pageSize);
-            for (const event of page) send(event);
-            if (page.length < pageSize || closed) break;
-          }
-          // A replayed event carries the server_time of when it was written: the clock a page anchors its
-          // countdowns to would be behind by the time it was away, until the next heartbeat. Say the time now.
-          if (lastSent > resume) beat();
+          const waiting = live;
+          live = null;
+          for (const event of waiting) send(event);
+        } catch (error) {
+          // The headers are out (200): nothing else can tell the client. Ended, the stream is opened again by the
+          // client (EventSource does so after `retry`) from its last id; left open, it would carry heartbeats and
+          // never an event (live ones would pile up behind a replay that never finished).
+          request.log.error(
+            { err: { message: (error as Error).message } },
+            'event stream could not read the log',
+          );
+          end();
         }
-        const waiting = live;
-        live = null;
-        for (const event of waiting) send(event);
         return null;
       },
     }),
