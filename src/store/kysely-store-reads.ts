@@ -199,18 +199,11 @@ export abstract class KyselyStoreReads implements Store {
   }
 
   async listPlanErrors(planId: string): Promise<readonly PlanErrorRecord[]> {
-    const rows = await this.db
-      .selectFrom('plan_errors')
-      .select('record')
-      .where('plan_id', '=', planId)
-      .orderBy('seq')
-      .execute();
-    return rows.map((r) => JSON.parse(r.record) as PlanErrorRecord);
+    return readPlanErrors(this.db, planId);
   }
 
   async readPlan(id: string): Promise<Plan | null> {
-    const row = await this.db.selectFrom('plans').selectAll().where('id', '=', id).executeTakeFirst();
-    return row === undefined ? null : planOfRow(row);
+    return readPlan(this.db, id);
   }
 
   async listPlans(query: PlanPageQuery): Promise<readonly PlanSummary[]> {
@@ -281,6 +274,26 @@ export abstract class KyselyStoreReads implements Store {
 export async function readRoute(db: Kysely<Database>, id: string): Promise<Route | null> {
   const row = await db.selectFrom('routes').selectAll().where('id', '=', id).executeTakeFirst();
   return row === undefined ? null : rowToRoute(row);
+}
+
+/** A plan's error history, oldest first: the store's read and its transactions'. */
+export async function readPlanErrors(
+  db: Kysely<Database>,
+  planId: string,
+): Promise<readonly PlanErrorRecord[]> {
+  const rows = await db
+    .selectFrom('plan_errors')
+    .select('record')
+    .where('plan_id', '=', planId)
+    .orderBy('seq')
+    .execute();
+  return rows.map((r) => JSON.parse(r.record) as PlanErrorRecord);
+}
+
+/** One plan by id, or null: the store's read and its transactions'. */
+export async function readPlan(db: Kysely<Database>, id: string): Promise<Plan | null> {
+  const row = await db.selectFrom('plans').selectAll().where('id', '=', id).executeTakeFirst();
+  return row === undefined ? null : planOfRow(row);
 }
 
 /** The latest version of a dynamic profile, validated; null when none is stored. */

@@ -14,9 +14,9 @@ import type {
   RouteFence,
   StoreTransaction,
 } from '../../core/index.js';
-import { readProfile, readRoute } from '../kysely-store-reads.js';
+import { readPlan, readPlanErrors, readProfile, readRoute } from '../kysely-store-reads.js';
 import { circuitOfRow, circuitToRow, intentToRow, type ProfileDocuments } from '../row-codecs.js';
-import { planOfRow, planToRow } from '../plan-rows.js';
+import { planToRow } from '../plan-rows.js';
 import { attemptToRow, replayToRow, rowToRoute, routeToRow } from '../route-rows.js';
 import type { Database, RouteRow } from '../schema.js';
 import { databaseNow } from './database-clock.js';
@@ -386,19 +386,12 @@ export class PostgresTransaction implements StoreTransaction {
 
   async listPlanErrors(planId: string): Promise<readonly PlanErrorRecord[]> {
     await this.flush();
-    const rows = await this.db
-      .selectFrom('plan_errors')
-      .select('record')
-      .where('plan_id', '=', planId)
-      .orderBy('seq')
-      .execute();
-    return rows.map((r) => JSON.parse(r.record) as PlanErrorRecord);
+    return readPlanErrors(this.db, planId);
   }
 
   async readPlan(id: string): Promise<Plan | null> {
     await this.flush();
-    const row = await this.db.selectFrom('plans').selectAll().where('id', '=', id).executeTakeFirst();
-    return row === undefined ? null : planOfRow(row);
+    return readPlan(this.db, id);
   }
 
   async insertPlan(plan: Plan): Promise<void> {
