@@ -114,6 +114,24 @@ describe('GET /v1/events', () => {
     }
   });
 
+  it('an empty Last-Event-ID, as header or as ?last_event_id=, names no event: the stream follows from now (no reload), as EventSource means it', async () => {
+    const base = await service();
+    await churn(base, 'earlier');
+    for (const [url, headers] of [
+      [`${base}/v1/events`, { ...auth, 'last-event-id': '' }],
+      [`${base}/v1/events?last_event_id=`, auth],
+    ] as const) {
+      const stream = followEvents(url, headers);
+      await new Promise((r) => setTimeout(r, 200));
+      const id = `now-${url.length}`;
+      await churn(base, id);
+      await stream.waitFor((events) => transitionsOf(events, id).includes('action_required'));
+      stream.close();
+      expect(stream.events.some((e) => e.event === 'reload')).toBe(false);
+      expect(transitionsOf(stream.events, 'earlier')).toEqual([]);
+    }
+  });
+
   it('a resume whose events are pruned between the check of its id and the read of the log is told to reload, not given a gap', async () => {
     const started = await startTestService({ ackTimeoutMs: 60_000 });
     cleanups.push(started.stop);

@@ -32,8 +32,9 @@ export function eventEndpoints(context: ServerContext): Endpoint[] {
         503: '`too_many_streams`: the limit of open streams (in all or for the role) is reached; `Retry-After`',
       },
       async handler({ query, headers, reply, request }) {
-        const header = headers['last-event-id'];
-        const resumeText = (typeof header === 'string' ? header : undefined) ?? query.last_event_id;
+        // An empty id names no event (EventSource sends none then): follow from now, whichever way it came.
+        const given = (text: unknown) => (typeof text === 'string' && text !== '' ? text : undefined);
+        const resumeText = given(headers['last-event-id']) ?? given(query.last_event_id);
         const raw = reply.raw;
         raw.writeHead(200, {
           'content-type': 'text/event-stream; charset=utf-8',
