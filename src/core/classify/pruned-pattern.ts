@@ -16,6 +16,7 @@ import {
   type Requirement,
 } from './required-grams.js';
 import { compiledNow } from '../text/compiled-now.js';
+import { preparedGates, type PreparedGates } from './prepared-gates.js';
 
 /** Fewer top-level branches than this are not split: one gate for the whole pattern, as before. */
 export const minBranches = 8;
@@ -68,7 +69,7 @@ export function splitAlternation(source: string): string[] | null {
  * same text does not scan it again. A text is compared by value: an equal text has the same answer.
  */
 class Branch {
-  readonly requirement: Requirement;
+  private read: Requirement | undefined;
   private expression: RegExp | undefined;
   private lastText: string | null = null;
   private lastIndex = -1;
@@ -76,8 +77,11 @@ class Branch {
   constructor(
     private readonly source: string,
     private readonly flags: string,
-  ) {
-    this.requirement = requiredGramsOf(source, flags);
+  ) {}
+
+  /** What the branch needs of a text, read the first time it is asked for (not when its gates were prepared). */
+  get requirement(): Requirement {
+    return (this.read ??= requiredGramsOf(this.source, this.flags));
   }
 
   /** Where the branch first matches `text`, or -1. */
@@ -98,6 +102,9 @@ class Branch {
  */
 export class BranchTable {
   private readonly branches = new Map<string, Branch>();
+
+  /** `prepared`: gates prepared at build time, by flags and source of the whole pattern (`preparedGates`). */
+  constructor(readonly prepared: ReadonlyMap<string, PreparedGates> = preparedGates) {}
 
   /** The branch of that source under those flags (flags without `g`, `y`, `i`, `u` or `v`). */
   get(source: string, flags: string): Branch {
@@ -175,6 +182,8 @@ export class PrunedPattern {
 
   private prepare(): Prepared {
     const { source, flags } = this.pattern;
+    const prebuilt = this.branchTable.prepared.get(`${flags}/${source}`);
+    if (prebuilt !== undefined) return this.fromPrebuilt(prebuilt, flags);
     const sources = /[giuvy]/.test(flags) ? null : splitAlternation(source);
     if (sources !== null && sources.length >= minBranches) {
       // A top-level branch of a valid expression without capturing groups is valid alone (its groups and classes
@@ -193,6 +202,38 @@ export class PrunedPattern {
       branches: null,
       gates: compileGateList([requiredGrams(this.pattern)]),
       held: new Int32Array(1),
+    };
+  }
+
+  /** What `prepare` would return, from the gates prepared at build time for this pattern. */
+  private fromPrebuilt(prebuilt: PreparedGates, flags: string): Prepared {
+    const branches = prebuilt.branches?.map((branch) => this.branchTable.get(branch, flags)) ?? null;
+    return {
+      branches,
+      gates: {
+        words: Int32Array.from(prebuilt.words),
+        starts: Int32Array.from(prebuilt.starts),
+        covers: Int32Array.from(prebuilt.covers),
+        coverStarts: Int32Array.from(prebuilt.coverStarts),
+        firstCover: Int32Array.from(prebuilt.firstCover),
+      },
+      held: new Int32Array(branches?.length ?? 1),
+    };
+  }
+
+  /**
+   * The gates of this pattern as `prepare` computes them, in the form of `PreparedGates` (for the build script
+   * that writes them into `dist`: scripts/build-prepared-gates.mjs).
+   */
+  gatesForBuild(): PreparedGates {
+    const prepared = this.prepare();
+    return {
+      branches: prepared.branches === null ? null : splitAlternation(this.pattern.source),
+      words: Array.from(prepared.gates.words),
+      starts: Array.from(prepared.gates.starts),
+      covers: Array.from(prepared.gates.covers),
+      coverStarts: Array.from(prepared.gates.coverStarts),
+      firstCover: Array.from(prepared.gates.firstCover),
     };
   }
 }

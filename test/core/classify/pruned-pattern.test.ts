@@ -7,6 +7,7 @@ import {
   splitAlternation,
 } from '../../../src/core/classify/pruned-pattern.js';
 import { GramTable } from '../../../src/core/classify/required-grams.js';
+import type { PreparedGates } from '../../../src/core/classify/prepared-gates.js';
 import { defaultCatalogue } from '../../../src/core/index.js';
 import { knownEvidenceTexts } from '../../helpers/known-texts.js';
 
@@ -112,6 +113,60 @@ describe('[CLS-04] a long alternation runs only the branches whose trigrams the 
       { numRuns: 3_000, seed: 10 },
     );
     expect(matched).toBeGreaterThan(600);
+  });
+
+  it('takes gates prepared at build time for what it would compute, over every catalogue pattern and text', () => {
+    // What scripts/build-prepared-gates.mjs writes into dist: each rule pattern's gates, computed from scratch.
+    const prepared = new Map<string, PreparedGates>();
+    const patterns: Array<{ id: string; pattern: RegExp }> = [];
+    for (const compiled of defaultCatalogue.rules) {
+      for (const pruned of [compiled.test.text, compiled.test.unless]) {
+        if (pruned === null) continue;
+        const { pattern } = pruned;
+        patterns.push({ id: compiled.rule.id, pattern });
+        const gates = new PrunedPattern(pattern, new BranchTable(new Map())).gatesForBuild();
+        prepared.set(`${pattern.flags}/${pattern.source}`, gates);
+      }
+    }
+    const fromBuild = new BranchTable(prepared);
+    const computed = new BranchTable(new Map());
+    const texts = knownEvidenceTexts();
+    const grams = new GramTable();
+    const wrong: string[] = [];
+    for (const { id, pattern } of patterns) {
+      const built = new PrunedPattern(pattern, fromBuild);
+      const own = new PrunedPattern(pattern, computed);
+      expect(built.gatesForBuild(), id).toEqual(own.gatesForBuild());
+      for (const text of texts) {
+        const expected = wholeSearch(pattern, text);
+        if (built.search(text, grams) !== expected || built.test(text, grams) !== expected >= 0)
+          wrong.push(`${id} /${pattern.source.slice(0, 40)}/: ${text.slice(0, 80)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(prepared.size).toBeGreaterThan(100);
+  });
+
+  it('reads the gates of a pattern from the prepared table when its flags and source are there', () => {
+    const pattern = /npm registry|rate limit|quota|b4|b5|b6|b7|b8|tool/;
+    const grams = new GramTable();
+    expect(new PrunedPattern(pattern, new BranchTable(new Map())).search('a quota', grams)).toBe(2);
+    // A prepared gate that no text meets (one trigram slot nobody sets here) refuses what the pattern matches:
+    // proof that the table, not the source, gave the gate. The build never writes such a gate.
+    const refusing = new Map<string, PreparedGates>([
+      [
+        `${pattern.flags}/${pattern.source}`,
+        {
+          branches: null,
+          words: [65_535],
+          starts: [0],
+          covers: [],
+          coverStarts: [0, 0],
+          firstCover: [65_535],
+        },
+      ],
+    ]);
+    expect(new PrunedPattern(pattern, new BranchTable(refusing)).search('a quota', grams)).toBe(-1);
   });
 
   it('runs a pattern it does not split, or that has captures, whole', () => {
