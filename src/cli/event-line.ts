@@ -30,6 +30,10 @@ const describe: Readonly<Record<string, (data: Data) => string>> = {
     const circuit = objectAt(data, 'circuit');
     return `${text(circuit.key)} ${text(circuit.state)} until ${text(circuit.open_until)}`;
   },
+  'route.purged': (data) => {
+    const ids = Array.isArray(data.route_ids) ? data.route_ids : [];
+    return `${ids.length} route${ids.length === 1 ? '' : 's'} purged: ${ids.map(text).join(', ')}`;
+  },
   'recourse.reconciled': (data) =>
     `rearmed ${text(data.rearmed)}, stopped ${text(data.stopped)}, orphaned ${text(data.orphaned)}`,
   'session.message.created': (data) => messageLine(objectAt(data, 'message')),

@@ -54,6 +54,8 @@ export type EngineEvent =
       readonly detail: string;
     }
   | { readonly type: 'reconciled'; readonly atMs: number; readonly report: ReconciliationReport }
+  /** Routes deleted with their history (`purgeRoutes`, `purgeRoute`): a view that lists them drops them. */
+  | { readonly type: 'purged'; readonly atMs: number; readonly routeIds: readonly string[] }
   | { readonly type: 'error'; readonly atMs: number; readonly message: string };
 
 export type EngineListener = (event: EngineEvent) => void;

@@ -410,6 +410,7 @@ export class Engine {
     const purged = await Promise.all(ids.map((id) => this.submit(purgeIdleWork(id, options.beforeMs))));
     const gone = new Set(ids.filter((_, i) => purged[i]));
     this.failWaitersOf(gone);
+    if (gone.size > 0) this.emit({ type: 'purged', atMs: this.options.clock.now(), routeIds: [...gone] });
     return gone.size;
   }
 
@@ -420,7 +421,10 @@ export class Engine {
   async purgeRoute(routeId: string): Promise<boolean> {
     if (this.closed) throw new EngineClosedError();
     const gone = await this.submit(purgeIdleWork(routeId, Number.POSITIVE_INFINITY));
-    if (gone) this.failWaitersOf(new Set([routeId]));
+    if (gone) {
+      this.failWaitersOf(new Set([routeId]));
+      this.emit({ type: 'purged', atMs: this.options.clock.now(), routeIds: [routeId] });
+    }
     return gone;
   }
 

@@ -51,10 +51,22 @@ export function publishEngineEvent(
         },
       });
       return;
+    case 'purged':
+      // A purge may delete thousands: in pieces, so no one event is large.
+      for (let at = 0; at < event.routeIds.length; at += purgedPerEvent) {
+        hub.publish({
+          type: 'route.purged',
+          data: { route_ids: event.routeIds.slice(at, at + purgedPerEvent) },
+        });
+      }
+      return;
     default:
       return;
   }
 }
+
+/** At most this many route ids in one `route.purged` event. */
+const purgedPerEvent = 500;
 
 /** Transcript changes, whole messages (the seed's `session.message.created|updated|deleted`). */
 export function publishTranscriptEvent(hub: EventHub, event: TranscriptEvent): void {

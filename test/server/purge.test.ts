@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RouteDocument } from '../../src/server/route-document.js';
-import { call, overloaded, policy, suiteService } from '../helpers/service.js';
+import { call, overloaded, policy, suiteService, tokens } from '../helpers/service.js';
+import { followEvents } from '../helpers/sse.js';
 
 /**
  * Route retention over HTTP against a real server on a real SQLite file: `POST /v1/routes/purge` deletes routes
@@ -105,6 +106,24 @@ describe('route retention', () => {
     await call(suite.url, 'admin', 'POST', '/v1/routes/purge', { finished_before: farFuture });
     expect((await call(suite.url, 'viewer', 'GET', '/v1/routes/r-waiting')).status).toBe(404);
     expect((await call(suite.url, 'admin', 'DELETE', '/v1/profiles/p-purge')).status).toBe(204);
+  });
+
+  it('a purge is told on the live stream (route.purged with the ids), so an open page drops the rows; a waiting route is not named', async () => {
+    await saveProfile('p-told');
+    for (const id of ['told-1', 'told-2']) await finishedRoute(id, 'p-told');
+    await waitingRoute('told-waiting', 'p-told');
+    const stream = followEvents(`${suite.url}/v1/events`, { authorization: `Bearer ${tokens.viewer}` });
+    await new Promise((r) => setTimeout(r, 200));
+    const purged = await call(suite.url, 'admin', 'POST', '/v1/routes/purge', { finished_before: farFuture });
+    expect((purged.body as { purged: number }).purged).toBeGreaterThanOrEqual(2);
+    await stream.waitFor((events) => events.some((e) => e.event === 'route.purged'));
+    stream.close();
+    const told = stream.events
+      .filter((e) => e.event === 'route.purged')
+      .flatMap((e) => (JSON.parse(e.data) as { route_ids: string[] }).route_ids);
+    expect(told).toEqual(expect.arrayContaining(['told-1', 'told-2']));
+    expect(told).not.toContain('told-waiting');
+    expect(told).toHaveLength((purged.body as { purged: number }).purged);
   });
 
   it('a batch smaller than what is due purges at most the limit, and the next call takes the rest', async () => {

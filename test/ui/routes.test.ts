@@ -152,4 +152,23 @@ describe('route board', () => {
     expectNoPageErrors(open);
     await open.context.close();
   });
+
+  it('[UI-11] a purge drops the purged rows from an open board at once (route.purged); routes that wait stay', async () => {
+    const open = await ui.open({ role: 'viewer' });
+    const { page } = open;
+    await expect.poll(() => page.locator('[data-route-id="b-done"]').count()).toBe(1);
+    const purged = await ui.service.call(
+      'POST',
+      '/v1/routes/purge',
+      { finished_before: '2999-01-01T00:00:00Z' },
+      'admin',
+    );
+    expect(purged.status).toBe(200);
+    await expect.poll(() => page.locator('[data-route-id="b-done"]').count()).toBe(0);
+    expect(await page.locator('[data-route-id="b-needs"]').count()).toBe(0);
+    expect(await group(page, 'Finished').count()).toBe(0);
+    expect(await page.locator('[data-route-id="b-reset"]').count()).toBe(1);
+    expectNoPageErrors(open);
+    await open.context.close();
+  });
 });

@@ -24,7 +24,7 @@ export function eventEndpoints(context: ServerContext): Endpoint[] {
       access: 'read',
       tag: 'events',
       summary:
-        'Server-Sent Events: route.transition, route.dispatch, circuit.changed, session.message.created|updated|deleted, plan.changed, plan.error.recorded; resumable with Last-Event-ID',
+        'Server-Sent Events: route.transition, route.dispatch, route.purged, circuit.changed, session.message.created|updated|deleted, plan.changed, plan.error.recorded; resumable with Last-Event-ID',
       query: eventsQuery,
       streams: true,
       responses: {

@@ -13,6 +13,7 @@ type Listener = (event: LiveEvent) => void;
 const eventTypes = [
   'route.transition',
   'route.dispatch',
+  'route.purged',
   'circuit.changed',
   'session.message.created',
   'session.message.updated',

@@ -30,7 +30,8 @@ async function loadRoutes(): Promise<RouteList> {
 
 /**
  * Every route (up to 5,000), kept current by `route.transition` events: a route is replaced in place by its id
- * (a new one is added), and a copy older than the one shown (a lower revision) is ignored. `onTransition` hears
+ * (a new one is added), and a copy older than the one shown (a lower revision) is ignored; `route.purged` drops
+ * the routes it names. `onTransition` hears
  * each applied change (the board announces it).
  */
 export function useRouteList(onTransition: (event: TransitionEvent) => void): Resource<RouteList> {
@@ -51,6 +52,18 @@ export function useRouteList(onTransition: (event: TransitionEvent) => void): Re
     [set],
   );
   useLiveEvents((event) => {
+    if (event.type === 'route.purged') {
+      // Deleted with their history: a row left on screen would lead to a route that is no longer there.
+      const ids = event.data.route_ids;
+      if (!Array.isArray(ids)) return;
+      const gone = new Set(ids);
+      set((current) =>
+        current === null || !current.routes.some((r) => gone.has(r.id))
+          ? current
+          : { ...current, routes: current.routes.filter((r) => !gone.has(r.id)) },
+      );
+      return;
+    }
     if (event.type !== 'route.transition') return;
     const data = event.data as unknown as TransitionEvent;
     if (typeof data.route?.id !== 'string') return;
