@@ -822,10 +822,13 @@ const triggersByCode: ReadonlyArray<readonly Trigger[]> = Array.from(
   { length: 128 },
   (_, c) => otherTriggers.get(c) ?? [],
 );
+/** The same without the triggers that count only where no letter or digit precedes them. */
+const triggersInWordByCode: ReadonlyArray<readonly Trigger[]> = triggersByCode.map((list) =>
+  list.filter((t) => !t.notInWord),
+);
 
-/** Whether `trigger` matches `text` at `at`, after a character of class `previous`. */
-function triggerAt(trigger: Trigger, text: string, at: number, previous: number): boolean {
-  if (trigger.notInWord && (previous & alnumBit) !== 0) return false;
+/** Whether `trigger` matches `text` at `at`. */
+function triggerAt(trigger: Trigger, text: string, at: number): boolean {
   const literal = trigger.literal;
   if (literal === null) {
     const expression = trigger.expression!;
@@ -852,7 +855,9 @@ for (let c = 0; c < 128; c++) {
     (isRun(c) || c === 47 ? runBodyBit : 0) |
     (otherTriggers.has(c) ? triggerBit : 0);
 }
-const classOf = (c: number): number => (c < 128 ? asciiClass[c]! : 0);
+/** Outside ASCII only a key word's last character (`cjkKeyWordEnds`) has a class: the trigger bit. */
+const classOf = (c: number): number =>
+  c < 128 ? asciiClass[c]! : c >= 0x3000 && cjkKeyWordEnds.has(c) ? triggerBit : 0;
 
 /**
  * The first place at or after `from` where a format can begin (what `candidatePattern` finds), or `text.length`.
@@ -900,9 +905,12 @@ export function nextCandidate(text: string, from: number): number {
       continue;
     }
     if ((cls & triggerBit) !== 0) {
-      const triggers = triggersByCode[c]!;
-      for (let k = 0; k < triggers.length; k++) if (triggerAt(triggers[k]!, text, i, previous)) return i;
-    } else if (c >= 0x3000 && cjkKeyWordEnds.has(c)) return i;
+      // A key word's last character outside ASCII (the only ones with the trigger bit) begins a format itself.
+      if (c >= 128) return i;
+      // After a letter or digit, only the triggers that may follow one (a hyphen in `gemini-2.5-pro` is no `-p`).
+      const triggers = (previous & alnumBit) !== 0 ? triggersInWordByCode[c]! : triggersByCode[c]!;
+      for (let k = 0; k < triggers.length; k++) if (triggerAt(triggers[k]!, text, i)) return i;
+    }
     if ((cls & runBodyBit) !== 0 && (previous & runBit) === 0) {
       if (runEnd < i) {
         runEnd = i + 1;
