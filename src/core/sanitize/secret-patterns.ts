@@ -262,6 +262,8 @@ const keyCharacter = /[A-Za-z0-9_+/-]/;
  * decodes to a blank, so the decoded text holds no escape to decode again.
  */
 function escapedSecretStart(text: string, start: number, end: number): number {
+  // A run refused once is refused again from any escape inside it (`\u0041a\u0042a...`): not decoded again.
+  if (text === refusedEscapes.text && start > refusedEscapes.start && start < refusedEscapes.end) return -1;
   let from = start;
   while (from > 0 && start - from < 64 && keyCharacter.test(text[from - 1]!)) from--;
   let decoded = '';
@@ -282,8 +284,13 @@ function escapedSecretStart(text: string, start: number, end: number): number {
   for (const span of findSecrets(decoded)) {
     if (rawAt[span.end - 1]! >= from) return Math.max(from, rawAt[span.start]!);
   }
+  refusedEscapes.text = text;
+  refusedEscapes.start = start;
+  refusedEscapes.end = end;
   return -1;
 }
+/** The last run of escapes refused in the current `findSecrets` call (which clears it first: no state between calls). */
+const refusedEscapes = { text: '', start: -1, end: -1 };
 
 /** The last characters of the key words outside ASCII (`cjkKeyWordList`): where the scan stops for them. */
 const cjkKeyWordEnds = new Set(cjkKeyWordList.map((w) => w.charCodeAt(w.length - 1)));
@@ -352,16 +359,19 @@ export const secretFormats: readonly SecretFormat[] = [
       String.raw`((?:[MNO][DTjz][AEIMQUYcgk][w-z0-5]){4,6}(?:[MNO][A-Za-z0-9]{1,3})?={0,2}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_-]{20,})`,
   },
   {
-    // `Authorization: Digest username="bob", realm=..., response="6629fae4...", cnonce="0a4f113b"`: from the first
-    // of `response` and `cnonce` to the end of the list (the hash of the password, and what it was salted with);
-    // the user, realm, nonce and URI before them stay readable.
+    // `Authorization: Digest username="bob", realm=..., response="6629fae4...", cnonce="0a4f113b"`: the parameter
+    // list, from its first parameter to the last after `response` or `cnonce` (the hash of the password, and what
+    // it was salted with). The span starts where the match does: a secret found later inside the list is inside the
+    // span, never left out because it was found after a span that starts beyond it.
     name: 'digest_response',
     starts: ['digest'],
     source:
       wordStart +
       ci('digest') +
-      String.raw`\s{1,4}(?:(?!${ci('(?:response|cnonce)')}\s{0,3}=)${digestParameter}${digestSeparator}){0,12}` +
-      `(${ci('(?:response|cnonce)')}\\s{0,3}=\\s{0,3}${digestValue}(?:${digestSeparator}${digestParameter}){0,12})`,
+      // A lazy skip along the line (at most 600 characters, tried once per `Digest`), not a repetition of
+      // parameters: a list whose value never closes must not be read again once per parameter.
+      String.raw`\s{1,4}([^\r\n]{0,600}?(?<=[\s,"])` +
+      `${ci('(?:response|cnonce)')}\\s{0,3}=\\s{0,3}${digestValue}(?:${digestSeparator}${digestParameter}){0,12})`,
   },
   {
     // `curl -u user:password`, `-uuser:password`, `--user user:password`, `--proxy-user=user:password`: the pair
@@ -381,7 +391,8 @@ export const secretFormats: readonly SecretFormat[] = [
     name: 'mysql_password_option',
     starts: ['-p'],
     notInWord: true,
-    source: String.raw`(?<=(?<![A-Za-z0-9_-])(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mariadb|mariadb-dump)(?:[ \t][^\n|;&]{0,200})?[ \t])-p([^\s"'\`]{2,128})`,
+    // The value is checked first: the look-behind (at most 120 characters back) runs only for `-p` with a value.
+    source: String.raw`(?=-p[^\s"'\`]{2})(?<=(?<![A-Za-z0-9_-])(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mariadb|mariadb-dump)(?:[ \t][^\n|;&]{0,120})?[ \t])-p([^\s"'\`]{2,128})`,
   },
   {
     // `--password s3cret`, `--db-password s3cret` (the `=` form is an assignment): any value but a plain word or
@@ -400,7 +411,8 @@ export const secretFormats: readonly SecretFormat[] = [
     // A key written as JSON escapes (`"\u0073\u006b\u002d..."`): read decoded (`escapedSecretStart`).
     name: 'escaped_key',
     starts: ['\\u00'],
-    source: String.raw`((?:\\{1,3}u00[2-7][0-9a-fA-F]|[A-Za-z0-9_+/=.-]){8,1024})`,
+    // Never from inside a run of escapes (each run is read from its first escape), at most 256 characters.
+    source: String.raw`(?<!\\{1,3}u00[2-7][0-9a-fA-F]\\{0,2})((?:\\{1,3}u00[2-7][0-9a-fA-F]|[A-Za-z0-9_+/=.-]){8,256})`,
     accept: escapedSecretStart,
   },
   {
@@ -1005,6 +1017,7 @@ export function findSecrets(text: string): SecretSpan[] {
   const spans: SecretSpan[] = [];
   const n = text.length;
   let i = 0;
+  refusedEscapes.text = '';
   while (i < n) {
     // The scan runs to the next place a format can begin; what lies between is never looked at again.
     i = nextCandidate(text, i);
