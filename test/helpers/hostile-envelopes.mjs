@@ -85,6 +85,18 @@ const hostileUnits = [
   'usage limit reached|',
   '(Europe/',
   'aA1-',
+  // The secret formats of issue 10's second hostile pass: a Digest list that never closes, command-line options,
+  // runs of JSON escapes, CJK key words.
+  'Digest a=b, response="',
+  'mysql ',
+  ' -px',
+  ' -u a:',
+  ' --password ',
+  '\\u0041',
+  '\\u003ca',
+  'キー: ',
+  'ー',
+  'MTA4',
 ];
 
 const hostileText = fc

@@ -21,6 +21,17 @@ export function fake(
 
 const hex = '0123456789abcdef';
 const b64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const letters = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+
+/** Each character as a JSON escape (`A` is `\u0041`): a key written so in a body. */
+const jsonEscaped = (s: string) =>
+  [...s].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+
+/** A Discord bot token: base64 of a numeric account id, a timestamp, an HMAC. */
+const discordToken = (seed: number) =>
+  `${Buffer.from(`1${fake(seed, 18, '0123456789')}`)
+    .toString('base64')
+    .replace(/=+$/, '')}.${fake(seed + 1, 6)}.${fake(seed + 2, 38)}`;
 
 /**
  * One credential format: the secret, how it reads in prose (stderr, a message), and the header it travels in.
@@ -339,6 +350,67 @@ export const planted: readonly Planted[] = [
     prose: `shop webhook rejected ${s}`,
     header: ['X-Shopify-Access-Token', s],
   }))(`shpat_${fake(67, 32, hex)}`),
+  // Issue 10, second hostile pass: each of these was kept before.
+  ((s) => ({
+    format: 'Discord bot token',
+    secret: s,
+    prose: `discord.py: improper token has been passed: ${s}`,
+    header: ['Authorization', `Bot ${s}`],
+  }))(discordToken(68)),
+  ((s) => ({
+    format: 'HTTP Digest response',
+    secret: s,
+    prose: `401 for Authorization: Digest username="svc", realm="api", nonce="${fake(71, 32, hex)}", uri="/v1/chat", qop=auth, nc=00000001, cnonce="${fake(72, 16, hex)}", response="${s}"`,
+    header: ['Authorization', `Digest username="svc", realm="api", uri="/v1/chat", response="${s}"`],
+  }))(fake(73, 32, hex)),
+  ((s) => ({
+    format: 'curl -u user:password',
+    secret: s,
+    prose: `command failed: curl -sS -u deploy:${s} https://api.example.com/v1/models (exit 22)`,
+    header: ['x-debug-command', `curl --user deploy:${s} https://api.example.com/v1/models`],
+  }))(fake(74, 16)),
+  ((s) => ({
+    format: 'mysql -p password',
+    secret: s,
+    prose: `mysql -h db.internal -u app -p${s} -e "select 1": ERROR 1045 (28000): Access denied for user 'app'`,
+    header: ['x-debug-command', `mysql -u app -p${s}`],
+  }))(fake(75, 14)),
+  ((s) => ({
+    format: 'PGPASSWORD environment assignment',
+    secret: s,
+    prose: `PGPASSWORD=${s} psql -h db.internal -U app: FATAL: password authentication failed`,
+    header: ['x-env', `PGPASSWORD=${s}`],
+  }))(fake(76, 14)),
+  ((s) => ({
+    format: 'key written as JSON escapes',
+    secret: s,
+    prose: `{"error":"invalid key","key":"${jsonEscaped(s)}"}`,
+    header: ['x-api-key', jsonEscaped(s)],
+  }))(`sk-proj-${fake(77, 40)}`),
+  ((s) => ({
+    format: '20-character key after a Chinese key word',
+    secret: s,
+    prose: `调用失败：令牌：${s} 已过期，请重新登录`,
+    header: ['x-api-key', s],
+  }))(fake(78, 20)),
+  ((s) => ({
+    format: '18-character key after a Korean key word',
+    secret: s,
+    prose: `인증 실패: 토큰: ${s} 이 만료되었습니다`,
+    header: ['x-api-key', s],
+  }))(fake(79, 18)),
+  ((s) => ({
+    format: '16-character key after a Japanese key word',
+    secret: s,
+    prose: `認証エラー: APIキー「${s}」が無効です`,
+    header: ['x-api-key', s],
+  }))(fake(80, 16)),
+  ((s) => ({
+    format: 'key of random letters with no key word',
+    secret: s,
+    prose: `upstream rejected ${s} (401)`,
+    header: ['Authorization', `Bearer ${s}`],
+  }))(fake(83, 40, letters)),
 ];
 
 /** Each format planted in each place evidence carries text: stderr, JSON and plain HTTP bodies, headers. */
@@ -385,14 +457,23 @@ for (const p of planted) {
   }
 }
 
-/** Every planted format found in `text` (latin1: a database file is bytes, secrets are ASCII). */
+/**
+ * Every planted format found in `text` (latin1: a database file is bytes, secrets are ASCII), as it is and with its
+ * JSON escapes decoded (`\u0041` is `A`: a key that comes out escaped comes out).
+ */
 export function leaksIn(text: string): string[] {
   const found = new Set<string>();
-  for (let i = 0; i + fragmentLength <= text.length; i++) {
-    const format = fragments.get(text.slice(i, i + fragmentLength));
-    if (format !== undefined) found.add(format);
+  for (const form of [text, decodeEscapes(text)]) {
+    for (let i = 0; i + fragmentLength <= form.length; i++) {
+      const format = fragments.get(form.slice(i, i + fragmentLength));
+      if (format !== undefined) found.add(format);
+    }
+    for (const p of planted)
+      if (p.secret.length < fragmentLength && form.includes(p.secret)) found.add(p.format);
   }
-  for (const p of planted)
-    if (p.secret.length < fragmentLength && text.includes(p.secret)) found.add(p.format);
   return [...found].sort();
+}
+
+function decodeEscapes(text: string): string {
+  return text.replace(/\\+u([0-9a-fA-F]{4})/g, (_m, code: string) => String.fromCharCode(parseInt(code, 16)));
 }

@@ -25,10 +25,20 @@ interface SecretFormat {
    */
   readonly starts: readonly string[];
   /**
+   * The format begins at the last character of a key word outside ASCII (`cjkKeyWordList`): the scan stops there
+   * (`cjkKeyWordEnds`) and tries only these formats.
+   */
+  readonly afterWords?: true;
+  /**
    * For a start that is one punctuation character (`:`, `@`): what the scan looks for instead, as a
    * regular-expression source, so that it does not stop at every colon of a JSON body.
    */
   readonly trigger?: string;
+  /**
+   * A punctuation start counts only where no letter or digit precedes it (the `-p` of `mysql -pS3cret`, not of
+   * `gemini-2.5-pro`): the scan checks the character before, as it does for a word start.
+   */
+  readonly notInWord?: true;
   readonly source: string;
   /** What the secret becomes: `[REDACTED]` unless said otherwise. */
   readonly replacement?: string;
@@ -59,9 +69,11 @@ function ci(source: string): string {
 
 /** Not preceded by a letter or digit: a key word or prefix starts here (`OPENAI_API_KEY` still counts). */
 const wordStart = '(?<![A-Za-z0-9])';
+/** The same before a punctuation start's trigger (`SecretFormat.notInWord`). */
+const notInWordSource = wordStart;
 
-/** Names whose value is a secret whatever it is (`password=hunter`, `pwd: 123456`). */
-const passwordNames = ci(String.raw`(?:password|passwd|pwd|passphrase|secret|credentials?)`);
+/** Names whose value is a secret whatever it is (`password=hunter`, `pwd: 123456`, psql's `PGPASSWORD=`). */
+const passwordNames = ci(String.raw`(?:(?:pg)?password|passwd|pwd|passphrase|secret|credentials?)`);
 
 /**
  * Names whose value is a credential unless it is a plain word or a short number (`api_key: value length must`,
@@ -73,9 +85,28 @@ const keyNames = ci(
 
 const strongNames = `(?:${passwordNames}|${keyNames})`;
 
-/** Key words in Chinese and Japanese: key, secret key, token, password, credential, access key. */
-const cjkKeyWords =
-  '密钥|秘钥|密鑰|金鑰|金钥|令牌|密码|密碼|口令|凭证|凭据|憑證|憑據|訪問鍵|キー|トークン|パスワード';
+/** Key words in Chinese, Japanese and Korean: key, secret key, token, password, credential, access key, secret. */
+const cjkKeyWordList = [
+  ...[
+    '密钥',
+    '秘钥',
+    '密鑰',
+    '金鑰',
+    '金钥',
+    '令牌',
+    '密码',
+    '密碼',
+    '口令',
+    '凭证',
+    '凭据',
+    '憑證',
+    '憑據',
+    '訪問鍵',
+  ],
+  ...['キー', 'トークン', 'パスワード', 'シークレット', '秘密鍵'],
+  ...['토큰', '키', '비밀번호', '암호', '시크릿'],
+];
+const cjkKeyWords = cjkKeyWordList.join('|');
 
 /** Names whose value is a credential only when it looks like one (`key: "service"` is Google's metadata). */
 const weakNames = ci(String.raw`(?:token|key|signature|sig|session(?:id|_id|-id)?)`);
@@ -202,6 +233,86 @@ const keyLike = (text: string, start: number, end: number): number =>
 
 const emailLocal = /[A-Za-z0-9._%+-]/;
 
+const base64Value = /^[A-Za-z0-9+/]+={0,2}$/;
+const printableWithColon = /^[\x20-\x39\x3b-\x7e][\x20-\x7e]*:[\x20-\x7e]*$/;
+
+/**
+ * Whether `value` is base64 of `user:password` (printable text with a colon after its first character): the value
+ * of `Basic`, whatever its letters (`dXNlcjpwYXNz` has no digit or sign). `Basic authentication` is no base64 of a
+ * length divisible by four, and decodes to no such text when it is.
+ */
+function isBasicCredential(value: string): boolean {
+  if (value.length % 4 !== 0 || !base64Value.test(value)) return false;
+  try {
+    return printableWithColon.test(atob(value));
+  } catch {
+    return false;
+  }
+}
+
+/** A JSON escape of a printable ASCII character (`\u0041`, escaped up to three times over). */
+const escapedCharacter = /\\{1,3}u00([2-7][0-9a-fA-F])/y;
+const keyCharacter = /[A-Za-z0-9_+/-]/;
+
+/**
+ * Where the secret in a run of JSON escapes (`\u0073\u006b\u002d...`) begins, or -1: the run and the 48
+ * characters before it are decoded (the key word before the run counts: `"api_key":"\u0041..."`) and read by
+ * `findSecrets` like any text. A secret found there that reaches the run is redacted from its first character to
+ * the run's end; escaped words (`\u003cbody\u003e`) and escaped URLs without a key stay. An escaped backslash
+ * decodes to a blank, so the decoded text holds no escape to decode again.
+ */
+function escapedSecretStart(text: string, start: number, end: number): number {
+  // A run refused once is refused again from any escape inside it (`\u0041a\u0042a...`): not decoded again.
+  if (text === refusedEscapes.text && start > refusedEscapes.start && start < refusedEscapes.end) return -1;
+  let from = start;
+  while (from > 0 && start - from < 64 && keyCharacter.test(text[from - 1]!)) from--;
+  let decoded = '';
+  const rawAt: number[] = [];
+  for (let i = Math.max(0, from - 48); i < end;) {
+    escapedCharacter.lastIndex = i;
+    const m = text.charCodeAt(i) === 92 ? escapedCharacter.exec(text) : null;
+    if (m === null) {
+      decoded += text[i];
+      rawAt.push(i++);
+      continue;
+    }
+    const code = parseInt(m[1]!, 16);
+    decoded += code === 92 ? ' ' : String.fromCharCode(code);
+    rawAt.push(i);
+    i += m[0].length;
+  }
+  for (const span of findSecrets(decoded)) {
+    if (rawAt[span.end - 1]! >= from) return Math.max(from, rawAt[span.start]!);
+  }
+  refusedEscapes.text = text;
+  refusedEscapes.start = start;
+  refusedEscapes.end = end;
+  return -1;
+}
+/** The last run of escapes refused in the current `findSecrets` call (which clears it first: no state between calls). */
+const refusedEscapes = { text: '', start: -1, end: -1 };
+
+/** The last characters of the key words outside ASCII (`cjkKeyWordList`): where the scan stops for them. */
+const cjkKeyWordEnds = new Set(cjkKeyWordList.map((w) => w.charCodeAt(w.length - 1)));
+
+/**
+ * A run of letters only that reads as random (case changing at least every three letters), not as words, and is no
+ * request id (`Request ID: cImUfOyyTayVXBTz...` is one in the corpus).
+ */
+const randomLetters = (text: string, start: number, end: number): number => {
+  const run = text.slice(start, end).replace(/=+$/, '');
+  return isRandomLetters(run) && !camelCaseWords.test(run) && !isRequestId(text, start, end) ? start : -1;
+};
+
+/**
+ * The first segment of a Discord bot token: the account's numeric id (17 to 20 digits) in base64, whose
+ * characters come in fours of fixed classes (a digit's byte is 0x3X): `MTA4NzY1...`. The scan stops at its first
+ * three characters (a first digit 1-9, a second 0-9).
+ */
+const discordIdStarts = ['mt', 'mj', 'mz', 'nd', 'nt', 'nj', 'nz', 'od', 'ot'].flatMap((pair) =>
+  [...'aeimquycgk'].map((third) => pair + third),
+);
+
 /** The first letters of the API-key and token names (`keyNames`): where a key word's value can begin. */
 const keyNameStarts = [
   'x-',
@@ -223,6 +334,11 @@ const keyNameStarts = [
   'proxy',
 ];
 
+/** An HTTP Digest parameter's value (quoted, JSON-escaped or not, or a token), a parameter, and what parts two. */
+const digestValue = String.raw`(?:\\{0,3}"[^"\r\n\\]{0,256}\\{0,3}"|[^\s",;\\]{1,256})`;
+const digestParameter = String.raw`[A-Za-z][A-Za-z0-9_-]{0,20}\s{0,3}=\s{0,3}` + digestValue;
+const digestSeparator = String.raw`\s{0,3},\s{0,3}`;
+
 export const secretFormats: readonly SecretFormat[] = [
   {
     name: 'private_key',
@@ -233,6 +349,71 @@ export const secretFormats: readonly SecretFormat[] = [
     name: 'jwt',
     starts: ['eyj'],
     source: String.raw`(?<![A-Za-z0-9_-])(eyJ[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]{6,}(?:\.[A-Za-z0-9_-]*)?)`,
+  },
+  {
+    // `MTA4NzY1NDMyMTA5ODc2NTQzMg.GhXyZq.AbCd...`: base64 of a numeric id, a timestamp, an HMAC.
+    name: 'discord_bot_token',
+    starts: discordIdStarts,
+    source:
+      wordStart +
+      String.raw`((?:[MNO][DTjz][AEIMQUYcgk][w-z0-5]){4,6}(?:[MNO][A-Za-z0-9]{1,3})?={0,2}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_-]{20,})`,
+  },
+  {
+    // `Authorization: Digest username="bob", realm=..., response="6629fae4...", cnonce="0a4f113b"`: the parameter
+    // list, from its first parameter to the last after `response` or `cnonce` (the hash of the password, and what
+    // it was salted with). The span starts where the match does: a secret found later inside the list is inside the
+    // span, never left out because it was found after a span that starts beyond it.
+    name: 'digest_response',
+    starts: ['digest'],
+    source:
+      wordStart +
+      ci('digest') +
+      // A lazy skip along the line (at most 600 characters, tried once per `Digest`), not a repetition of
+      // parameters: a list whose value never closes must not be read again once per parameter.
+      String.raw`\s{1,4}([^\r\n]{0,600}?(?<=[\s,"])` +
+      `${ci('(?:response|cnonce)')}\\s{0,3}=\\s{0,3}${digestValue}(?:${digestSeparator}${digestParameter}){0,12})`,
+  },
+  {
+    // `curl -u user:password`, `-uuser:password`, `--user user:password`, `--proxy-user=user:password`: the pair
+    // (an API key is often the user with an empty password: `-u sk_test_...:`). A `uid:gid` (`docker run -u
+    // 1000:1000`) and a URL (`pip install -U https://...`) are not one.
+    name: 'cli_user_option',
+    starts: ['-u', '-proxy-user'],
+    notInWord: true,
+    source:
+      String.raw`(?:(?<![^\s"'\`])-[uU]\s{0,3}|(?<=(?<![^\s"'\`])-)-(?:proxy-)?user(?:\s{1,3}|=))["']?` +
+      String.raw`(?![0-9]{1,10}:[0-9]{1,10}(?![^\s"'\`])|[A-Za-z][A-Za-z0-9+.-]{0,20}:\/\/)` +
+      String.raw`([^\s"'\`:]{1,64}:[^\s"'\`]{0,128})`,
+  },
+  {
+    // `mysql -u app -pS3cret`: the password glued to `-p`, on a MySQL or MariaDB client's command line only
+    // (elsewhere `-p` is a port, a profile or a path).
+    name: 'mysql_password_option',
+    starts: ['-p'],
+    notInWord: true,
+    // The value is checked first: the look-behind (at most 120 characters back) runs only for `-p` with a value.
+    source: String.raw`(?=-p[^\s"'\`]{2})(?<=(?<![A-Za-z0-9_-])(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mariadb|mariadb-dump)(?:[ \t][^\n|;&]{0,120})?[ \t])-p([^\s"'\`]{2,128})`,
+  },
+  {
+    // `--password s3cret`, `--db-password s3cret` (the `=` form is an assignment): any value but a plain word or
+    // a short number (`--password is required`), or another option.
+    name: 'password_option',
+    starts: ['password'],
+    source:
+      String.raw`(?<=(?<![A-Za-z0-9])--[a-z0-9-]{0,30})` +
+      ci('password') +
+      String.raw`\s{1,3}["']?` +
+      notAName +
+      notPlain +
+      String.raw`(?!-)([^\s"'\`]{3,128})`,
+  },
+  {
+    // A key written as JSON escapes (`"\u0073\u006b\u002d..."`): read decoded (`escapedSecretStart`).
+    name: 'escaped_key',
+    starts: ['\\u00'],
+    // Never from inside a run of escapes (each run is read from its first escape), at most 256 characters.
+    source: String.raw`(?<!\\{1,3}u00[2-7][0-9a-fA-F]\\{0,2})((?:\\{1,3}u00[2-7][0-9a-fA-F]|[A-Za-z0-9_+/=.-]){8,256})`,
+    accept: escapedSecretStart,
   },
   {
     name: 'prefixed_api_key',
@@ -255,6 +436,8 @@ export const secretFormats: readonly SecretFormat[] = [
       'glpat-',
       'xox',
       'xapp-',
+      'dapi',
+      'nrak-',
       'akia',
       'asia',
       'agpa',
@@ -282,7 +465,7 @@ export const secretFormats: readonly SecretFormat[] = [
     ],
     source:
       wordStart +
-      String.raw`(sk-[A-Za-z0-9_*.-]{6,}|(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{8,}|AIza[0-9A-Za-z_-]{16,}|ya29\.[0-9A-Za-z_-]{10,}|1\/\/[0-9A-Za-z_-]{16,}|gsk_[A-Za-z0-9]{12,}|xai-[A-Za-z0-9]{12,}|hf_[A-Za-z0-9]{12,}|pplx-[A-Za-z0-9]{12,}|r8_[A-Za-z0-9]{12,}|npm_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{12,}|xox[abposr]-[A-Za-z0-9-]{8,}|xapp-[A-Za-z0-9-]{8,}|(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}(?:[:=,;\s"']{1,3}[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+]))?|sess-[A-Za-z0-9]{16,}|key-[A-Za-z0-9]{20,}|nvapi-[A-Za-z0-9_-]{16,}|fw_[A-Za-z0-9]{16,}|csk-[A-Za-z0-9]{16,}|tgp_v1_[A-Za-z0-9_-]{16,}|whsec_[A-Za-z0-9+/=]{16,}|GOCSPX-[A-Za-z0-9_-]{16,}|do[opr]_v1_[a-f0-9]{32,}|SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}|shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32})`,
+      String.raw`(sk-[A-Za-z0-9_*.-]{6,}|(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{8,}|AIza[0-9A-Za-z_-]{16,}|ya29\.[0-9A-Za-z_-]{10,}|1\/\/[0-9A-Za-z_-]{16,}|gsk_[A-Za-z0-9]{12,}|xai-[A-Za-z0-9]{12,}|hf_[A-Za-z0-9]{12,}|pplx-[A-Za-z0-9]{12,}|r8_[A-Za-z0-9]{12,}|npm_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{12,}|xox[abposre]-[A-Za-z0-9-]{8,}|dapi[a-f0-9]{32}(?:-[0-9])?|NRAK-[A-Z0-9]{27}|xapp-[A-Za-z0-9-]{8,}|(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}(?:[:=,;\s"']{1,3}[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+]))?|sess-[A-Za-z0-9]{16,}|key-[A-Za-z0-9]{20,}|nvapi-[A-Za-z0-9_-]{16,}|fw_[A-Za-z0-9]{16,}|csk-[A-Za-z0-9]{16,}|tgp_v1_[A-Za-z0-9_-]{16,}|whsec_[A-Za-z0-9+/=]{16,}|GOCSPX-[A-Za-z0-9_-]{16,}|do[opr]_v1_[a-f0-9]{32,}|SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}|shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32})`,
   },
   {
     // A Slack incoming-webhook URL is its own credential: the path after the host goes.
@@ -309,12 +492,13 @@ export const secretFormats: readonly SecretFormat[] = [
   },
   {
     name: 'authorization_scheme',
-    starts: ['bearer', 'basic'],
-    source: wordStart + ci('(?:bearer|basic)') + String.raw`\s{1,4}([A-Za-z0-9._~+/=-]{8,})`,
-    // A digit or a sign (`Bearer token` and `Basic authentication` are words), or letters that read as a key.
+    starts: ['bearer', 'basic', 'apikey'],
+    source: wordStart + ci('(?:bearer|basic|apikey)') + String.raw`\s{1,4}([A-Za-z0-9._~+/=-]{8,})`,
+    // A digit or a sign (`Bearer token` and `Basic authentication` are words), letters that read as a key, or
+    // base64 of `user:password` (`Basic dXNlcjpwYXNz`).
     accept: (text, start, end) => {
       const value = text.slice(start, end);
-      return tokenSign.test(value) || looksLikeKey(value) ? start : -1;
+      return tokenSign.test(value) || looksLikeKey(value) || isBasicCredential(value) ? start : -1;
     },
   },
   {
@@ -331,7 +515,7 @@ export const secretFormats: readonly SecretFormat[] = [
   {
     // The value is not redacted when it is itself the next name (`key= "api-key": "..."`): that pair is redacted.
     name: 'password_assignment',
-    starts: ['password', 'passwd', 'pwd', 'passphrase', 'secret', 'credential'],
+    starts: ['password', 'pgpassword', 'passwd', 'pwd', 'passphrase', 'secret', 'credential'],
     // A quoted value is taken whole, blanks and all, up to its closing quote (`password: "two words"`).
     source:
       wordStart +
@@ -385,6 +569,7 @@ export const secretFormats: readonly SecretFormat[] = [
     starts: [
       ...keyNameStarts,
       'password',
+      'pgpassword',
       'passwd',
       'pwd',
       'passphrase',
@@ -464,12 +649,24 @@ export const secretFormats: readonly SecretFormat[] = [
       String.raw`(?=[A-Za-z0-9_.:-]{4,}[)'"\`\s.,;:]|[A-Za-z0-9_.:-]{4,}$)(?=[^\s)'"\`]*[0-9_-])([A-Za-z0-9_.:-]{4,128})`,
   },
   {
-    // A key after a key word in Chinese or Japanese (`密钥: 0a1b...`, `令牌：...`): the scan stops only at ASCII
-    // words, so the run is tried where it begins and the word looked for before it.
+    // A key after a key word in Chinese, Japanese or Korean (`密钥: 0a1b...`, `令牌：...`, `토큰: ...`): the scan
+    // stops at a key word's last character (`cjkKeyWordEnds`), and the word is looked for before it. A key of 16
+    // characters or more with letters and digits that is not an identifier, or what reads as a key after an
+    // ASCII key word.
     name: 'cjk_keyword_key',
     starts: [],
-    source: String.raw`(?<=(?:${cjkKeyWords})\s{0,3}[:=\uff1a]?\s{0,3}["'\u201c\u300c]?)([A-Za-z0-9+/_-]{32,1024}={0,2})`,
-    accept: (text, start, end) => keyLike(text, start, end),
+    afterWords: true,
+    source:
+      String.raw`[${[...new Set(cjkKeyWordList.map((w) => w[w.length - 1]))].join('')}](?<=${cjkKeyWords})` +
+      String.raw`\s{0,3}(?:[:=\uff1a]|是|为|為|は|が|은|는|이|가)?\s{0,3}["'\u201c\u300c]?` +
+      String.raw`([A-Za-z0-9+/_-]{16,1024}={0,2})`,
+    accept: (text, start, end) => {
+      const value = text.slice(start, end);
+      return (looksLikeKey(value) || (value.length >= 16 && looksLikeShortKey(value))) &&
+        !isRequestId(text, start, end)
+        ? start
+        : -1;
+    },
     extend: runCharacter,
   },
   {
@@ -491,12 +688,24 @@ export const secretFormats: readonly SecretFormat[] = [
     source: String.raw`(?<![A-Za-z0-9_+-])((?=[A-Za-z0-9_+-]*[A-Z])(?=[A-Za-z0-9_+-]*[a-z])(?=[A-Za-z0-9_+-]*[0-9])[A-Za-z0-9_+-]{32,}={0,2})`,
     accept: (text, start, end) => (isRequestId(text, start, end) ? -1 : start),
   },
+  {
+    // A run of 32 or more letters, no digit, whose case changes as random text's does and that is not words run
+    // together: a key that drew no digit (about one 32-character key in 300), with no key word before it.
+    name: 'random_letters',
+    starts: [],
+    source: String.raw`(?<![A-Za-z0-9_+/=-])([A-Za-z]{32,1024}={0,2})(?![A-Za-z0-9_+/-])`,
+    accept: randomLetters,
+  },
 ];
 
 /** Each format as an expression that matches only where it is tried (sticky). */
 const sticky = secretFormats.map((f) => new RegExp(f.source, 'y'));
 /** The formats tried where a long run begins, in this order. */
-const longRunFormats = secretFormats.flatMap((f, index) => (f.starts.length === 0 ? [index] : []));
+const longRunFormats = secretFormats.flatMap((f, index) =>
+  f.starts.length === 0 && f.afterWords !== true ? [index] : [],
+);
+/** The formats tried at a key word's last character outside ASCII. */
+const afterWordFormats = secretFormats.flatMap((f, index) => (f.afterWords === true ? [index] : []));
 
 /**
  * Format indexes by the one or two lower-cased ASCII characters their matches begin with, in format order:
@@ -533,7 +742,8 @@ const longRunAt = new RegExp(longRunSource, 'y');
 /**
  * Every place a format can begin, as one regular expression: a word start whose first three characters begin some
  * format's start (`(?<![A-Za-z0-9])(?:sk-|aiz|tok|...)`; a shorter start whole), the other starts (`-----BEGIN`,
- * `://`, `:aws`, an `@` after an address character) and the start of a long run. It is the specification
+ * `://`, `:aws`, an `@` after an address character), the last character of a key word outside ASCII and the start
+ * of a long run. It is the specification
  * `nextCandidate` is checked against (test/core/sanitize): the scan itself is written out, at a fraction of the
  * regular expression's cost.
  */
@@ -544,7 +754,11 @@ export function candidatePattern(): RegExp {
       if (isAlnum(start.charCodeAt(0))) words.add(escapeSource(start.slice(0, 3)));
   }
   const others = [...new Set(otherStarts().map(({ trigger }) => trigger))];
-  return new RegExp(`(?<![A-Za-z0-9])(?:${[...words].join('|')})|${others.join('|')}|${longRunSource}`, 'gi');
+  const ends = String.fromCharCode(...cjkKeyWordEnds);
+  return new RegExp(
+    `(?<![A-Za-z0-9])(?:${[...words].join('|')})|${others.join('|')}|[${ends}]|${longRunSource}`,
+    'gi',
+  );
 }
 
 /** The starts that are not a word (`-----begin`, `:`, `@`): each with what the scan looks for there. */
@@ -552,7 +766,10 @@ function otherStarts(): Array<{ readonly first: number; readonly trigger: string
   return secretFormats.flatMap((format) =>
     format.starts
       .filter((start) => !isAlnum(start.charCodeAt(0)))
-      .map((start) => ({ first: start.charCodeAt(0), trigger: format.trigger ?? escapeSource(start) })),
+      .map((start) => ({
+        first: start.charCodeAt(0),
+        trigger: format.trigger ?? (format.notInWord === true ? notInWordSource : '') + escapeSource(start),
+      })),
   );
 }
 
@@ -596,21 +813,30 @@ interface Trigger {
   /** The trigger as lower-case text, or null when it is an expression. */
   readonly literal: string | null;
   readonly expression: RegExp | null;
+  /** The literal counts only where no letter or digit precedes it (`SecretFormat.notInWord`). */
+  readonly notInWord: boolean;
 }
 const otherTriggers = new Map<number, Trigger[]>();
 for (const { first, trigger } of otherStarts()) {
   const list = otherTriggers.get(first) ?? [];
-  const plain = /^(?:\\[^A-Za-z0-9]|[A-Za-z0-9:@-])+$/.test(trigger);
+  const notInWord = trigger.startsWith(notInWordSource);
+  const body = notInWord ? trigger.slice(notInWordSource.length) : trigger;
+  const plain = /^(?:\\[^A-Za-z0-9]|[A-Za-z0-9:@-])+$/.test(body);
   const entry: Trigger = plain
-    ? { literal: trigger.replace(/\\(.)/g, '$1').toLowerCase(), expression: null }
-    : { literal: null, expression: new RegExp(trigger, 'iy') };
-  if (!list.some((t) => t.literal !== null && t.literal === entry.literal)) list.push(entry);
+    ? { literal: body.replace(/\\(.)/g, '$1').toLowerCase(), expression: null, notInWord }
+    : { literal: null, expression: new RegExp(trigger, 'iy'), notInWord: false };
+  if (!list.some((t) => t.literal !== null && t.literal === entry.literal && t.notInWord === notInWord))
+    list.push(entry);
   otherTriggers.set(first, list);
 }
 /** The same, by character code (one shape, an array read per trigger character: no map lookup, no iterator). */
 const triggersByCode: ReadonlyArray<readonly Trigger[]> = Array.from(
   { length: 128 },
   (_, c) => otherTriggers.get(c) ?? [],
+);
+/** The same without the triggers that count only where no letter or digit precedes them. */
+const triggersInWordByCode: ReadonlyArray<readonly Trigger[]> = triggersByCode.map((list) =>
+  list.filter((t) => !t.notInWord),
 );
 
 /** Whether `trigger` matches `text` at `at`. */
@@ -641,7 +867,9 @@ for (let c = 0; c < 128; c++) {
     (isRun(c) || c === 47 ? runBodyBit : 0) |
     (otherTriggers.has(c) ? triggerBit : 0);
 }
-const classOf = (c: number): number => (c < 128 ? asciiClass[c]! : 0);
+/** Outside ASCII only a key word's last character (`cjkKeyWordEnds`) has a class: the trigger bit. */
+const classOf = (c: number): number =>
+  c < 128 ? asciiClass[c]! : c >= 0x3000 && cjkKeyWordEnds.has(c) ? triggerBit : 0;
 
 /**
  * The first place at or after `from` where a format can begin (what `candidatePattern` finds), or `text.length`.
@@ -689,7 +917,10 @@ export function nextCandidate(text: string, from: number): number {
       continue;
     }
     if ((cls & triggerBit) !== 0) {
-      const triggers = triggersByCode[c]!;
+      // A key word's last character outside ASCII (the only ones with the trigger bit) begins a format itself.
+      if (c >= 128) return i;
+      // After a letter or digit, only the triggers that may follow one (a hyphen in `gemini-2.5-pro` is no `-p`).
+      const triggers = (previous & alnumBit) !== 0 ? triggersInWordByCode[c]! : triggersByCode[c]!;
       for (let k = 0; k < triggers.length; k++) if (triggerAt(triggers[k]!, text, i)) return i;
     }
     if ((cls & runBodyBit) !== 0 && (previous & runBit) === 0) {
@@ -786,21 +1017,30 @@ export function findSecrets(text: string): SecretSpan[] {
   const spans: SecretSpan[] = [];
   const n = text.length;
   let i = 0;
+  refusedEscapes.text = '';
   while (i < n) {
     // The scan runs to the next place a format can begin; what lies between is never looked at again.
     i = nextCandidate(text, i);
     if (i >= n) break;
     let span: SecretSpan | null = null;
     let skipTo = i + 1;
-    // A hit is a word start, `-----BEGIN`, `://`, `:aws` or `@` (whose table entry holds only its own formats).
+    // A hit is a word start, `-----BEGIN`, `://`, `:aws` or `@` (whose table entry holds only its own formats),
+    // or a key word's last character outside ASCII.
     const c = charCodeAt.call(text, i);
-    // Never read past the end: an out-of-range read (NaN) makes V8 recompile the scan on a slower path.
-    const c1 = c === 58 || c === 64 ? 0 : i + 1 < n ? lower(charCodeAt.call(text, i + 1)) : 128;
-    const list = c1 < 128 ? startTable[lower(c) * 128 + c1]! : 0;
-    for (const { index, starts } of startLists[list]!) {
-      if (!startsWithAny(text, i, starts)) continue;
-      span = attempt(text, i, index);
-      if (span !== null) break;
+    if (c >= 128) {
+      for (const index of afterWordFormats) {
+        span = attempt(text, i, index);
+        if (span !== null) break;
+      }
+    } else {
+      // Never read past the end: an out-of-range read (NaN) makes V8 recompile the scan on a slower path.
+      const c1 = c === 58 || c === 64 ? 0 : i + 1 < n ? lower(charCodeAt.call(text, i + 1)) : 128;
+      const list = c1 < 128 ? startTable[lower(c) * 128 + c1]! : 0;
+      for (const { index, starts } of startLists[list]!) {
+        if (!startsWithAny(text, i, starts)) continue;
+        span = attempt(text, i, index);
+        if (span !== null) break;
+      }
     }
     longRunAt.lastIndex = i;
     if (span === null && longRunAt.test(text)) {

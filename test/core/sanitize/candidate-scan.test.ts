@@ -63,6 +63,15 @@ const pieces = [
   'Z9',
   'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef',
   '0123456789abcdef0123456789abcde',
+  '-u',
+  '-p',
+  '--',
+  '\\u0041',
+  'キー',
+  'ー',
+  '令牌',
+  '토큰',
+  'MTA4',
 ];
 
 describe('[DAT-09] the secret scan stops exactly where its specification does (issue 10)', () => {

@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import { redactSecrets, safeExcerpt } from '../../../src/core/index.js';
+
+/**
+ * Formats a hostile review found kept (issue 10, Secrets, second pass): each is redacted by `redactSecrets` and in
+ * the excerpt, and what only looks like one stays.
+ */
+
+/** Every 10-character fragment of `secret` that `out` still shows. */
+function fragmentsIn(out: string, secret: string): string[] {
+  const shown: string[] = [];
+  for (let i = 0; i + 10 <= secret.length; i++) {
+    if (out.includes(secret.slice(i, i + 10))) shown.push(secret.slice(i, i + 10));
+  }
+  return shown;
+}
+
+function expectGone(text: string, ...secrets: string[]) {
+  for (const secret of secrets) {
+    expect(fragmentsIn(redactSecrets(text), secret), text).toEqual([]);
+    expect(fragmentsIn(safeExcerpt(text), secret), text).toEqual([]);
+  }
+}
+
+/** Each character as a JSON escape (`A` is `\u0041`). */
+const escaped = (s: string) =>
+  [...s].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+
+const discordId = Buffer.from('1087654321098765432').toString('base64').replace(/=+$/, '');
+const discord = `${discordId}.GhXyZq.AbCdEfGhIjKlMnOpQrStUvWxYz0123456789ab`;
+
+describe('[DAT-09][CLS-21] hostile formats (issue 10, second pass)', () => {
+  it.each([
+    [`discord.py: improper token has been passed: ${discord}`, discord],
+    [`Authorization: Bot ${discord}`, discord],
+    [`{"token":"${discord.replace('GhXyZq', 'G1-y_q')}"}`, discordId],
+  ])('redacts a Discord bot token whole, its id and timestamp segments too: %s', (text, secret) => {
+    expectGone(text, secret);
+  });
+
+  it('redacts the parameter list of an HTTP Digest authorization that holds a response or cnonce', () => {
+    const response = '6629fae49393a05397450978507c4ef1';
+    const cnonce = '0a4f113b9c8d7e6f';
+    for (const text of [
+      `Authorization: Digest username="bob", realm="api", nonce="dcd98b7102dd2f0e8b11d0f600bfb0c093", uri="/v1", response="${response}", qop=auth, nc=00000001, cnonce="${cnonce}"`,
+      `Authorization: Digest username="bob", realm="api", uri="/v1", cnonce="${cnonce}", nc=00000001, qop=auth, response="${response}"`,
+      JSON.stringify({ authorization: `Digest username="bob", response="${response}", cnonce="${cnonce}"` }),
+    ]) {
+      expectGone(text, response, cnonce);
+      expect(redactSecrets(text)).toMatch(/Digest \[REDACTED\]/);
+    }
+    expect(
+      redactSecrets(`Digest username="bob", realm="api", uri="/v1", response="${response}", cnonce="x1"`),
+    ).toBe('Digest [REDACTED]');
+  });
+
+  it('keeps a Digest challenge (no response) and the word digest', () => {
+    for (const text of [
+      'WWW-Authenticate: Digest realm="api", qop="auth", nonce="dcd98b7102dd2f0e8b11d0f600bfb0c093"',
+      'image digest sha256 mismatch; the response was 401',
+    ])
+      expect(redactSecrets(text)).toBe(text);
+  });
+
+  it.each([
+    ['curl -u deploy:Sup3rS3cret! https://api.example.com', 'deploy:Sup3rS3cret!'],
+    ["curl -s -u 'deploy:Sup3rS3cret!' https://api.example.com", 'Sup3rS3cret!'],
+    ['curl -udeploy:Sup3rS3cret https://api.example.com', 'Sup3rS3cret'],
+    ['curl --user deploy:Sup3rS3cret https://api.example.com', 'Sup3rS3cret'],
+    ['curl --user=deploy:Sup3rS3cret https://api.example.com', 'Sup3rS3cret'],
+    ['curl --proxy-user proxy:Pr0xyS3cret -x http://proxy:3128 https://x', 'Pr0xyS3cret'],
+    ['curl -U proxy:Pr0xyS3cret https://x', 'Pr0xyS3cret'],
+    ['curl -u Zq9abcDEF123ghiJ: https://api.example.com/v1/charges', 'Zq9abcDEF123ghiJ'],
+    ['mysql -h db.internal -u app -pS3cretPw9x -e "select 1"', 'S3cretPw9x'],
+    ['mysqldump --single-transaction -u root -pS3cretPw9x shop > dump.sql', 'S3cretPw9x'],
+    ['PGPASSWORD=S3cretPw9x psql -h db.internal -U app', 'S3cretPw9x'],
+    ['psql postgres://app:S3cretPw9x@db.internal:5432/shop', 'S3cretPw9x'],
+    ['vault login --password S3cretPw9x failed', 'S3cretPw9x'],
+    ['tool --db-password "S3cretPw9x" --verbose', 'S3cretPw9x'],
+  ])('redacts a credential on a command line: %s', (text, secret) => {
+    expectGone(text, secret);
+  });
+
+  it.each([
+    'docker run -u 1000:1000 node:20 npm test',
+    'pip install -U https://github.com/org/pkg/archive/main.zip',
+    'git push -u origin main',
+    'sort -u names.txt',
+    'npm run build -p packages/core',
+    'ssh -p 2222 host',
+    'model gemini-2.5-pro-preview-05-06 is overloaded; try gemini-2.5-pro',
+    'mysql -u root -p (you will be prompted)',
+    'error: --password is required',
+    'docker login --password-stdin',
+    'curl -u user https://x prompts for the password',
+  ])('keeps a command line with no credential: %s', (text) => {
+    expect(redactSecrets(text)).toBe(text);
+  });
+
+  it.each([
+    [`{"api_key":"${escaped('Zq9abcDEF123ghiJKL456mno')}"}`, 'Zq9abcDEF123ghiJKL456mno'],
+    [`error ${escaped('sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWx')} rejected`, 'AbCdEfGhIjKlMnOp'],
+    [`sk-ant-api03-${escaped('AbCdEfGhIjKlMnOpQrStUvWx')}`, 'AbCdEfGhIjKlMnOp'],
+    [
+      JSON.stringify({ body: `{"x-api-key":"${escaped('3f9a0c7d5e1b42f8a6c09d3e7b5f1a24')}"}` }),
+      '3f9a0c7d5e1b42f8',
+    ],
+    ['GET /v1/chat?alt=sse\\u0026token=Zq9abcDEF123ghiJKL456 401', 'Zq9abcDEF123ghiJ'],
+  ])('redacts a key written as JSON escapes: %s', (text, secret) => {
+    const decoded = (out: string) =>
+      out.replace(/\\{1,3}u00([0-9a-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    expect(fragmentsIn(decoded(redactSecrets(text)), secret), text).toEqual([]);
+    expect(fragmentsIn(decoded(safeExcerpt(text)), secret), text).toEqual([]);
+  });
+
+  it.each([
+    '{"html":"\\u003chtml\\u003e\\u003cbody\\u003eBad Gateway\\u003c/body\\u003e\\u003c/html\\u003e"}',
+    `{"message":"${escaped('Rate limit exceeded for this model')}"}`,
+    '{"url":"https://example.com/a?b=1\\u0026c=2\\u0026page=10"}',
+  ])('keeps escaped text with no key: %s', (text) => {
+    expect(redactSecrets(text)).toBe(text);
+  });
+
+  it.each([
+    ['令牌：a8F3kQ9zL2mX7pR4w 已过期', 'a8F3kQ9zL2mX7pR4w'],
+    ['调用失败：密钥: 9fA3kL2mQ7xZ8pR1 无效', '9fA3kL2mQ7xZ8pR1'],
+    ['APIキー: Zq9abcDEF123ghiJ が無効です', 'Zq9abcDEF123ghiJ'],
+    ['アクセストークン「Zq9abcDEF123ghiJKL」は期限切れです', 'Zq9abcDEF123ghiJKL'],
+    ['토큰: Zq9abcDEF123ghiJKL 만료', 'Zq9abcDEF123ghiJKL'],
+    ['API 키: Zq9abcDEF123ghiJKL', 'Zq9abcDEF123ghiJKL'],
+    ['访问令牌为 3f9a0c7d5e1b42f8 请更换', '3f9a0c7d5e1b42f8'],
+  ])(
+    'redacts a key of 16 characters or more after a Chinese, Japanese or Korean key word: %s',
+    (text, secret) => {
+      expectGone(text, secret);
+    },
+  );
+
+  it.each([
+    '令牌：已过期，请重新登录',
+    '密钥: gpt-4o-mini-2024-07-18 不支持',
+    'APIキー: abc123 が短すぎます',
+    'エラー: Zq9abcDEF123ghiJ は無効なモデルです',
+    '토큰 수 제한: max_tokens_to_sample',
+  ])('keeps what follows a CJK key word when it is no key: %s', (text) => {
+    expect(redactSecrets(text)).toBe(text);
+  });
+
+  it('redacts 32 or more random letters with no digit and no key word, and keeps words and request ids', () => {
+    const letters = 'RSDXWZqvoXFqatYtWXmchmdHMznKQoEhprzKXYkG';
+    expectGone(`upstream rejected ${letters} (401)`, letters);
+    for (const text of [
+      'ThisIsAnUnusuallyLongIdentifierNameForTesting failed',
+      'AuthenticationErrorInvalidRequestErrorRateLimitError',
+      'Request ID: cImUfOyyTayVXBTzTTmtluoNjYauXuzk',
+      'abcdefghijklmnopqrstuvwxyzabcdefghijklmnop',
+    ])
+      expect(redactSecrets(text)).toBe(text);
+  });
+
+  it.each([
+    ['Proxy-Authorization: Basic dXNlcjpwYXNz', 'dXNlcjpwYXNz'],
+    ['Authorization: ApiKey Zq9abcDEF123', 'Zq9abcDEF123'],
+    ['slack refresh xoxe-1-My0xLTE3MjY2NjM0MjA0 failed', 'My0xLTE3MjY2NjM0'],
+    ['databricks rejected dapi0123456789abcdef0123456789abcdef', '0123456789abcdef0123'],
+    ['newrelic NRAK-ABCDEFGHIJKLMNOPQRSTUVWXYZ0 rejected', 'ABCDEFGHIJKLMNOPQ'],
+  ])('redacts %s', (text, secret) => {
+    expectGone(text, secret);
+  });
+
+  it('keeps Basic and ApiKey as words when no credential follows', () => {
+    for (const text of [
+      'Basic authentication failed',
+      'use Basic credentials or Bearer tokens',
+      'the ApiKey authorization scheme',
+    ])
+      expect(redactSecrets(text)).toBe(text);
+  });
+});
