@@ -1,4 +1,5 @@
 import { agentRules } from './rules/agents.js';
+import { appWordsRules } from './rules/app-words.js';
 import { errorFieldRules } from './rules/error-fields.js';
 import { exceptionRules } from './rules/exceptions.js';
 import { hardShapeRules } from './rules/hard-shapes.js';
@@ -17,6 +18,7 @@ export const catalogueRules: readonly Rule[] = Object.freeze([
   ...localRules,
   ...providerSignatureRules,
   ...servingLayerRules,
+  ...appWordsRules,
   ...hardShapeRules,
   ...networkRules,
   ...httpStatusRules,
