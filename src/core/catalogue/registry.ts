@@ -7,6 +7,7 @@ import { localRules } from './rules/local.js';
 import { networkRules } from './rules/network.js';
 import { providerSignatureRules } from './rules/provider-signatures.js';
 import { servingLayerRules } from './rules/serving-layer.js';
+import { toolSurfaceRules } from './rules/tool-surface.js';
 import type { Rule } from './rule.js';
 
 /** Every rule of the catalogue, in declaration order (the last tie-breaker of precedence). */
@@ -17,6 +18,7 @@ export const catalogueRules: readonly Rule[] = Object.freeze([
   ...localRules,
   ...providerSignatureRules,
   ...servingLayerRules,
+  ...toolSurfaceRules,
   ...hardShapeRules,
   ...networkRules,
   ...httpStatusRules,
