@@ -5,4 +5,4 @@
 export const catalogueVersion = '2026.12.06-11';
 
 /** Fingerprint of the rule set this version was released with (see test/core/catalogue/registry.test.ts). */
-export const catalogueFingerprint = '179-162446a7';
+export const catalogueFingerprint = '179-8f18f5a7';

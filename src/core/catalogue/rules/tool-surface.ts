@@ -125,7 +125,7 @@ export const toolSurfaceRules: readonly Rule[] = [
     confidence: 'medium',
     when: {
       keywords: ['generate'],
-      text: /\bfailed to generate content with model [\w.:\/-]{1,80}: got status: 50[0234]\b/,
+      text: /\bfailed to generate content with model [\w.:/-]{1,80}: got status: 50[0234]\b/,
     },
   },
 ];
