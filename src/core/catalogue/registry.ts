@@ -8,6 +8,7 @@ import { localRules } from './rules/local.js';
 import { networkRules } from './rules/network.js';
 import { providerSignatureRules } from './rules/provider-signatures.js';
 import { servingLayerRules } from './rules/serving-layer.js';
+import { toolSurfaceRules } from './rules/tool-surface.js';
 import type { Rule } from './rule.js';
 
 /** Every rule of the catalogue, in declaration order (the last tie-breaker of precedence). */
@@ -19,6 +20,7 @@ export const catalogueRules: readonly Rule[] = Object.freeze([
   ...providerSignatureRules,
   ...servingLayerRules,
   ...appWordsRules,
+  ...toolSurfaceRules,
   ...hardShapeRules,
   ...networkRules,
   ...httpStatusRules,
