@@ -62,7 +62,7 @@ describe('one transition owner: generation fencing', () => {
         const after = h.events.slice(seen);
         const moved = after.filter((e) => e.type === 'transition' && e.from === 'retry_wait');
         expect(moved).toHaveLength(1);
-        const winner = moved[0]!.type === 'transition' ? moved[0]!.decision : '';
+        const winner = moved[0]!.type === 'transition' ? moved[0].decision : '';
         // Every caller that lost is refused; a timer that lost finds nothing due or is refused as stale.
         expect(outcomes.filter((o) => o.outcome === 'changed')).toHaveLength(winner === 'deadline' ? 0 : 1);
         const extraDispatches = h.dispatcher.sent.length - 1;

@@ -233,6 +233,9 @@ function describe(event: EngineEvent): void {
     case 'dispatch':
       say(`${event.intent.routeId}: ${event.intent.kind} attempt on ${event.intent.candidate}`);
       return;
+    case 'purged':
+      say(`purged ${event.routeIds.length} finished route(s): ${event.routeIds.join(', ')}`);
+      return;
     case 'reconciled': {
       const r = event.report;
       say(
