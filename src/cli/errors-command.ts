@@ -1,13 +1,8 @@
 import { Option, type Command } from 'commander';
 import type { PlanErrorsDocument } from '../app/plan-json.js';
 import { planErrorFormats, renderPlanErrors, type PlanErrorFormat } from './plan-errors-view.js';
-import {
-  checkedPlanId,
-  getJson,
-  runClientCommand,
-  serverConnection,
-  withServerOptions,
-} from './server-client.js';
+import { checkedPlanId, getJson, runClientCommand, serverConnection } from './server-client.js';
+import { withServerFlags } from './server-flags.js';
 import { styleFor } from './plan-style.js';
 
 /** The URL path of a plan's resource. */
@@ -21,7 +16,7 @@ export const planPath = (planId: string, rest = ''): string =>
  * an unknown --format is exit 2 listing the valid ones; server failures exit as `server-client.ts` says.
  */
 export function registerErrorsCommand(program: Command): void {
-  withServerOptions(
+  withServerFlags(
     program
       .command('errors')
       .description("show a plan's errors, retry decisions and recovery hints (from the Recourse server)")

@@ -5,14 +5,8 @@ import { planPhases, type PlanAction } from '../core/index.js';
 import { escapeControlCharacters } from '../core/text/escape-controls.js';
 import { planPath } from './errors-command.js';
 import { renderPlanErrorBlock } from './plan-error-block.js';
-import {
-  checkedPlanId,
-  postJson,
-  putJson,
-  runClientCommand,
-  serverConnection,
-  withServerOptions,
-} from './server-client.js';
+import { checkedPlanId, postJson, putJson, runClientCommand, serverConnection } from './server-client.js';
+import { withServerFlags } from './server-flags.js';
 import { styleFor } from './plan-style.js';
 
 interface ServerFlags {
@@ -40,7 +34,7 @@ export function registerPlanCommand(program: Command): void {
     ['cancel', 'cancel', 'cancel the plan'],
   ];
   for (const [name, action, description] of actions) {
-    withServerOptions(
+    withServerFlags(
       plan
         .command(name)
         .description(description)
@@ -48,7 +42,7 @@ export function registerPlanCommand(program: Command): void {
         .option('--revision <n>', seenRevision, parseWhole),
     ).action((planId: string, flags: ActionFlags) => act(`plan ${name}`, planId, action, flags));
   }
-  withServerOptions(
+  withServerFlags(
     plan
       .command('revert')
       .description('go back to an earlier phase and plan again')
@@ -61,7 +55,7 @@ export function registerPlanCommand(program: Command): void {
       .option('--revision <n>', seenRevision, parseWhole),
   ).action((planId: string, flags: ActionFlags) => act('plan revert', planId, 'revert_strategize', flags));
 
-  withServerOptions(
+  withServerFlags(
     plan
       .command('configure')
       .description('create a plan or change its retry policy (only the options given change)')
@@ -110,7 +104,7 @@ export function registerPlanCommand(program: Command): void {
     },
   );
 
-  withServerOptions(
+  withServerFlags(
     plan
       .command('complete')
       .description('report that the current phase succeeded: the plan moves to the next phase')
@@ -132,7 +126,7 @@ export function registerPlanCommand(program: Command): void {
     });
   });
 
-  withServerOptions(
+  withServerFlags(
     plan
       .command('error')
       .description('record a plan error and print its recovery suggestions')

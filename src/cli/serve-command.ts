@@ -37,7 +37,9 @@ interface ServeFlags {
 export function registerServeCommand(program: Command, demo?: DemoHook): void {
   program
     .command('serve')
-    .description('serve the HTTP API (and the event stream) on an embedded SQLite database')
+    .description(
+      'serve the HTTP API (and the event stream) on an embedded SQLite database, or on PostgreSQL with --database-url',
+    )
     .option('--port <port>', 'TCP port (0 picks a free one)', '7420')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--db <file>', 'SQLite database file (.recourse/recourse.db; .recourse/demo.db with --demo)')

@@ -1,10 +1,6 @@
-import { Option, type Command } from 'commander';
 import { hasIdShape } from '../core/index.js';
 import { escapeControlCharacters } from '../core/text/escape-controls.js';
-import { serverUrlSecretProblem, tokenProblem } from './server-flags.js';
-
-/** Where the Recourse server listens when neither `--server` nor `RECOURSE_SERVER` says otherwise. */
-export const defaultServerUrl = 'http://127.0.0.1:7420';
+import { defaultServer, serverUrlSecretProblem, tokenProblem } from './server-flags.js';
 
 /** A server to talk to: its base URL and the bearer token, if any (never printed). */
 export interface ServerConnection {
@@ -29,23 +25,12 @@ export class ServerClientError extends Error {
   }
 }
 
-/** Adds `--server URL` and `--token TOKEN` (defaults from `RECOURSE_SERVER` and `RECOURSE_TOKEN`). */
-export function withServerOptions(command: Command): Command {
-  return command
-    .addOption(
-      new Option('--server <url>', `the Recourse server (default ${defaultServerUrl})`).env(
-        'RECOURSE_SERVER',
-      ),
-    )
-    .addOption(new Option('--token <token>', 'the bearer token of the server').env('RECOURSE_TOKEN'));
-}
-
 /** The connection of `--server`/`--token`; a server that is not an http(s) URL is exit 2. */
 export function serverConnection(flags: {
   readonly server?: string;
   readonly token?: string;
 }): ServerConnection {
-  const raw = flags.server ?? defaultServerUrl;
+  const raw = flags.server ?? defaultServer;
   let url: URL | null;
   try {
     url = new URL(raw);
