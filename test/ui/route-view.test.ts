@@ -337,6 +337,26 @@ describe('route view', () => {
     await open.context.close();
   });
 
+  it('[UI-11] a route purged while its view is open (route.purged) is said to be gone, and its actions go with it', async () => {
+    await act(ui.service, await waitingRoute('v-purged'), 'cancel');
+    const open = await openRoute('v-purged', { role: 'operator' });
+    const { page } = open;
+    const names = () => page.locator('.route-action-buttons button').allInnerTexts();
+    expect(await names()).toEqual(['Retry now', expect.stringMatching(/^Skip now to /)]);
+    const purged = await ui.service.call(
+      'POST',
+      '/v1/routes/purge',
+      { finished_before: '2999-01-01T00:00:00Z' },
+      'admin',
+    );
+    expect((purged.body as { purged: number }).purged).toBeGreaterThanOrEqual(1);
+    await page.getByRole('alert').filter({ hasText: 'There is no route with this id.' }).waitFor();
+    expect(await names()).toEqual([]);
+    expect(await page.locator('.route-headline').count()).toBe(0);
+    expectNoPageErrors(open);
+    await open.context.close();
+  });
+
   it('[UI-10] [UI-11] the route view at 1280×800, 390×844 and 320×568 on light and dark: no phone layout problem, no axe violation', async () => {
     await waitingRoute('v-layout');
     await atEverySizeAndTheme(
