@@ -1085,16 +1085,20 @@ export function findSecrets(text: string): SecretSpan[] {
   return spans;
 }
 
-const encodedQuery = /%(?:3[Ff]|26)/g;
-
 /**
  * Where a URL-encoded `?` or `&` begins inside a refused run (`next=%2Fapi%3Ftoken%3D...` is one run), so the scan
- * reads the query parameter after it (`encoded_query_parameter`) instead of skipping the run whole.
+ * reads the query parameter after it (`encoded_query_parameter`) instead of skipping the run whole. Only the run is
+ * read: a search to the end of the text, once per refused run, made a text of many long runs (paths, ids) cost the
+ * square of its length.
  */
 function encodedQueryWithin(text: string, from: number, end: number): number | null {
-  encodedQuery.lastIndex = from;
-  const found = encodedQuery.exec(text);
-  return found !== null && found.index < end ? found.index : null;
+  for (let at = from; at + 2 < end; at++) {
+    if (charCodeAt.call(text, at) !== 37) continue;
+    const c1 = charCodeAt.call(text, at + 1);
+    const c2 = charCodeAt.call(text, at + 2);
+    if ((c1 === 51 && (c2 === 70 || c2 === 102)) || (c1 === 50 && c2 === 54)) return at;
+  }
+  return null;
 }
 
 /** Whether text at `at` begins with one of `starts` (lower-case), letters compared without case. */
