@@ -83,6 +83,8 @@ async function runOpened(input: RunSessionInput, early: EarlySignals): Promise<n
   // run the same way; the exit code says which: 130, 143 or 129 (128 + the signal's number).
   let interrupted: number | null = null;
   let ended = false;
+  /** Until the session's route is started or found: an interrupt then waits for it rather than reading its absence. */
+  let starting = true;
   const onSignal = (signal: NodeJS.Signals) => {
     if (interrupted !== null) {
       // A second signal exits at once: the agents are detached process groups, so end them first.
@@ -107,6 +109,12 @@ async function runOpened(input: RunSessionInput, early: EarlySignals): Promise<n
       const route = await engine.route(sessionId);
       // Finished meanwhile: the run ends on its own, with the interrupt's exit code.
       if (route !== null && (route.outcome === 'succeeded' || route.outcome === 'needs_action')) return;
+      if (route === null && starting) {
+        // A new session not started yet: starting it sees the interrupt and sends nothing, or the route appears
+        // (started just before) and is cancelled as any other.
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        continue;
+      }
       if (route === null || route.outcome === 'waiting') {
         // The wait stays stored: the next run with the same --session continues it with the time left. Also when
         // the turn failed just before the cancel landed and the route went into a wait meanwhile.
@@ -131,7 +139,8 @@ async function runOpened(input: RunSessionInput, early: EarlySignals): Promise<n
   const held = early.release();
   if (held !== null) onSignal(held);
   try {
-    const started = await startOrResume(recourse, input, say, announced);
+    const started = await startOrResume(recourse, input, say, announced, () => interrupted);
+    starting = false;
     if (started !== null) return started;
     const current = await engine.route(sessionId);
     if (current !== null) countdown.follow(current);
@@ -154,13 +163,15 @@ async function runOpened(input: RunSessionInput, early: EarlySignals): Promise<n
 
 /**
  * Starts a new route, or checks the stored one; returns an exit code when there is nothing left to run. `announced`:
- * the resume line was said before Recourse opened (a waiting route), so it is not said twice.
+ * the resume line was said before Recourse opened (a waiting route), so it is not said twice. `interrupted`: the exit
+ * code of a signal already received, if any (a new session is then not started).
  */
 async function startOrResume(
   recourse: Recourse,
   input: RunSessionInput,
   say: (line: string) => void,
   announced: boolean,
+  interrupted: () => number | null,
 ): Promise<number | null> {
   const { engine } = recourse;
   const { profile } = input.run;
@@ -169,6 +180,15 @@ async function startOrResume(
     if (input.prompt === null)
       throw new RunUsageError(`no session ${input.sessionId}: give a PROMPT to start it`);
     await engine.saveProfile(profile);
+    // Interrupted while the command started (a signal held until now, or one while the profile was saved): the
+    // route is not started, so nothing is sent and there is nothing to resume. Two turns of the event loop first: a
+    // signal that came while the database blocked this thread (another process's lock) is read in the next poll.
+    for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
+    const code = interrupted();
+    if (code !== null) {
+      say(`${progressPrefix}interrupted before session ${input.sessionId} started: nothing was sent`);
+      return code;
+    }
     say(`${progressPrefix}session ${input.sessionId}: profile ${profile.id}, ${candidateList(input.run)}`);
     await engine.startRoute({
       routeId: input.sessionId,

@@ -407,11 +407,27 @@ export class Engine {
       ]);
     }
     const ids = await this.options.store.finishedRoutes(options.beforeMs, limit);
-    const purged = await Promise.all(ids.map((id) => this.submit(purgeIdleWork(id, options.beforeMs))));
-    const gone = new Set(ids.filter((_, i) => purged[i]));
-    this.failWaitersOf(gone);
-    if (gone.size > 0) this.emit({ type: 'purged', atMs: this.options.clock.now(), routeIds: [...gone] });
-    return gone.size;
+    // Told as each batch commits, not once at the end: a purge spans batches, and a route started again with a
+    // purged id (in a later batch of the same purge) must not be told purged, nor its waiters failed, after it.
+    let committed: string[] = [];
+    const tell = () => {
+      const routeIds = committed;
+      committed = [];
+      this.failWaitersOf(new Set(routeIds));
+      this.emit({ type: 'purged', atMs: this.options.clock.now(), routeIds });
+    };
+    const purged = await Promise.all(
+      ids.map(async (id) => {
+        const gone = await this.submit(purgeIdleWork(id, options.beforeMs));
+        if (gone) {
+          // The pieces of one batch resolve together: one event for them, before anything later is told.
+          if (committed.length === 0) queueMicrotask(tell);
+          committed.push(id);
+        }
+        return gone;
+      }),
+    );
+    return purged.filter(Boolean).length;
   }
 
   /**

@@ -1,5 +1,15 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scriptedAgent } from '../acp/acp-harness.js';
@@ -45,6 +55,27 @@ function running(pid: number): boolean {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** Launches the `counted` agent recorded in its state file. */
+function launches(stateFile: string): number {
+  return existsSync(stateFile) ? readFileSync(stateFile, 'utf8').split('\n').filter(Boolean).length : 0;
+}
+
+/** Whether process `pid` has `file` open. */
+function opens(pid: number, file: string): boolean {
+  const path = realpathSync(file);
+  try {
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try {
+        return readlinkSync(`/proc/${pid}/fd/${fd}`) === path;
+      } catch {
+        return false;
+      }
+    });
   } catch {
     return false;
   }
@@ -184,6 +215,69 @@ describe('recourse run: signals and misbehaving agents', () => {
     resume.process.kill('SIGINT');
     // Death by the signal closes with no exit code (null); a handled Ctrl-C exits 130.
     expect(await resume.exited).toBe(130);
+  });
+
+  it("[DUR-05] Ctrl-C while a new session starts (saving its profile waits for another process's write lock): the route is not started, nothing is sent, exit 130, and no wait is said to be stored", async () => {
+    const dir = folder();
+    const stateFile = join(dir, 'launches');
+    const database = join(dir, 'run.db');
+    const profile = writeProfile(dir, ['counted', '0', stateFile]);
+    const made = await runCliAsync([
+      'run',
+      '--profile',
+      profile,
+      '--session',
+      'made',
+      '--db',
+      database,
+      '--cwd',
+      dir,
+      'hi',
+    ]);
+    expect(made.status).toBe(0);
+    expect(launches(stateFile)).toBe(1);
+    // The profile changed (a retry now), so the new session's run writes it before it starts the route, and waits
+    // for the lock (busy_timeout) there: every signal from the database's opening on comes before the route starts.
+    writeProfile(dir, ['counted', '0', stateFile], 1);
+    const holder = new Database(database);
+    holder.exec('BEGIN IMMEDIATE');
+    const run = startCli([
+      'run',
+      '--profile',
+      profile,
+      '--session',
+      'fresh',
+      '--db',
+      database,
+      '--cwd',
+      dir,
+      'fix it',
+    ]);
+    run.process.stdin.end();
+    try {
+      await until(() => opens(run.process.pid!, database));
+      run.process.kill('SIGINT');
+    } finally {
+      holder.exec('ROLLBACK');
+      holder.close();
+    }
+    expect(await run.exited).toBe(130);
+    expect(run.stderr()).toContain('interrupted before session fresh started: nothing was sent');
+    expect(run.stderr()).not.toContain('the wait stays stored');
+    expect(launches(stateFile)).toBe(1);
+    const after = await runCliAsync([
+      'run',
+      '--profile',
+      profile,
+      '--session',
+      'fresh',
+      '--db',
+      database,
+      '--cwd',
+      dir,
+    ]);
+    expect(after.status).toBe(2);
+    expect(after.stderr).toContain('no session fresh: give a PROMPT to start it');
   });
 
   it('a JSON-RPC response to a request never made, its id full of terminal controls, never reaches the terminal raw', async () => {

@@ -162,3 +162,61 @@ describe('the composition root', () => {
     ).rejects.toThrow();
   });
 });
+
+describe('purging routes, told live', () => {
+  it('a route started again with a purged id while the purge runs on (a later batch) is never told purged after it started', async () => {
+    let onTransact: (() => void) | null = null;
+    const h = await harness({
+      wrapStore: (store) =>
+        new Proxy(store, {
+          get(target, key) {
+            const value: unknown = Reflect.get(target, key);
+            if (key === 'transact') {
+              return (...args: Parameters<typeof target.transact>) => {
+                const hook = onTransact;
+                onTransact = null;
+                hook?.();
+                return target.transact(...args);
+              };
+            }
+            return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+          },
+        }),
+    });
+    try {
+      await h.engine.saveProfile(profileDocument(standardPolicy));
+      for (const id of ['a', 'b']) {
+        await h.engine.startRoute({ routeId: id, profileId: 'p' });
+        await h.fail(id, envelopes.overloaded);
+        const waiting = await h.route(id);
+        await h.engine.act({ routeId: id, action: 'cancel', expectedGeneration: waiting.generation });
+      }
+      await h.engine.idle();
+      h.events.length = 0;
+      // The purge's first piece (a) commits alone; 'a' is started again before the next batch (b) begins.
+      let again: Promise<unknown> = Promise.resolve();
+      onTransact = () => {
+        again = h.engine.startRoute({ routeId: 'a', profileId: 'p' });
+      };
+      expect(await h.engine.purgeRoutes({ beforeMs: t0 + 86_400_000 })).toBe(2);
+      await again;
+      await h.engine.idle();
+      const told = h.events.flatMap((e, i) =>
+        e.type === 'purged'
+          ? e.routeIds.map((id) => `${i} purged ${id}`)
+          : e.type === 'transition' && e.route.id === 'a'
+            ? [`${i} a ${e.route.state}`]
+            : [],
+      );
+      const purgedA = told.findIndex((t) => t.endsWith('purged a'));
+      const startedA = told.findIndex((t) => / a active$/.test(t));
+      expect(purgedA).toBeGreaterThanOrEqual(0);
+      expect(startedA).toBeGreaterThan(purgedA);
+      expect(told.filter((t) => t.endsWith('purged a'))).toHaveLength(1);
+      expect(told.some((t) => t.endsWith('purged b'))).toBe(true);
+      expect(await h.engine.route('a')).not.toBeNull();
+    } finally {
+      await h.close();
+    }
+  });
+});

@@ -12,6 +12,7 @@ import {
   candidatesOf,
   fail,
   plantedSecret,
+  policy,
   rateLimited,
   startRoute,
   usageLimit,
@@ -333,6 +334,53 @@ describe('route view', () => {
     expect(seen.at(-1)).toBe('Due now');
     expect(seen.some((text) => text.startsWith('in '))).toBe(true);
     expect(posts).toEqual([]);
+    expectNoPageErrors(open);
+    await open.context.close();
+  });
+
+  it("[UI-11] Skip now refused because no candidate is left to go to (disabled since the page read them) says the service's reason, not that someone else acted first", async () => {
+    await act(ui.service, await waitingRoute('v-nowhere'), 'cancel');
+    const [first, second, third] = candidatesOf('v-nowhere');
+    const open = await openRoute('v-nowhere', { role: 'operator' });
+    const { page } = open;
+    await button(page, `Skip now to ${second}`).waitFor();
+    const rules = policy(3, 600, 'skip');
+    const saved = await ui.service.call('PUT', '/v1/profiles/p-v-nowhere', {
+      name: 'Profile for v-nowhere',
+      candidates: [
+        { profile_id: first, provider: 'anthropic', model: 'claude-sonnet-4-5', policy: rules },
+        { profile_id: second, provider: 'openai', model: 'gpt-5-codex', policy: rules, enabled: false },
+        { profile_id: third, provider: 'google', model: 'gemini-2.5-pro', policy: rules, enabled: false },
+      ],
+    });
+    expect(saved.status).toBe(200);
+    await button(page, `Skip now to ${second}`).click();
+    const alert = page.locator('.route-actions [role="alert"]');
+    await alert.waitFor();
+    const said = await alert.innerText();
+    expect(said).toContain(`Skip now to ${second} was not applied: skip now has nowhere to go`);
+    expect(said).not.toContain('Someone else acted first');
+    expect(await page.locator('.route-headline').innerText()).toBe('Needs your action');
+    expectNoPageErrors(open);
+    await open.context.close();
+  });
+
+  it('[UI-11] a route purged while its view is open (route.purged) is said to be gone, and its actions go with it', async () => {
+    await act(ui.service, await waitingRoute('v-purged'), 'cancel');
+    const open = await openRoute('v-purged', { role: 'operator' });
+    const { page } = open;
+    const names = () => page.locator('.route-action-buttons button').allInnerTexts();
+    expect(await names()).toEqual(['Retry now', expect.stringMatching(/^Skip now to /)]);
+    const purged = await ui.service.call(
+      'POST',
+      '/v1/routes/purge',
+      { finished_before: '2999-01-01T00:00:00Z' },
+      'admin',
+    );
+    expect((purged.body as { purged: number }).purged).toBeGreaterThanOrEqual(1);
+    await page.getByRole('alert').filter({ hasText: 'There is no route with this id.' }).waitFor();
+    expect(await names()).toEqual([]);
+    expect(await page.locator('.route-headline').count()).toBe(0);
     expectNoPageErrors(open);
     await open.context.close();
   });

@@ -266,9 +266,12 @@ function escapedSecretStart(text: string, start: number, end: number): number {
   if (text === refusedEscapes.text && start > refusedEscapes.start && start < refusedEscapes.end) return -1;
   let from = start;
   while (from > 0 && start - from < 64 && keyCharacter.test(text[from - 1]!)) from--;
+  // Never from the middle of an escape (a run longer than one match goes on from an escape's last characters):
+  // `u0041a` read as text beside the decoded run looked like a key, and ordinary escaped text was redacted.
+  from = outsideEscape(text, from);
   let decoded = '';
   const rawAt: number[] = [];
-  for (let i = Math.max(0, from - 48); i < end;) {
+  for (let i = outsideEscape(text, Math.max(0, from - 48)); i < end;) {
     escapedCharacter.lastIndex = i;
     const m = text.charCodeAt(i) === 92 ? escapedCharacter.exec(text) : null;
     if (m === null) {
@@ -289,6 +292,17 @@ function escapedSecretStart(text: string, start: number, end: number): number {
   refusedEscapes.end = end;
   return -1;
 }
+/** `at`, or the end of the escape it falls inside (`\u0041` read from its middle is no text of its own). */
+function outsideEscape(text: string, at: number): number {
+  for (let k = at - 1; k >= 0 && k >= at - 8; k--) {
+    if (text.charCodeAt(k) !== 92) continue;
+    escapedCharacter.lastIndex = k;
+    const m = escapedCharacter.exec(text);
+    if (m !== null && k + m[0].length > at) return k + m[0].length;
+  }
+  return at;
+}
+
 /** The last run of escapes refused in the current `findSecrets` call (which clears it first: no state between calls). */
 const refusedEscapes = { text: '', start: -1, end: -1 };
 
@@ -1071,16 +1085,20 @@ export function findSecrets(text: string): SecretSpan[] {
   return spans;
 }
 
-const encodedQuery = /%(?:3[Ff]|26)/g;
-
 /**
  * Where a URL-encoded `?` or `&` begins inside a refused run (`next=%2Fapi%3Ftoken%3D...` is one run), so the scan
- * reads the query parameter after it (`encoded_query_parameter`) instead of skipping the run whole.
+ * reads the query parameter after it (`encoded_query_parameter`) instead of skipping the run whole. Only the run is
+ * read: a search to the end of the text, once per refused run, made a text of many long runs (paths, ids) cost the
+ * square of its length.
  */
 function encodedQueryWithin(text: string, from: number, end: number): number | null {
-  encodedQuery.lastIndex = from;
-  const found = encodedQuery.exec(text);
-  return found !== null && found.index < end ? found.index : null;
+  for (let at = from; at + 2 < end; at++) {
+    if (charCodeAt.call(text, at) !== 37) continue;
+    const c1 = charCodeAt.call(text, at + 1);
+    const c2 = charCodeAt.call(text, at + 2);
+    if ((c1 === 51 && (c2 === 70 || c2 === 102)) || (c1 === 50 && c2 === 54)) return at;
+  }
+  return null;
 }
 
 /** Whether text at `at` begins with one of `starts` (lower-case), letters compared without case. */

@@ -117,6 +117,10 @@ describe('[DAT-09][CLS-21] hostile formats (issue 10, second pass)', () => {
     '{"html":"\\u003chtml\\u003e\\u003cbody\\u003eBad Gateway\\u003c/body\\u003e\\u003c/html\\u003e"}',
     `{"message":"${escaped('Rate limit exceeded for this model')}"}`,
     '{"url":"https://example.com/a?b=1\\u0026c=2\\u0026page=10"}',
+    // Longer than one match (256 units): the rest of the run was read from an escape's middle (`u0041a`), which
+    // looked like a key, and every later escape was redacted.
+    `{"text":"${'\\u0041a'.repeat(300)}"}`,
+    `{"html":"${'\\u003cdiv\\u003e\\u003cspan\\u003eUnavailable\\u003c/span\\u003e\\u003c/div\\u003e'.repeat(12)}"}`,
   ])('keeps escaped text with no key: %s', (text) => {
     expect(redactSecrets(text)).toBe(text);
   });

@@ -68,7 +68,12 @@ export function RouteActions(props: {
     } catch (error) {
       if (error instanceof ApiError && error.status === 409 && isRoute(error.body.route)) {
         const now = error.body.route;
-        const text = changeWords(sent, now);
+        // Refused for what the route is, no one having acted (Skip now with no candidate to go to: the others are
+        // disabled since the page read them, or behind an open circuit): the service's reason, not a race.
+        const text =
+          error.code === 'not_allowed' && now.revision === sent.revision
+            ? `${actionLabel(action, sent, successor)} was not applied: ${error.message}`
+            : changeWords(sent, now);
         setOutcome({ kind: 'conflict', text });
         onRoute(now);
         announce(text);

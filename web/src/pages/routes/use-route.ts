@@ -32,11 +32,12 @@ async function loadRoute(id: string): Promise<RouteData> {
 
 /**
  * One route with its attempt history and its profile's candidates, kept current by `route.transition` events for
- * it (a newer revision replaces the route and the history is read again). `onTransition` hears each one.
+ * it (a newer revision replaces the route and the history is read again); a `route.purged` naming it drops what is
+ * shown and reads it again (not found). `onTransition` hears each one.
  */
 export function useRoute(id: string, onTransition: (event: TransitionEvent) => void) {
   const resource = useResource(`route:${id}`, () => loadRoute(id));
-  const { set } = resource;
+  const { set, reload } = resource;
   /** Shows a newer copy of the route (an event, an action's reply, a 409's snapshot) and re-reads the history. */
   const showRoute = useCallback(
     (route: RouteDoc) => {
@@ -58,6 +59,14 @@ export function useRoute(id: string, onTransition: (event: TransitionEvent) => v
     [set],
   );
   useLiveEvents((event) => {
+    if (event.type === 'route.purged') {
+      // Deleted with its history: the page must not go on offering actions on it. Read again, it is not found.
+      const ids = event.data.route_ids;
+      if (!Array.isArray(ids) || !ids.includes(id)) return;
+      set(() => null);
+      reload();
+      return;
+    }
     if (event.type !== 'route.transition') return;
     const data = event.data as unknown as TransitionEvent;
     if (data.route?.id !== id) return;
