@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { AcpDispatcher, killAgentGroups } from '../acp/index.js';
 import { openRecourse, type Recourse } from '../app/index.js';
+import { systemClock, type Clock } from '../engine/index.js';
 import type { Route } from '../core/index.js';
 import { escapeControlCharacters } from '../core/text/escape-controls.js';
 import { openSqliteDatabase } from '../store/sqlite/sqlite-store.js';
@@ -69,8 +70,20 @@ async function runOpened(input: RunSessionInput, early: EarlySignals): Promise<n
     },
     onError: (error) => say(`${progressPrefix}could not report an attempt: ${String(error)}`),
   });
+  // Once interrupted, no deadline fires here: the interrupt keeps a wait stored for the resume, and a retry timer
+  // that came due while it was still looking (a loaded machine, a cancel landing) must not send another prompt.
+  const stopped = { signalled: false };
+  const wall = systemClock();
+  const clock: Clock = {
+    now: () => wall.now(),
+    schedule: (atMs, fire) =>
+      wall.schedule(atMs, () => {
+        if (!stopped.signalled) fire();
+      }),
+  };
   recourse = await openRecourse({
     database: input.database,
+    clock,
     dispatcher,
     onEvent: (event) => {
       const line = progress.lineFor(event);
@@ -92,6 +105,7 @@ async function runOpened(input: RunSessionInput, early: EarlySignals): Promise<n
       process.exit(interrupted);
     }
     interrupted = exitCodeForSignal(signal);
+    stopped.signalled = true;
     // The terminal is gone: what is said next may not be written (EIO), and must not end the run before the route
     // is left as it should be.
     if (signal === 'SIGHUP')
