@@ -106,10 +106,7 @@ async function runOpened(input: RunSessionInput, early: EarlySignals): Promise<n
     }
     interrupted = exitCodeForSignal(signal);
     stopped.signalled = true;
-    // The terminal is gone: what is said next may not be written (EIO), and must not end the run before the route
-    // is left as it should be.
-    if (signal === 'SIGHUP')
-      for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
+    if (signal === 'SIGHUP') ignoreWriteErrors();
     interrupt().catch((error: unknown) => {
       if (!ended) say(`${progressPrefix}could not interrupt cleanly: ${String(error)}`);
     });
@@ -365,6 +362,7 @@ class EarlySignals {
       process.exit(exitCodeForSignal(this.held));
     }
     this.held = signal;
+    if (signal === 'SIGHUP') ignoreWriteErrors();
   };
 
   constructor() {
@@ -379,6 +377,14 @@ class EarlySignals {
     this.held = null;
     return held;
   }
+}
+
+/**
+ * The terminal is gone (SIGHUP): what is said next may not be written (EIO), and must not end the run before the
+ * route is left as it should be.
+ */
+function ignoreWriteErrors(): void {
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
 }
 
 const handledSignals: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
