@@ -222,18 +222,18 @@ describe('recourse run: signals and misbehaving agents', () => {
     const stateFile = join(dir, 'launches');
     const database = join(dir, 'run.db');
     const profile = writeProfile(dir, ['counted', '0', stateFile]);
-    const made = await runCliAsync([
+    const session = (id: string) => [
       'run',
       '--profile',
       profile,
       '--session',
-      'made',
+      id,
       '--db',
       database,
       '--cwd',
       dir,
-      'hi',
-    ]);
+    ];
+    const made = await runCliAsync([...session('made'), 'hi']);
     expect(made.status).toBe(0);
     expect(launches(stateFile)).toBe(1);
     // The profile changed (a retry now), so the new session's run writes it before it starts the route, and waits
@@ -241,18 +241,7 @@ describe('recourse run: signals and misbehaving agents', () => {
     writeProfile(dir, ['counted', '0', stateFile], 1);
     const holder = new Database(database);
     holder.exec('BEGIN IMMEDIATE');
-    const run = startCli([
-      'run',
-      '--profile',
-      profile,
-      '--session',
-      'fresh',
-      '--db',
-      database,
-      '--cwd',
-      dir,
-      'fix it',
-    ]);
+    const run = startCli([...session('fresh'), 'fix it']);
     run.process.stdin.end();
     try {
       await until(() => opens(run.process.pid!, database));
@@ -265,17 +254,7 @@ describe('recourse run: signals and misbehaving agents', () => {
     expect(run.stderr()).toContain('interrupted before session fresh started: nothing was sent');
     expect(run.stderr()).not.toContain('the wait stays stored');
     expect(launches(stateFile)).toBe(1);
-    const after = await runCliAsync([
-      'run',
-      '--profile',
-      profile,
-      '--session',
-      'fresh',
-      '--db',
-      database,
-      '--cwd',
-      dir,
-    ]);
+    const after = await runCliAsync(session('fresh'));
     expect(after.status).toBe(2);
     expect(after.stderr).toContain('no session fresh: give a PROMPT to start it');
   });
