@@ -411,6 +411,18 @@ export const planted: readonly Planted[] = [
     prose: `upstream rejected ${s} (401)`,
     header: ['Authorization', `Bearer ${s}`],
   }))(fake(83, 40, letters)),
+  ((s) => ({
+    format: 'LangSmith key (lower-case hex after its prefix)',
+    secret: s,
+    prose: `Failed to send trace: 403 Forbidden for key ${s}`,
+    header: ['x-api-key', s],
+  }))(`lsv2_pt_${fake(84, 32, hex)}_${fake(85, 10, hex)}`),
+  ((s) => ({
+    format: 'age secret key',
+    secret: s,
+    prose: `sops: failed to decrypt with identity ${s}`,
+    header: ['Authorization', `Bearer ${s}`],
+  }))(`AGE-SECRET-KEY-1${fake(86, 58, 'QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L')}`),
 ];
 
 /** Each format planted in each place evidence carries text: stderr, JSON and plain HTTP bodies, headers. */

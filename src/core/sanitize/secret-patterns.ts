@@ -482,6 +482,48 @@ export const secretFormats: readonly SecretFormat[] = [
       String.raw`(sk-[A-Za-z0-9_*.-]{6,}|(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{8,}|AIza[0-9A-Za-z_-]{16,}|ya29\.[0-9A-Za-z_-]{10,}|1\/\/[0-9A-Za-z_-]{16,}|gsk_[A-Za-z0-9]{12,}|xai-[A-Za-z0-9]{12,}|hf_[A-Za-z0-9]{12,}|pplx-[A-Za-z0-9]{12,}|r8_[A-Za-z0-9]{12,}|npm_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{12,}|xox[abposre]-[A-Za-z0-9-]{8,}|dapi[a-f0-9]{32}(?:-[0-9])?|NRAK-[A-Z0-9]{27}|xapp-[A-Za-z0-9-]{8,}|(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}(?:[:=,;\s"']{1,3}[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+]))?|sess-[A-Za-z0-9]{16,}|key-[A-Za-z0-9]{20,}|nvapi-[A-Za-z0-9_-]{16,}|fw_[A-Za-z0-9]{16,}|csk-[A-Za-z0-9]{16,}|tgp_v1_[A-Za-z0-9_-]{16,}|whsec_[A-Za-z0-9+/=]{16,}|GOCSPX-[A-Za-z0-9_-]{16,}|do[opr]_v1_[a-f0-9]{32,}|SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}|shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32})`,
   },
   {
+    // The tokens of services an agent's tools and environment carry (tracing, search, vector stores, registries,
+    // secret stores, hosting): prefixed, but often lower-case or hex, which the long-run formats do not take.
+    name: 'prefixed_service_token',
+    starts: [
+      'lsv2_',
+      'hvs.',
+      'hvb.',
+      'hvr.',
+      'sntryu_',
+      'sntrys_',
+      'ntn_',
+      'secret_',
+      'sbp_',
+      'sb_secret_',
+      'age-secret-key-1',
+      'sk_',
+      'jina_',
+      'bsa',
+      'tvly-',
+      'pcsk_',
+      'dckr_pat_',
+      'pypi-age',
+      'lin_api_',
+      'lin_oauth_',
+      'pmak-',
+      'figd_',
+      'nfp_',
+      'pscale_',
+      'atatt',
+      'glsa_',
+      'glc_',
+      'dp.',
+      'rnd_',
+      'fo1_',
+      'ops_eyj',
+    ],
+    // Where a prefix could begin an identifier (`secret_`, `jina_`, `rnd_`), the rest may not hold `_`, and is long.
+    source:
+      wordStart +
+      String.raw`(lsv2_(?:pt|sk)_[A-Za-z0-9_]{16,}|hv[sbr]\.[A-Za-z0-9_-]{20,}|sntry[us]_[A-Za-z0-9_+/=]{16,}|ntn_[A-Za-z0-9]{16,}|secret_[A-Za-z0-9]{40,}|sbp_[a-f0-9]{32,}|sb_secret_[A-Za-z0-9_-]{16,}|AGE-SECRET-KEY-1[0-9A-Z]{40,}|sk_[a-f0-9]{32,}|jina_[A-Za-z0-9]{32,}|BSA[A-Za-z0-9_-]{24,}|tvly-(?:dev-|prod-)?[A-Za-z0-9]{16,}|pcsk_[A-Za-z0-9_]{16,}|dckr_pat_[A-Za-z0-9_-]{16,}|pypi-AgE[A-Za-z0-9_-]{32,}|lin_(?:api|oauth)_[A-Za-z0-9]{16,}|PMAK-[A-Za-z0-9-]{20,}|figd_[A-Za-z0-9_-]{16,}|nfp_[A-Za-z0-9]{16,}|pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{16,}|ATATT[A-Za-z0-9_=-]{20,}|glsa_[A-Za-z0-9_]{24,}|glc_[A-Za-z0-9+/=]{24,}|dp\.(?:pt|st|sa|ct|scim|audit)\.(?:[a-z0-9_-]{1,40}\.)?[A-Za-z0-9]{16,}|rnd_[A-Za-z0-9]{20,}|fo1_[A-Za-z0-9_-]{16,}|ops_eyJ[A-Za-z0-9_-]{30,})`,
+  },
+  {
     // A Slack incoming-webhook URL is its own credential: the path after the host goes.
     name: 'slack_webhook',
     starts: ['hooks.slack.com/'],
