@@ -6,6 +6,7 @@ import { hardShapeRules } from './rules/hard-shapes.js';
 import { httpStatusRules } from './rules/http-status.js';
 import { localRules } from './rules/local.js';
 import { networkRules } from './rules/network.js';
+import { providerDialectRules } from './rules/provider-dialects.js';
 import { providerSignatureRules } from './rules/provider-signatures.js';
 import { servingLayerRules } from './rules/serving-layer.js';
 import { toolSurfaceRules } from './rules/tool-surface.js';
@@ -20,6 +21,7 @@ export const catalogueRules: readonly Rule[] = Object.freeze([
   ...providerSignatureRules,
   ...servingLayerRules,
   ...appWordsRules,
+  ...providerDialectRules,
   ...toolSurfaceRules,
   ...hardShapeRules,
   ...networkRules,
