@@ -6,6 +6,7 @@ import { hardShapeRules } from './rules/hard-shapes.js';
 import { httpStatusRules } from './rules/http-status.js';
 import { localRules } from './rules/local.js';
 import { networkRules } from './rules/network.js';
+import { peerSuiteRules } from './rules/peer-suites.js';
 import { providerSignatureRules } from './rules/provider-signatures.js';
 import { servingLayerRules } from './rules/serving-layer.js';
 import { toolSurfaceRules } from './rules/tool-surface.js';
@@ -21,6 +22,7 @@ export const catalogueRules: readonly Rule[] = Object.freeze([
   ...servingLayerRules,
   ...appWordsRules,
   ...toolSurfaceRules,
+  ...peerSuiteRules,
   ...hardShapeRules,
   ...networkRules,
   ...httpStatusRules,
