@@ -7,6 +7,7 @@ import { httpStatusRules } from './rules/http-status.js';
 import { localRules } from './rules/local.js';
 import { networkRules } from './rules/network.js';
 import { providerDialectRules } from './rules/provider-dialects.js';
+import { peerSuiteRules } from './rules/peer-suites.js';
 import { providerSignatureRules } from './rules/provider-signatures.js';
 import { servingLayerRules } from './rules/serving-layer.js';
 import { toolSurfaceRules } from './rules/tool-surface.js';
@@ -23,6 +24,7 @@ export const catalogueRules: readonly Rule[] = Object.freeze([
   ...appWordsRules,
   ...providerDialectRules,
   ...toolSurfaceRules,
+  ...peerSuiteRules,
   ...hardShapeRules,
   ...networkRules,
   ...httpStatusRules,

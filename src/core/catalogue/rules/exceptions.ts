@@ -1,4 +1,4 @@
-import { connectRpcError, malformedResponse, notTheModelCall } from './prose.js';
+import { connectRpcError, litellmCatchAll, malformedResponse, notTheModelCall } from './prose.js';
 import type { Rule, RuleTier } from '../rule.js';
 import type { CatalogueCode } from '../codes.js';
 
@@ -49,7 +49,9 @@ const specs: readonly ExceptionSpec[] = [
     ],
     code: 'network_unavailable',
     generic: true,
-    unless: new RegExp(`${malformedResponse.source}|${connectRpcError.source}|${notTheModelCall.source}`),
+    unless: new RegExp(
+      `${malformedResponse.source}|${connectRpcError.source}|${notTheModelCall.source}|${litellmCatchAll.source}`,
+    ),
   },
   {
     id: 'sdk.timeout_error.v1',

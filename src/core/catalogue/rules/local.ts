@@ -902,6 +902,7 @@ export const localRules: readonly Rule[] = [
         'weaviate',
         'milvus',
         'vectorstore',
+        'vector',
         'metrics',
         'periodicexportingmetricreader',
         '4318',

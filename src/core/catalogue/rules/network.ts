@@ -1,4 +1,11 @@
-import { causeOnly, connectRpcError, malformedResponse, notTheModelCall, proseCue } from './prose.js';
+import {
+  causeOnly,
+  connectRpcError,
+  litellmCatchAll,
+  malformedResponse,
+  notTheModelCall,
+  proseCue,
+} from './prose.js';
 
 /** Prose about a failure, or only the cause of an unseen error: the broad patterns below never match it. */
 /** A request line naming a loopback address (`post "https://localhost:8080`, `get http://127.0.0.1:1234`), up to its path. */
@@ -171,7 +178,7 @@ export const networkRules: readonly Rule[] = [
       text: /\bfetch\s{1,12}failed|failed to fetch|networkerror when attempting|network request failed|network error(?! while reading)|connection error|unable to connect|could not connect|cannot connect|can.t connect|failed to connect|apiconnectionerror|\bconnecterror\b|error connecting to|you (?:are|appear to be) offline|no internet connection|check your (?:internet|network) (?:connection|configuration|settings)|\beconnaborted\b|tunneling socket could not be established|proxy (?:error|connection failed|authentication required)|not supported by the http2 proxy|error sending request for url|err_connection_(?:refused|reset|closed)|err_internet_disconnected|check your firewall rules and network connection|status code 407\b|407 proxy authentication required|connect tunnel failed|connection failed: connect error/,
       // "Failed to fetch ... { status: 500 }": a response came, so the status decides.
       unless: new RegExp(
-        `\\bstatus(?:code)?\\s{0,2}[:=]\\s{0,3}[1-5]\\d\\d|${notAFailureReport.source}|${connectRpcError.source}`,
+        `\\bstatus(?:code)?\\s{0,2}[:=]\\s{0,3}[1-5]\\d\\d|${notAFailureReport.source}|${connectRpcError.source}|${litellmCatchAll.source}`,
       ),
     },
   },

@@ -29,6 +29,14 @@ export const loopbackUnknownError =
  */
 export const connectRpcError = /\bconnecterror: \[[a-z_]{3,30}\] error\b/;
 
+/**
+ * LiteLLM's `APIConnectionError` is its catch-all for exceptions it did not map: with only a provider's exception
+ * name and a detail that names no connection, socket, timeout, DNS or TLS failure, the class name alone is no
+ * network failure (round 25: `litellm.APIConnectionError: GeminiException - some error message`).
+ */
+export const litellmCatchAll =
+  /\blitellm\.apiconnectionerror: [a-z][\w]{1,40}exception - (?![^\n]{0,160}(?:connect|network|socket|refused|reset|timed? ?out|timeout|dns|resolve|unreachable|ssl|tls|eof|disconnect|closed|chunk|stream))/;
+
 export const malformedResponse =
   /error parsing chunk|expecting property name enclosed|expected value at line \d{1,6} column|unterminated string starting at:? line \d{1,6} column|not valid json|invalid json|json parse error|exception - '[a-z_]{1,20}'\s*$|failed to parse (?:the )?(?:[a-z]{1,20} )?stream(?:ing)? (?:event|chunk)|unknown variant .{1,40}, expected one of/m;
 
