@@ -121,7 +121,7 @@ const foreignRequestTarget = String.raw`(?:\burl:? ?['"(]?|\brequest to |\b(?:ge
  * limit) or a registry's pull rate limit; an MCP server or tool and its JSON-RPC errors; an exporter of spans, metrics
  * or events. A model provider keys its limits on an organization, a model or tokens, and is no MCP server.
  */
-const otherServiceWords = String.raw`\bwhen calling the (?!(?:invoke|converse|generate|chat|sendmessage|retrieveandgenerate|startconversation)[a-z]{0,40} operation)[a-z]{2,60} operation\b|\boperation error (?!(?:bedrock|q|sagemaker)\b)[a-z][a-z0-9 ]{1,40}: [a-z]{2,60}, |\brate limit exceeded for (?:installation id|user id|<ip|\d{1,3}\.\d{1,3}\.)|\bsecondary rate limit\b|\bpull rate limit\b|\bmcp[ _:-]?(?:error|servers?|tools?|tool_result|update-server|restart-server)\b|\bmcperror\b|\bfailed to export (?:\d{1,9} )?(?:spans|metrics|traces|logs|events)\b`;
+const otherServiceWords = String.raw`\bwhen calling the (?!(?:invoke|converse|generate|chat|sendmessage|retrieveandgenerate|startconversation)[a-z0-9]{0,40} operation)[a-z][a-z0-9]{1,60} operation\b|\boperation error (?!(?:bedrock|q|sagemaker)\b)[a-z][a-z0-9 ]{1,40}: [a-z][a-z0-9]{1,60}, |\brate limit exceeded for (?:installation id|user id|<ip|\d{1,3}\.\d{1,3}\.)|\bsecondary rate limit\b|\bpull rate limit\b|\bmcp[ _:-]?(?:error|servers?|tools?|tool_result|update-server|restart-server)\b|\bmcperror\b|\bfailed to export (?:\d{1,9} )?(?:spans|metrics|traces|logs|events)\b`;
 
 /**
  * Subjects whose failure is no model call, named by their kind or product: an observability or telemetry client
