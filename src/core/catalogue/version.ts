@@ -5,4 +5,4 @@
 export const catalogueVersion = '2026.12.06-12';
 
 /** Fingerprint of the rule set this version was released with (see test/core/catalogue/registry.test.ts). */
-export const catalogueFingerprint = '189-bb58df43';
+export const catalogueFingerprint = '189-e493932e';

@@ -128,11 +128,12 @@ const otherServiceWords = String.raw`\bwhen calling the (?!(?:invoke|converse|ge
  * (PostHog, Sentry, LangSmith, Langfuse, OpenTelemetry and its exporters), a database or vector store, an editor's
  * language client or IDE connection, git's own fatal lines, a container registry or daemon, a Google Cloud quota of a
  * service that is no model API (`of service 'cloudkms.googleapis.com'`), a local model runner that crashed or lacks
- * memory (the machine's, not a provider's). An observability client named as a model client's callback (`success callback:
- * langfuse`) is beside the model call, not its subject. By the issue-10 decision each is `not_provider`, whatever network, status or
- * throttle words it carries.
+ * memory (the machine's, not a provider's), a download or an installation (a model call downloads and installs
+ * nothing). An observability client named as a model client's callback (`success callback: langfuse`) is beside the
+ * model call, not its subject. By the issue-10 decision each is `not_provider`, whatever network, status or throttle
+ * words it carries.
  */
-const otherSubjects = String.raw`(?<!\bcallbacks?[:=]?\s{0,2}\[?['\x22]?)\b(?:posthog\w*|sentry|langsmith\w*|langfuse|clearcut|opentelemetry|otel|otlp|datadog|mixpanel|amplitude|statsig|bugsnag|rollbar)\b|\b(?:metrics|spans|traces|logs|events) export failed\b|\bexportingmetricreader\b|\b(?:vector (?:database|db|store)|qdrant\w*|weaviate\w*|pinecone\w*|redis|mongodb|postgres(?:ql)?|mysql|chromadb|milvus|elasticsearch|opensearch)\b|\blanguage[- ]client\b|\bideclient\b|\bide (?:connection|companion)\b|\bfatal: (?:unable to access|the remote end hung up)|\brpc failed;|\bdocker (?:pull|push|daemon|hub)\b|\berror response from daemon\b|\bghcr\.io\b|\bof service '(?![^']{0,80}(?:aiplatform|generativelanguage|cloudaicompanion|cloudcode-pa|firebasevertexai))[a-z0-9.-]{3,80}'|\brunner process has terminated\b|\bmore system memory\b`;
+const otherSubjects = String.raw`(?<!\bcallbacks?[:=]?\s{0,2}\[?['\x22]?)\b(?:posthog\w*|sentry|langsmith\w*|langfuse|clearcut|opentelemetry|otel|otlp|datadog|mixpanel|amplitude|statsig|bugsnag|rollbar)\b|\b(?:metrics|spans|traces|logs|events) export failed\b|\bexportingmetricreader\b|\b(?:vector (?:database|db|store)|qdrant\w*|weaviate\w*|pinecone\w*|redis|mongodb|postgres(?:ql)?|mysql|chromadb|milvus|elasticsearch|opensearch)\b|\blanguage[- ]client\b|\bideclient\b|\bide (?:connection|companion)\b|\bfatal: (?:unable to access|the remote end hung up)|\brpc failed;|\bdocker (?:pull|push|daemon|hub)\b|\berror response from daemon\b|\bghcr\.io\b|\bof service '(?![^']{0,80}(?:aiplatform|generativelanguage|cloudaicompanion|cloudcode-pa|firebasevertexai))[a-z0-9.-]{3,80}'|\brunner process has terminated\b|\bmore system memory\b|\b(?:failed to|unable to|could not|couldn.t|cannot|can.t) (?:download|install)\b|\b(?:download|installation|install) failed\b`;
 
 /**
  * An agent's own error line anywhere in the text (`API Error: 500 {...}`, `ERROR: ... last status: 429`): the model
@@ -141,11 +142,11 @@ const otherSubjects = String.raw`(?<!\bcallbacks?[:=]?\s{0,2}\[?['\x22]?)\b(?:po
 const agentErrorLine = String.raw`[\s\S]{0,16000}?(?:^|\n)[^\n]{0,60}(?:\bapi error\b|\b(?:last|unexpected) status:? [45]\d\d\b)`;
 
 /**
- * The shapes above together (a non-model action, a client's own limiter, an installer's line, a foreign connection
- * or request target, another service's words or subject), when no agent's own error line is in the text: the transient readings (network
- * and transport loss, rate limits, a provider down or overloaded, a bare 429 or 5xx) stand down for them and leave the
- * text `unclassified` unless another rule reads it. Anchored at the start, so the text is scanned once, not once per
- * position.
+ * The shapes above together (a non-model action, a client's own limiter, an installer's line, a foreign connection or
+ * request target, another service's words or subject), when no agent's own error line is in the text: the transient
+ * readings (network and transport loss, rate limits, a provider down or overloaded, a bare 429 or 5xx) stand down for
+ * them and leave the text `unclassified` unless another rule reads it. Anchored at the start, so the text is scanned
+ * once, not once per position.
  */
 export const notTheModelCall = new RegExp(
   `^(?!${agentErrorLine})[\\s\\S]{0,16000}?(?:${nonModelAction.source}|${clientOwnLimiter.source}|${installerLine.source}|${foreignConnection}|${foreignRequestTarget}|${otherServiceWords}|${otherSubjects})`,
