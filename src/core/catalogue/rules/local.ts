@@ -1,4 +1,4 @@
-import { localModelPorts, modelApiHosts, modelApiPaths } from './model-hosts.js';
+import { modelTarget } from './model-hosts.js';
 import { proseCue } from './prose.js';
 import type { Rule } from '../rule.js';
 
@@ -44,30 +44,6 @@ const failureTarget = new RegExp(
     String.raw`\bon host ${dottedHost}`,
     String.raw`\btarget host ?name '`,
   ].join('|'),
-);
-
-/** A model provider's host, a model API's path or a local model server's port anywhere in the text. */
-const modelTarget = new RegExp(
-  [
-    ...modelApiHosts,
-    ...modelApiPaths,
-    String.raw`(?:localhost|127\.0\.0\.1|0\.0\.0\.0|::1|host\.docker\.internal)['"]?\]?(?::|,?\s{0,2}port[=: ]\s{0,2})(?:${localModelPorts.join('|')})\b`,
-    // a base URL that ends at its API version (`https://gw.corp/v1`): an OpenAI-compatible model API's root
-    String.raw`\bhttps?:\/\/[^\s"']{1,200}\/v1\/?(?=$|[\s"'),;])`,
-    // an agent's own server on loopback (a session, thread or run path): it relays the model's failure
-    String.raw`\b(?:localhost|127\.0\.0\.1)(?::\d{1,5})?\/(?:sessions?|threads?|runs?|events?|prompts?|messages?|agents?|conversations?|acp|rpc)\b`,
-    // a proxy on the way out: every request of the agent, its model calls first, passes it (also a host named as
-    // one: proxy.corp, squid, zscaler, the proxy port 3128)
-    String.raw`\btunneling socket\b|\bproxy ?(?:connect|error|authentication|tunnel)|\bproxyerror\b|\b407 proxy\b|\bhttps?_proxy\b`,
-    String.raw`(?:\/\/|[\s'"=@(])(?:web-?|corp-?|egress-?|outbound-?)?proxy[a-z0-9-]{0,20}\.|\b(?:squid|zscaler)\b|[:=] ?3128\b|\bport 3128\b`,
-    // Ollama's port on any host (a GPU box on the LAN): no tool of its own listens there
-    String.raw`[:=]\s{0,2}11434\b`,
-    // a model provider's or model's word in a URL's path (`/api/claude`, `/openai/v1/chat`, `/codex/responses`)
-    String.raw`\bhttps?:\/\/[^\s"'\/]{1,120}\/(?:[^\s"'\/]{1,60}\/){0,4}(?:claude|anthropic|openai|gemini|genai|copilot|codex|llm)s?(?=[\/\s"'?)]|$)`,
-    // the failure says whose account or backend failed upstream (`upstream claude account unavailable`)
-    String.raw`\bupstream (?:claude|anthropic|openai|gemini|gpt|llm|model)\b`,
-  ].join('|'),
-  'm',
 );
 
 /** A tool service's own wording (see local.tool_wording.v1). */

@@ -19,6 +19,8 @@ export const modelApiHosts: readonly string[] = [
   String.raw`\bgenerativelanguage\.googleapis\.com\b`,
   String.raw`\b(?:[a-z0-9-]{1,40}-)?aiplatform\.googleapis\.com\b`,
   String.raw`\b(?:[a-z0-9-]{1,20}-)?cloudcode-pa\.googleapis\.com\b`,
+  // Bard, Gemini's predecessor, called at its web host by unofficial clients
+  String.raw`\bbard\.google\.com\b`,
   String.raw`\bcloudaicompanion\.googleapis\.com\b`,
   // Google's sign-in and project look-ups that Gemini CLI makes before its first prompt (broad: a Terraform run's
   // look-ups too; kept, the development corpus has Gemini CLI's own)
@@ -138,3 +140,30 @@ export const modelApiPaths: readonly string[] = [
  * localhost:8000 is the user's own server).
  */
 export const localModelPorts: readonly number[] = [11434, 1234, 5001, 1337, 30000];
+
+/**
+ * A model provider's host, a model API's path or a local model server's port anywhere in the text (for
+ * `local.foreign_host.v1` and its kin), or in the target a failed request names (`notTheModelCall`, prose.ts).
+ */
+export const modelTarget = new RegExp(
+  [
+    ...modelApiHosts,
+    ...modelApiPaths,
+    String.raw`(?:localhost|127\.0\.0\.1|0\.0\.0\.0|::1|host\.docker\.internal)['"]?\]?(?::|,?\s{0,2}port[=: ]\s{0,2})(?:${localModelPorts.join('|')})\b`,
+    // a base URL that ends at its API version (`https://gw.corp/v1`): an OpenAI-compatible model API's root
+    String.raw`\bhttps?:\/\/[^\s"']{1,200}\/v1\/?(?=$|[\s"'),;])`,
+    // an agent's own server on loopback (a session, thread or run path): it relays the model's failure
+    String.raw`\b(?:localhost|127\.0\.0\.1)(?::\d{1,5})?\/(?:sessions?|threads?|runs?|events?|prompts?|messages?|agents?|conversations?|acp|rpc)\b`,
+    // a proxy on the way out: every request of the agent, its model calls first, passes it (also a host named as
+    // one: proxy.corp, squid, zscaler, the proxy port 3128)
+    String.raw`\btunneling socket\b|\bproxy ?(?:connect|error|authentication|tunnel)|\bproxyerror\b|\b407 proxy\b|\bhttps?_proxy\b`,
+    String.raw`(?:\/\/|[\s'"=@(])(?:web-?|corp-?|egress-?|outbound-?)?proxy[a-z0-9-]{0,20}\.|\b(?:squid|zscaler)\b|[:=] ?3128\b|\bport 3128\b`,
+    // Ollama's port on any host (a GPU box on the LAN): no tool of its own listens there
+    String.raw`[:=]\s{0,2}11434\b`,
+    // a model provider's or model's word in a URL's path (`/api/claude`, `/openai/v1/chat`, `/codex/responses`)
+    String.raw`\bhttps?:\/\/[^\s"'\/]{1,120}\/(?:[^\s"'\/]{1,60}\/){0,4}(?:claude|anthropic|openai|gemini|genai|copilot|codex|llm)s?(?=[\/\s"'?)]|$)`,
+    // the failure says whose account or backend failed upstream (`upstream claude account unavailable`)
+    String.raw`\bupstream (?:claude|anthropic|openai|gemini|gpt|llm|model)\b`,
+  ].join('|'),
+  'm',
+);

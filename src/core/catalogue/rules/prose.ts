@@ -1,3 +1,5 @@
+import { localModelPorts, modelTarget } from './model-hosts.js';
+
 /**
  * Task and commit prose that names a failure without being one ("fix: retry on ECONNRESET", "Handle the socket
  * hang up case", "the task mentioned ..."): the broad patterns below never match it.
@@ -93,19 +95,69 @@ const installerLine =
   /(?:^|\n)[ \t]{0,8}(?:npm (?:err[!:]|error)|gyp err!|yarn (?:err!|error)|pnpm err!?|err_pnpm_|warning: spurious network error)/;
 
 /**
+ * What a failed connection was to, when that is named and is no model call (catalogue 2026.12.06-12, from the rule
+ * exposure measure, docs/classification.md "Exposure"): "Failed to connect to Qdrant", "Error connecting to MCP
+ * server", "connect to host localhost:6379". The object is read against the words a model call's connection names (an
+ * API, a server, host, proxy or endpoint, a provider, model or agent, a URL or a dotted host name), so a tool no rule
+ * names is covered too; an address on this machine or the LAN is a local service unless it is a local model server's
+ * port. "Failed to fetch releases" is the same: a fetched resource that is no model, response or completion.
+ */
+const connectionWord = String.raw`(?:(?:the|a|an|your|our|hosts?|localhost)\b|apis?|servers?|services?|endpoints?|upstream|origin|backend|prox(?:y|ies)|websockets?|internet|network|remote|models?|llms?|inference|providers?|ai\b|chat|cloud|gateway|relay|openai\b|anthropic|claude|gemini|google|vertex|bedrock|azure|aws\b|amazon|openrouter|ollama|lm ?studio|llama|vllm|litellm|deepseek|qwen|kimi|moonshot|mistral|groq|xai\b|grok|copilot|cursor|codex|windsurf|codeium|kiro|perplexity|cohere|together|fireworks|zhipu|glm|minimax|baidu|doubao|hunyuan|siliconflow|nvidia|hugging ?face|replicate|['"\[]|https?:|[a-z0-9-]{1,60}\.[a-z0-9.-]{0,60}[a-z]{2}\b)`;
+/** A name followed by what it is on a model call's way ("Mixtral-8x7b.v2 upstream", "Foo API"): a model's or a provider's. */
+const namedUpstream = String.raw`[a-z0-9_.:-]{1,60} (?:upstream|apis?|endpoints?|providers?|models?|llms?)\b`;
+const modelServerPort = `(?:${localModelPorts.join('|')})\\b`;
+const privateAddress =
+  String.raw`(?:localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|0\.0\.0\.0|\[::1\]|10\.\d{1,3}\.\d{1,3}\.\d{1,3}|192\.168\.\d{1,3}\.\d{1,3})(?![.\d])` +
+  String.raw`(?![/:]\[?[0-9:]{0,40}\]?:?${modelServerPort})(?! port ${modelServerPort})`;
+const foreignConnection =
+  String.raw`\bconnect(?:ing|ion)? to (?:the |a |an |your |our )?(?:host )?(?:${privateAddress}|(?!${connectionWord}|${namedUpstream})[a-z][a-z0-9_-]{1,40}\b)` +
+  String.raw`|\bfailed to fetch (?!(?:the |a |an )?(?:[a-z0-9_-]{1,20} )?(?:models?|responses?|completions?|chat|stream|api|url|https?:|threads?|conversations?|runs?|messages?|assistants?|batch(?:es)?)\b)[a-z]{3,}`;
+
+/**
+ * The URL or host a failed request names as its own target (`for url: ...`, `(url: ...)`, node-fetch's "request to
+ * ... failed", Go's `Get "..."`, urllib3's `HTTPSConnectionPool(host='...')`) when it is no model API's host or path
+ * (`modelTarget` in src/core/catalogue/rules/model-hosts.ts, which also counts a local model server's port, a proxy on
+ * the way out and a host named for a model): a download, a registry, a search or a chat platform's API. A link to
+ * documentation after `url:` is no target.
+ */
+const foreignRequestTarget = String.raw`(?:\burl:? ?['"(]?|\brequest to |\b(?:get|post|put|patch|delete) ")(?![^\s'"()]{0,300}?(?:${modelTarget.source}))https?:\/\/(?![^\s'"()]{0,200}?\/docs?\b|(?:docs|help|support|status)\.)[a-z0-9]|\bhttps?connectionpool\((?![^)]{0,300}?(?:${modelTarget.source}))host='`;
+
+/**
+ * Other services' own words: an AWS call that names an operation which is no model invocation ("when calling the
+ * DescribeDBInstances operation", Go's "operation error CloudWatch Logs: DescribeLogStreams,"); a limit keyed on the
+ * caller's address, user or installation (GitHub's "API rate limit exceeded for 52.160.111.19", its secondary rate
+ * limit) or a registry's pull rate limit; an MCP server or tool and its JSON-RPC errors; an exporter of spans, metrics
+ * or events. A model provider keys its limits on an organization, a model or tokens, and is no MCP server.
+ */
+const otherServiceWords = String.raw`\bwhen calling the (?!(?:invoke|converse|generate|chat|sendmessage|retrieveandgenerate|startconversation)[a-z0-9]{0,40} operation)[a-z][a-z0-9]{1,60} operation\b|\boperation error (?!(?:bedrock|q|sagemaker)\b)[a-z][a-z0-9 ]{1,40}: [a-z][a-z0-9]{1,60}, |\brate limit exceeded for (?:installation id|user id|<ip|\d{1,3}\.\d{1,3}\.)|\bsecondary rate limit\b|\bpull rate limit\b|\bmcp[ _:-]?(?:error|servers?|tools?|tool_result|update-server|restart-server)\b|\bmcperror\b|\bfailed to export (?:\d{1,9} )?(?:spans|metrics|traces|logs|events)\b`;
+
+/**
+ * Subjects whose failure is no model call, named by their kind or product: an observability or telemetry client
+ * (PostHog, Sentry, LangSmith, Langfuse, OpenTelemetry and its exporters), a database or vector store, an editor's
+ * language client or IDE connection, git's own fatal lines, a container registry or daemon, a Google Cloud quota of a
+ * service that is no model API (`of service 'cloudkms.googleapis.com'`), a local model runner that crashed or lacks
+ * memory (the machine's, not a provider's), a download or an installation (a model call downloads and installs
+ * nothing). An observability client named as a model client's callback (`success callback: langfuse`) is beside the
+ * model call, not its subject. By the issue-10 decision each is `not_provider`, whatever network, status or throttle
+ * words it carries.
+ */
+const otherSubjects = String.raw`(?<!\bcallbacks?[:=]?\s{0,2}\[?['\x22]?)\b(?:posthog\w*|sentry|langsmith\w*|langfuse|clearcut|opentelemetry|otel|otlp|datadog|mixpanel|amplitude|statsig|bugsnag|rollbar)\b|\b(?:metrics|spans|traces|logs|events) export failed\b|\bexportingmetricreader\b|\b(?:vector (?:database|db|store)|qdrant\w*|weaviate\w*|pinecone\w*|redis|mongodb|postgres(?:ql)?|mysql|chromadb|milvus|elasticsearch|opensearch)\b|\blanguage[- ]client\b|\bideclient\b|\bide (?:connection|companion)\b|\bfatal: (?:unable to access|the remote end hung up)|\brpc failed;|\bdocker (?:pull|push|daemon|hub)\b|\berror response from daemon\b|\bghcr\.io\b|\bof service '(?![^']{0,80}(?:aiplatform|generativelanguage|cloudaicompanion|cloudcode-pa|firebasevertexai))[a-z0-9.-]{3,80}'|\brunner process has terminated\b|\bmore system memory\b|\b(?:failed to|unable to|could not|couldn.t|cannot|can.t) (?:download|install)\b|\b(?:download|installation|install) failed\b`;
+
+/**
  * An agent's own error line anywhere in the text (`API Error: 500 {...}`, `ERROR: ... last status: 429`): the model
  * call failed too, and that line is what ended the run, so the shapes below do not silence the rules that read it.
  */
 const agentErrorLine = String.raw`[\s\S]{0,16000}?(?:^|\n)[^\n]{0,60}(?:\bapi error\b|\b(?:last|unexpected) status:? [45]\d\d\b)`;
 
 /**
- * The three shapes above together, when no agent's own error line is in the text: the transient readings (network
- * and transport loss, rate limits, a provider down or overloaded, a bare 429 or 5xx) stand down for them and leave the
- * text `unclassified` unless another rule reads it. Anchored at the start, so the text is scanned once, not once per
- * position.
+ * The shapes above together (a non-model action, a client's own limiter, an installer's line, a foreign connection or
+ * request target, another service's words or subject), when no agent's own error line is in the text: the transient
+ * readings (network and transport loss, rate limits, a provider down or overloaded, a bare 429 or 5xx) stand down for
+ * them and leave the text `unclassified` unless another rule reads it. Anchored at the start, so the text is scanned
+ * once, not once per position.
  */
 export const notTheModelCall = new RegExp(
-  `^(?!${agentErrorLine})[\\s\\S]{0,16000}?(?:${nonModelAction.source}|${clientOwnLimiter.source}|${installerLine.source})`,
+  `^(?!${agentErrorLine})[\\s\\S]{0,16000}?(?:${nonModelAction.source}|${clientOwnLimiter.source}|${installerLine.source}|${foreignConnection}|${foreignRequestTarget}|${otherServiceWords}|${otherSubjects})`,
 );
 
 /**
