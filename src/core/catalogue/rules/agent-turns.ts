@@ -63,7 +63,7 @@ export const agentTurnRules: readonly Rule[] = [
   {
     id: 'provider.no_refresh_token.v1',
     description:
-      "An OAuth credential stored without a refresh token (`No refresh token available for token refresh`): the login has to be done again",
+      'An OAuth credential stored without a refresh token (`No refresh token available for token refresh`): the login has to be done again',
     tier: 'signature',
     code: 'auth_required',
     confidence: 'medium',
