@@ -1,4 +1,5 @@
 import { agentRules } from './rules/agents.js';
+import { agentTurnRules } from './rules/agent-turns.js';
 import { appWordsRules } from './rules/app-words.js';
 import { errorFieldRules } from './rules/error-fields.js';
 import { exceptionRules } from './rules/exceptions.js';
@@ -25,6 +26,7 @@ export const catalogueRules: readonly Rule[] = Object.freeze([
   ...providerDialectRules,
   ...toolSurfaceRules,
   ...peerSuiteRules,
+  ...agentTurnRules,
   ...hardShapeRules,
   ...networkRules,
   ...httpStatusRules,
