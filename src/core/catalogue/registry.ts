@@ -1,5 +1,6 @@
 import { agentRules } from './rules/agents.js';
 import { appWordsRules } from './rules/app-words.js';
+import { clientTransportRules } from './rules/client-transport.js';
 import { errorFieldRules } from './rules/error-fields.js';
 import { exceptionRules } from './rules/exceptions.js';
 import { hardShapeRules } from './rules/hard-shapes.js';
@@ -25,6 +26,7 @@ export const catalogueRules: readonly Rule[] = Object.freeze([
   ...providerDialectRules,
   ...toolSurfaceRules,
   ...peerSuiteRules,
+  ...clientTransportRules,
   ...hardShapeRules,
   ...networkRules,
   ...httpStatusRules,
