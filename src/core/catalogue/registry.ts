@@ -1,6 +1,7 @@
 import { agentRules } from './rules/agents.js';
 import { agentTurnRules } from './rules/agent-turns.js';
 import { appWordsRules } from './rules/app-words.js';
+import { clientTransportRules } from './rules/client-transport.js';
 import { errorFieldRules } from './rules/error-fields.js';
 import { exceptionRules } from './rules/exceptions.js';
 import { hardShapeRules } from './rules/hard-shapes.js';
@@ -27,6 +28,7 @@ export const catalogueRules: readonly Rule[] = Object.freeze([
   ...toolSurfaceRules,
   ...peerSuiteRules,
   ...agentTurnRules,
+  ...clientTransportRules,
   ...hardShapeRules,
   ...networkRules,
   ...httpStatusRules,

@@ -89,7 +89,8 @@ export const localRules: readonly Rule[] = [
         'abandoned',
       ],
       text: /context (?:canceled|cancelled|deadline exceeded)|cancel escalated|request (?:was )?aborted|(?:the |this )?operation (?:was )?aborted|\baborterror\b|apiuseraborterror|user aborted|aborted by (?:the )?user|interrupted by (?:the )?user|request interrupted|(?:operation|request|prompt|turn) (?:was )?cancell?ed\b|cancell?ed by (?:the )?user|prompt abandoned/,
-      unless: /client\.timeout|httpclient\.timeout|awaiting headers/,
+      unless:
+        /client\.timeout|httpclient\.timeout|awaiting headers|response ended prematurely while waiting for the next frame/,
     },
   },
   {

@@ -11,6 +11,8 @@ const delayField =
   /\\{0,3}["']?(?:retrydelay|quotaresetdelay)\\{0,3}["']?\s{0,3}:\s{0,3}\\{0,3}["']([0-9hms.]{1,32})\\{0,3}["']/;
 const secondsField =
   /\\{0,3}["'](?:retry_after|retry_after_seconds|retryafterseconds|reset_seconds|estimated_time)\\{0,3}["']\s{0,3}:\s{0,3}(\d{1,9}(?:\.\d{1,15})?)(?![\d.])/;
+/** The same delay in protobuf text form, as Python gRPC clients print `RetryInfo`: `retry_delay {\n  seconds: 19\n}`. */
+const protoDelayField = /\bretry_delay\s{0,3}\{\s{0,12}seconds:\s{0,3}(\d{1,9})(?![\d.])/;
 const msField = /\\{0,3}["'](?:retry_after_ms|retryafterms)\\{0,3}["']\s{0,3}:\s{0,3}(\d{1,12})(?![\d.])/;
 const instantField =
   /\\{0,3}["']?(?:quotaresettimestamp|reset_at|resets_at|resetsat|resetat|reset_time)\\{0,3}["']?\s{0,3}:\s{0,3}(?:(\d{10,13})(?![\d.])|\\{0,3}["']([0-9t:.z+-]{16,35})\\{0,3}["'])/;
@@ -21,11 +23,14 @@ export function bodyFieldHints(text: string): RawHints {
   const delay = delayField.exec(text);
   const seconds = secondsField.exec(text);
   const ms = msField.exec(text);
+  const proto = delay || seconds ? null : protoDelayField.exec(text);
   if (delay) {
     const s = parseGoDuration(delay[1]!);
     if (s !== null) retryAfter = { delaySeconds: s };
   } else if (seconds) {
     retryAfter = { delaySeconds: Number(seconds[1]) };
+  } else if (proto) {
+    retryAfter = { delaySeconds: Number(proto[1]) };
   } else if (ms) {
     retryAfter = { delaySeconds: Number(ms[1]) / 1000 };
   }

@@ -11,7 +11,7 @@ import { parseIsoDateTime } from '../../time/iso-time.js';
  */
 const relativePhrase = new RegExp(
   // Up to 200 blanks after "in"/"after": terminals wrap long messages with runs of spaces and a line break.
-  String.raw`\b(?:try again|try a\s{1,3}gain|retry|retry-after:|resets?|available again|come back|wait)\s{1,3}(?:in\s{1,200}|after\s{1,200})?(?:about\s|approximately\s|~\s?)?(${humanDurationSource})(?![^\n]{0,24}\battempts?\b)`,
+  String.raw`\b(?:try again|try a\s{1,3}gain|retry|retry-after:|resets?|available again|come back|wait)\s{1,3}(?:in:?\s{1,200}|after:?\s{1,200})?(?:about\s|approximately\s|~\s?)?(${humanDurationSource})(?![^\n]{0,24}\battempts?\b)`,
 );
 
 /** The same in Chinese: "请 117 秒后重试" (retry after 117 seconds), "5 分钟后再试" (try again in 5 minutes). */
