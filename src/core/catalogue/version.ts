@@ -5,4 +5,4 @@
 export const catalogueVersion = '2026.12.06-17';
 
 /** Fingerprint of the rule set this version was released with (see test/core/catalogue/registry.test.ts). */
-export const catalogueFingerprint = '211-e7007250';
+export const catalogueFingerprint = '211-e4b3e62d';
