@@ -1,10 +1,10 @@
-// How wide each transient rule is: over the development files, every rule that matches a record (not only the
-// winner), and per rule of class transient its
+// How wide each provider rule is: over the development files, every rule that matches a record (not only the
+// winner), and per rule of the class measured (transient by default, hard with `--class hard`, both with `--all`) its
 //   support  matches on records labelled with the rule's code (or accepting it in `also`),
 //   exposure matches on records labelled not_provider or unclassified that `also` does not accept the code for,
 //            whatever the final answer was,
 //   rescued  how many of the exposed records another rule won (and answered safely),
-//   unsafe   how many of the exposed records this rule won with a transient answer.
+//   unsafe   how many of the exposed records this rule won with its own class's answer.
 // A rule with exposure and no unsafe answer is kept safe only by the rules that outrank it on the development
 // text; on text the project has never seen those rescuers may be absent (docs/classification.md, "Exposure").
 // Sorted by exposure / support (support 0 counts as 1), then by exposure.
@@ -13,6 +13,9 @@
 //   node scripts/rule-exposure.mjs                      the table, over the three development files
 //   node scripts/rule-exposure.mjs --show RULE_ID...    and the exposed records of those rules, with their text
 //   node scripts/rule-exposure.mjs --top N              only the first N rows (default all with exposure)
+//   node scripts/rule-exposure.mjs --class hard         the hard rules instead (a hard answer on such a record is
+//                                                       as unsafe: the route skips or stops on evidence it misread)
+//   node scripts/rule-exposure.mjs --all                transient and hard rules, one table each
 // Development files only: a hold-out is scored by its totals (scripts/score-corpus.mjs), never read record by record.
 import { catalogueRules, classOfCode, explainEvidence, parseEnvelope } from '../dist/core/index.js';
 import { readCorpus, replayNow, scoreRecord, toEnvelope } from '../test/helpers/corpus.mjs';
@@ -26,12 +29,18 @@ const developmentFiles = [
 const args = process.argv.slice(2);
 const show = new Set();
 let top = Infinity;
+/** @type {string[]} */
+let classes = ['transient'];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--top') top = Number(args[++i]);
+  else if (args[i] === '--class' && ['transient', 'hard'].includes(args[i + 1])) classes = [args[++i]];
+  else if (args[i] === '--all') classes = ['transient', 'hard'];
   else if (args[i] === '--show')
     while (i + 1 < args.length && !args[i + 1].startsWith('--')) show.add(args[++i]);
   else {
-    console.error('usage: node scripts/rule-exposure.mjs [--top N] [--show RULE_ID...]');
+    console.error(
+      'usage: node scripts/rule-exposure.mjs [--class transient|hard | --all] [--top N] [--show RULE_ID...]',
+    );
     process.exit(2);
   }
 }
@@ -44,7 +53,8 @@ const statOf = (id) => {
   if (s === undefined) stats.set(id, (s = { support: 0, exposure: 0, rescued: 0, unsafe: 0, exposed: [] }));
   return s;
 };
-let exposedRecords = 0;
+/** Per class measured: the records labelled no provider failure that some rule of that class matched. */
+const exposedRecords = new Map(classes.map((cls) => [cls, 0]));
 let unsafeRecords = 0;
 let noneRecords = 0;
 
@@ -56,18 +66,19 @@ for (const file of developmentFiles) {
     const score = scoreRecord(record, classification);
     const also = record.also ?? [];
     const seen = new Set();
-    let exposedHere = false;
+    const exposedHere = new Set();
     if (record.class === 'none') noneRecords++;
     if (score.unsafe) unsafeRecords++;
     for (const match of matches) {
-      if (seen.has(match.rule) || classOfCode(match.code) !== 'transient') continue;
+      const cls = classOfCode(match.code);
+      if (seen.has(match.rule) || !classes.includes(cls)) continue;
       seen.add(match.rule);
       const s = statOf(match.rule);
       if (record.code === match.code || also.includes(match.code)) s.support++;
       else if (record.class === 'none') {
         s.exposure++;
-        exposedHere = true;
-        const won = classification.classifier_rule === match.rule && classification.class === 'transient';
+        exposedHere.add(cls);
+        const won = classification.classifier_rule === match.rule && classification.class === cls;
         if (won) s.unsafe++;
         else s.rescued++;
         const by = won ? 'UNSAFE' : `rescued by ${classification.classifier_rule ?? '(none)'}`;
@@ -75,7 +86,7 @@ for (const file of developmentFiles) {
           s.exposed.push(`  ${record.id} [${record.code}] ${by}\n    ${oneLine(record.body)}`);
       }
     }
-    if (exposedHere) exposedRecords++;
+    for (const cls of exposedHere) exposedRecords.set(cls, (exposedRecords.get(cls) ?? 0) + 1);
   }
 }
 
@@ -84,26 +95,38 @@ function oneLine(text) {
   return flat.length > 600 ? `${flat.slice(0, 600)}…` : flat;
 }
 
-const rows = [...stats.entries()]
-  .filter(([, s]) => s.exposure > 0)
-  .sort(
-    ([, a], [, b]) =>
-      b.exposure / Math.max(1, b.support) - a.exposure / Math.max(1, a.support) || b.exposure - a.exposure,
-  );
-const totalExposure = rows.reduce((sum, [, s]) => sum + s.exposure, 0);
-console.log(
-  `transient rules exposed: ${rows.length}; exposure (rule, record pairs): ${totalExposure}; ` +
-    `not_provider/unclassified records matched by some transient rule: ${exposedRecords} of ${noneRecords}; ` +
-    `unsafe answers: ${unsafeRecords}`,
-);
-console.log('exposure support rescued unsafe  conf    tier          rule (code)');
-for (const [id, s] of rows.slice(0, top)) {
-  const rule = rulesById.get(id);
-  const tier = `${rule?.generic ? 'g-' : ''}${rule?.tier ?? '?'}`;
+for (const cls of classes) printTable(cls);
+
+/** One class's table: the header line, then a row per exposed rule of that class. */
+function printTable(cls) {
+  const rows = [...stats.entries()]
+    .filter(([id, s]) => s.exposure > 0 && classOfCode(rulesById.get(id)?.code) === cls)
+    .sort(
+      ([, a], [, b]) =>
+        b.exposure / Math.max(1, b.support) - a.exposure / Math.max(1, a.support) || b.exposure - a.exposure,
+    );
+  const totalExposure = rows.reduce((sum, [, s]) => sum + s.exposure, 0);
+  if (cls !== classes[0]) console.log('');
   console.log(
-    `${String(s.exposure).padStart(8)} ${String(s.support).padStart(7)} ${String(s.rescued).padStart(7)} ` +
-      `${String(s.unsafe).padStart(6)}  ${(rule?.confidence ?? '?').padEnd(7)} ${tier.padEnd(13)} ${id} (${rule?.code})`,
+    `${cls} rules exposed: ${rows.length}; exposure (rule, record pairs): ${totalExposure}; ` +
+      `not_provider/unclassified records matched by some ${cls} rule: ${exposedRecords.get(cls)} of ${noneRecords}; ` +
+      `unsafe answers: ${unsafeRecords}`,
   );
+  // A low-confidence rule that wins answers `unclassified` (src/core/classify), so only the others can act on a record.
+  const canAnswer = rows.filter(([id]) => rulesById.get(id)?.confidence !== 'low');
+  console.log(
+    `of which by rules that can answer (confidence above low): ${canAnswer.length} rules, ` +
+      `${canAnswer.reduce((sum, [, s]) => sum + s.exposure, 0)} pairs`,
+  );
+  console.log('exposure support rescued unsafe  conf    tier          rule (code)');
+  for (const [id, s] of rows.slice(0, top)) {
+    const rule = rulesById.get(id);
+    const tier = `${rule?.generic ? 'g-' : ''}${rule?.tier ?? '?'}`;
+    console.log(
+      `${String(s.exposure).padStart(8)} ${String(s.support).padStart(7)} ${String(s.rescued).padStart(7)} ` +
+        `${String(s.unsafe).padStart(6)}  ${(rule?.confidence ?? '?').padEnd(7)} ${tier.padEnd(13)} ${id} (${rule?.code})`,
+    );
+  }
 }
 for (const id of show) {
   console.log(`\n${id}: exposed on`);

@@ -1,4 +1,10 @@
-import { connectRpcError, litellmCatchAll, malformedResponse, notTheModelCall } from './prose.js';
+import {
+  connectRpcError,
+  litellmCatchAll,
+  malformedResponse,
+  notTheModelCall,
+  notTheProviderAccount,
+} from './prose.js';
 import type { Rule, RuleTier } from '../rule.js';
 import type { CatalogueCode } from '../codes.js';
 
@@ -73,6 +79,8 @@ const specs: readonly ExceptionSpec[] = [
     code: 'auth_required',
     generic: true,
     confidence: 'high',
+    // A named service's own sign-in (an exporter, a registry pull, a sandbox): no provider account refused.
+    unless: notTheProviderAccount,
   },
   { id: 'sdk.invalid_api_key_error.v1', names: ['invalidapikeyerror'], code: 'auth_required' },
   {

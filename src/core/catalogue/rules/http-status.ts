@@ -1,5 +1,5 @@
 import type { Rule } from '../rule.js';
-import { hedgedCause, loopbackUnknownError, notTheModelCall } from './prose.js';
+import { hedgedCause, loopbackUnknownError, notTheModelCall, notTheProviderAccount } from './prose.js';
 
 /**
  * Bare HTTP status codes, from a structured field or anchored in text. Generic: any specific signature in
@@ -25,7 +25,8 @@ export const httpStatusRules: readonly Rule[] = [
     priority: -10,
     code: 'auth_required',
     confidence: 'medium',
-    when: { status: [401] },
+    // A named service's own credentials or credits (notTheProviderAccount): no provider account answered.
+    when: { status: [401], unless: notTheProviderAccount },
   },
   {
     id: 'http.status_402.v1',
@@ -35,7 +36,8 @@ export const httpStatusRules: readonly Rule[] = [
     priority: -10,
     code: 'quota_limited',
     confidence: 'medium',
-    when: { status: [402] },
+    // A named service's own credentials or credits (notTheProviderAccount): no provider account answered.
+    when: { status: [402], unless: notTheProviderAccount },
   },
   {
     id: 'http.status_403.v1',

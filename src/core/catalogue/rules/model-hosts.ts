@@ -56,6 +56,8 @@ export const modelApiHosts: readonly string[] = [
   String.raw`\b(?:qianfan|aip)\.baidubce\.com\b`,
   String.raw`\blingyiwanwu\.com\b`,
   String.raw`\bapi\.nvidia\.com\b`,
+  // NVIDIA's model catalogue, where its API keys are issued ("Get a key at https://build.nvidia.com/settings/api-keys")
+  String.raw`\bbuild\.nvidia\.com\b`,
   String.raw`\bgithubcopilot\.com\b`,
   String.raw`\bcopilot-proxy\.githubusercontent\.com\b`,
   String.raw`\bcursor\.sh\b`,

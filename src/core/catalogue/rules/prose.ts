@@ -77,8 +77,16 @@ export const hedgedCause =
  * failure: an automatic retry of it would be a guess. The object is read by its noun, not by any tool's name, so a
  * tool no rule names is covered too.
  */
-const nonModelAction =
-  /\b(?:(?:failed to|unable to|could not|couldn.t|cannot|can.t|error:?|failure:?) (?:while )?(?:get|getting|fetch|fetching|request|requesting|load|loading|download|downloading|install|installing|refresh|refreshing|retrieve|retrieving|pull|pulling|push|pushing|upload|uploading|check|checking|update|updating|write|writing|read|reading)|failed (?:getting|fetching|requesting|loading|downloading|installing|refreshing|retrieving|pulling|pushing|uploading|checking|updating|writing|reading)) (?:the |an? |your |our |local )?(?:[a-z0-9_.-]{1,30} ){0,2}(?:tokens?|pricing|prices?|versions?|updates?|extensions?|plugins?|packages?|images?|manifests?|metadata|resources?|files?|documents?|sources?|index|licen[cs]e|telemetry)\b|\b(?:failed|error|failure|unable to|could not) (?:while )?search(?:ing)?\b/;
+function failedActionOn(objects: string) {
+  return String.raw`\b(?:(?:failed to|unable to|could not|couldn.t|cannot|can.t|error:?|failure:?) (?:while )?(?:get|getting|fetch|fetching|request|requesting|load|loading|download|downloading|install|installing|refresh|refreshing|retrieve|retrieving|pull|pulling|push|pushing|upload|uploading|check|checking|update|updating|write|writing|read|reading)|failed (?:getting|fetching|requesting|loading|downloading|installing|refreshing|retrieving|pulling|pushing|uploading|checking|updating|writing|reading)) (?:the |an? |your |our |local )?(?:[a-z0-9_.-]{1,30} ){0,2}(?:${objects})\b|\b(?:failed|error|failure|unable to|could not) (?:while )?search(?:ing)?\b`;
+}
+const nonModelObjects = String.raw`pricing|prices?|versions?|updates?|extensions?|plugins?|packages?|images?|manifests?|metadata|resources?|files?|documents?|sources?|index|licen[cs]e|telemetry`;
+const nonModelAction = new RegExp(failedActionOn(String.raw`tokens?|${nonModelObjects}`));
+/**
+ * The same without a token as the object: a token got or refreshed is a sign-in, no model call (so no transient
+ * reading), but a refresh refused is the provider account's credential refused (`auth_required` keeps it).
+ */
+const nonModelActionButToken = new RegExp(failedActionOn(nonModelObjects));
 
 /**
  * A throttle the client puts on itself (`LocalRateLimitError`, "the local rate-limit queue", a "client-side rate
@@ -110,7 +118,7 @@ const privateAddress =
   String.raw`(?:localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|0\.0\.0\.0|\[::1\]|10\.\d{1,3}\.\d{1,3}\.\d{1,3}|192\.168\.\d{1,3}\.\d{1,3})(?![.\d])` +
   String.raw`(?![/:]\[?[0-9:]{0,40}\]?:?${modelServerPort})(?! port ${modelServerPort})`;
 const foreignConnection =
-  String.raw`\bconnect(?:ing|ion)? to (?:the |a |an |your |our )?(?:host )?(?:${privateAddress}|(?!${connectionWord}|${namedUpstream})[a-z][a-z0-9_-]{1,40}\b)` +
+  String.raw`\bconnect(?:ing|ion)? to (?:the |a |an |your |our )?(?:host )?(?:(?:https?:\/\/)?${privateAddress}|(?!${connectionWord}|${namedUpstream})[a-z][a-z0-9_-]{1,40}\b)` +
   String.raw`|\bfailed to fetch (?!(?:the |a |an )?(?:[a-z0-9_-]{1,20} )?(?:models?|responses?|completions?|chat|stream|api|url|https?:|threads?|conversations?|runs?|messages?|assistants?|batch(?:es)?)\b)[a-z]{3,}`;
 
 /**
@@ -120,7 +128,7 @@ const foreignConnection =
  * the way out and a host named for a model): a download, a registry, a search or a chat platform's API. A link to
  * documentation after `url:` is no target.
  */
-const foreignRequestTarget = String.raw`(?:\burl:? ?['"(]?|\brequest to |\b(?:get|post|put|patch|delete) ")(?![^\s'"()]{0,300}?(?:${modelTarget.source}))https?:\/\/(?![^\s'"()]{0,200}?\/docs?\b|(?:docs|help|support|status)\.)[a-z0-9]|\bhttps?connectionpool\((?![^)]{0,300}?(?:${modelTarget.source}))host='`;
+const foreignRequestTarget = String.raw`(?:\burl:? ?['"(]?|\brequest to |\bwhen accessing ['"]?|\b(?:error|failed) fetching ['"]?|\bexecuting "[a-z0-9]{1,60}" on "|\b(?:get|post|put|patch|delete) "?)(?![^\s'"()]{0,300}?(?:${modelTarget.source}))https?:\/\/(?![^\s'"()]{0,200}?\/docs?\b|(?:docs|help|support|status)\.)[a-z0-9]|\bhttps?connectionpool\((?![^)]{0,300}?(?:${modelTarget.source}))host='`;
 
 /**
  * Other services' own words: an AWS call that names an operation which is no model invocation ("when calling the
@@ -129,7 +137,7 @@ const foreignRequestTarget = String.raw`(?:\burl:? ?['"(]?|\brequest to |\b(?:ge
  * limit) or a registry's pull rate limit; an MCP server or tool and its JSON-RPC errors; an exporter of spans, metrics
  * or events. A model provider keys its limits on an organization, a model or tokens, and is no MCP server.
  */
-const otherServiceWords = String.raw`\bwhen calling the (?!(?:invoke|converse|generate|chat|sendmessage|retrieveandgenerate|startconversation)[a-z0-9]{0,40} operation)[a-z][a-z0-9]{1,60} operation\b|\boperation error (?!(?:bedrock|q|sagemaker)\b)[a-z][a-z0-9 ]{1,40}: [a-z][a-z0-9]{1,60}, |\brate limit exceeded for (?:installation id|user id|<ip|\d{1,3}\.\d{1,3}\.)|\bsecondary rate limit\b|\bpull rate limit\b|\bmcp[ _:-]?(?:error|servers?|tools?|tool_result|update-server|restart-server)\b|\bmcperror\b|\bfailed to export (?:\d{1,9} )?(?:spans|metrics|traces|logs|events)\b`;
+const otherServiceWords = String.raw`\bwhen calling the (?!(?:invoke|converse|generate|chat|sendmessage|retrieveandgenerate|startconversation)[a-z0-9]{0,40} operation)[a-z][a-z0-9]{1,60} operation\b|\boperation error (?!(?:bedrock|q|sagemaker)\b)[a-z][a-z0-9 ]{1,40}: [a-z][a-z0-9]{1,60}, |\brate limit exceeded for (?:installation id|user id|<ip|\d{1,3}\.\d{1,3}\.)|\bsecondary rate limit\b|\bpull rate limit\b|\bmcp[ _:-]?(?:error|servers?|tools?|tool_result|update-server|restart-server|http|transport|client|session)\b|\bmcperror\b|\[mcp\]|\bstreamable ?http\b|\btool (?:execution|call|invocation) failed\b|\bfailed to export (?:\d{1,9} )?(?:(?:span|metric|trace|log|event)s? )?(?:batch(?:es)?|spans|metrics|traces|logs|events)\b|\bcode e[45]\d\d\b|\bhttps?:\/\/[^\s'\x22]{1,200}\/mcp\b|\bsearch (?:tool|failed|api error)\b|\berror during (?:the |a )?(?:web )?search\b|\bx-ms-ratelimit-remaining-subscription-|\bresourcerequeststhrottled\b`;
 
 /**
  * Subjects whose failure is no model call, named by their kind or product: an observability or telemetry client
@@ -141,7 +149,20 @@ const otherServiceWords = String.raw`\bwhen calling the (?!(?:invoke|converse|ge
  * model call, not its subject. By the issue-10 decision each is `not_provider`, whatever network, status or throttle
  * words it carries.
  */
-const otherSubjects = String.raw`(?<!\bcallbacks?[:=]?\s{0,2}\[?['\x22]?)\b(?:posthog\w*|sentry|langsmith\w*|langfuse|clearcut|opentelemetry|otel|otlp|datadog|mixpanel|amplitude|statsig|bugsnag|rollbar)\b|\b(?:metrics|spans|traces|logs|events) export failed\b|\bexportingmetricreader\b|\b(?:vector (?:database|db|store)|qdrant\w*|weaviate\w*|pinecone\w*|redis|mongodb|postgres(?:ql)?|mysql|chromadb|milvus|elasticsearch|opensearch)\b|\blanguage[- ]client\b|\bideclient\b|\bide (?:connection|companion)\b|\bfatal: (?:unable to access|the remote end hung up)|\brpc failed;|\bdocker (?:pull|push|daemon|hub)\b|\berror response from daemon\b|\bghcr\.io\b|\bof service '(?![^']{0,80}(?:aiplatform|generativelanguage|cloudaicompanion|cloudcode-pa|firebasevertexai))[a-z0-9.-]{3,80}'|\brunner process has terminated\b|\bmore system memory\b|\b(?:failed to|unable to|could not|couldn.t|cannot|can.t) (?:download|install)\b|\b(?:download|installation|install) failed\b`;
+const otherSubjects = String.raw`(?<!\bcallbacks?[:=]?\s{0,2}\[?['\x22]?)\b(?:posthog\w*|sentry|langsmith\w*|langfuse|clearcut|opentelemetry|otel|otlp|datadog|mixpanel|amplitude|statsig|bugsnag|rollbar)\b|\b(?:metrics|spans|traces|logs|events) export failed\b|\bexportingmetricreader\b|\b(?:vector (?:database|db|store)|qdrant\w*|weaviate\w*|pinecone\w*|redis|mongodb|postgres(?:ql)?|mysql|chromadb|milvus|elasticsearch|opensearch)\b|\blanguage[- ]client\b|\bideclient\b|\bide (?:connection|companion)\b|\bfatal: (?:unable to access|the remote end hung up|could not read (?:username|password)|authentication failed for)|\b(?:failed to|unable to|could not|couldn.t) clone\b|\bsandbox(?:es)?\b(?![.-])|\brpc failed;|\bdocker (?:pull|push|daemon|hub)\b|\berror response from daemon\b|\bghcr\.io\b|\bof service '(?![^']{0,80}(?:aiplatform|generativelanguage|cloudaicompanion|cloudcode-pa|firebasevertexai))[a-z0-9.-]{3,80}'|\brunner process has terminated\b|\bmore system memory\b|\b(?:failed to|unable to|could not|couldn.t|cannot|can.t) (?:download|install)\b|\b(?:download|installation|install) failed\b`;
+
+/**
+ * A sign-in whose request got no answer ("Failed to login. Message: request to ... failed, reason: self-signed
+ * certificate"): its credential words are the login's, and the network failure is the sign-in flow's (issue 10), so no
+ * credential was refused.
+ */
+const signInNetworkFailure = String.raw`\b(?:log ?in|sign[ -]?in|authenticat\w{0,10}|oauth|token exchange)\b[^\n]{0,300}?(?:\bfailed, reason:|\berror sending request\b|\bself-signed certificate\b|\bsocket disconnected\b|\beconnrefused\b|\betimedout\b|\benotfound\b|\bgetaddrinfo\b|\bclient error \(connect\))`;
+
+/**
+ * OAuth's authorization-code exchange ("Exchanging code for tokens... Token exchange failed (400)"): a step of the
+ * sign-in itself, answered before any model call; the login is to be tried again, no provider account refused.
+ */
+const codeExchange = String.raw`\b(?:token|code) exchange (?:request )?failed\b|\bexchang(?:e|ing) (?:the )?(?:authorization )?code for (?:an? )?(?:access )?tokens?\b`;
 
 /**
  * An agent's own error line anywhere in the text (`API Error: 500 {...}`, `ERROR: ... last status: 429`): the model
@@ -158,6 +179,15 @@ const agentErrorLine = String.raw`[\s\S]{0,16000}?(?:^|\n)[^\n]{0,60}(?:\bapi er
  */
 export const notTheModelCall = new RegExp(
   `^(?!${agentErrorLine})[\\s\\S]{0,16000}?(?:${nonModelAction.source}|${clientOwnLimiter.source}|${installerLine.source}|${foreignConnection}|${foreignRequestTarget}|${otherServiceWords}|${otherSubjects})`,
+);
+
+/**
+ * `notTheModelCall` for the hard readings (credentials, quota, plan, a missing key): the same shapes, but a token got or
+ * refreshed stays a provider account's (a refused refresh is `auth_required`), and a sign-in that got no answer, an
+ * authorization-code exchange and a service's own pricing, dashboard or key page name whose account it is.
+ */
+export const notTheProviderAccount = new RegExp(
+  `^(?!${agentErrorLine})[\\s\\S]{0,16000}?(?:${nonModelActionButToken.source}|${clientOwnLimiter.source}|${installerLine.source}|${foreignConnection}|${foreignRequestTarget}|${otherServiceWords}|${otherSubjects}|${signInNetworkFailure}|${codeExchange})`,
 );
 
 /**

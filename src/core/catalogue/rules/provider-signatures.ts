@@ -5,6 +5,7 @@ import {
   malformedResponse,
   notACredential,
   notTheModelCall,
+  notTheProviderAccount,
   proseCue,
 } from './prose.js';
 import type { Rule } from '../rule.js';
@@ -51,7 +52,7 @@ export const providerSignatureRules: readonly Rule[] = [
         '5hr',
       ],
       near: nearWindow(longWindow),
-      unless: hedgedCause,
+      unless: new RegExp(`${hedgedCause.source}|${notTheProviderAccount.source}`),
     },
   },
   {
@@ -160,7 +161,7 @@ export const providerSignatureRules: readonly Rule[] = [
       // "Credit limit exceeded ... add credit or upgrade your plan": the credit is the cause, the plan a remedy.
       // "No credits consumed on this tool call" reports a charge, not an empty balance.
       unless: new RegExp(
-        `no credits (?:were |was )?(?:consumed|charged|used|deducted)|${hedgedCause.source}`,
+        `no credits (?:were |was )?(?:consumed|charged|used|deducted)|${hedgedCause.source}|${notTheProviderAccount.source}`,
       ),
       // An internal status naming exhausted credits under a 429 ('Too many requests ... Internal status: credits_exhausted')
       // is the balance, not a short throttle; so is a failed request whose cause is a balance that is low.
@@ -229,7 +230,7 @@ export const providerSignatureRules: readonly Rule[] = [
       // One-api relays say "the group's upstream load is saturated" under a billing code: the message wins.
       // "Request quota exceeded. Please wait a moment and try again" is a short throttle in quota words.
       unless: new RegExp(
-        `负载已饱和|\\bquota exceeded\\.?\\s{0,3}please wait a (?:moment|few seconds|second)\\b|${hedgedCause.source}`,
+        `负载已饱和|\\bquota exceeded\\.?\\s{0,3}please wait a (?:moment|few seconds|second)\\b|${hedgedCause.source}|${notTheProviderAccount.source}`,
       ),
       // Access paused until it resumes at midnight is a daily window (a wait of hours), not a short throttle.
       text: /\b(?:access|usage|requests?) will (?:resume|reset|be restored) at midnight\b|insufficient[_ ]quota|insufficient_user_quota|quota is not enough|\bquotalimit\b|reached the set inference limit|model service has been paused|current cost=[\d.]{1,20},\s{0,2}max budget=|account is in good standing|overdue[- ]payment|exceeded (?:your|the) (?:current |monthly |daily )?quota|quota (?:has been |was )?(?:exceeded|exhausted|reached|depleted|used up)|quota_exceeded|quotaexceeded|you have no quota|out of quota|no (?:remaining |more )?quota (?:left|remaining|available)|reached (?:your|the) (?:[\w-]{1,20} )?quota|billing hard limit|billing_hard_limit_reached|billing_not_active|billing (?:is )?not active|spend(?:ing)?[_ ]limit|支出限额|budget (?:has been )?(?:exceeded|reached)|budgetexceedederror|usage cap\b|premium requests? (?:allowance|limit|quota)|exceeded (?:your )?(?:monthly |premium )?(?:request )?allowance|servicequotaexceededexception|arrearage|account (?:is )?(?:in )?arrears|(?:payment|(?:prepaid )?bill) (?:is )?overdue|\bprepaidbilloverdue\b|\busage exceeded (?:the |its |your )?quota(?: limit)?\b|\bexceed(?:ed)?_token_quota(?:_limit)?\b|\bpre_consume(?:_token)?_quota_failed\b|预扣费?额度失败|\bpre-?consumed? (?:token )?quota failed\b|(?:用户|令牌|账户|账号)额度不足|\bexceeded (?:the |its |your )?budget for\b|\bbudget_exceeded\b/,
@@ -585,7 +586,9 @@ export const providerSignatureRules: readonly Rule[] = [
         'paid_account_required',
       ],
       // "Upgrade your plan for a higher rate limit" is advice beside a rate limit, not a plan's refusal.
-      unless: /\bupgrade (?:your )?plan (?:for|to get) (?:a )?higher rate limits?\b/,
+      unless: new RegExp(
+        String.raw`\bupgrade (?:your )?plan (?:for|to get) (?:a )?higher rate limits?\b|${notTheProviderAccount.source}`,
+      ),
       // A paid mode required, usage billing an administrator must enable, a trial that has ended, a subscription named for an
       // account that is inactive, no active product subscription, a seat or entitlement in an organisation's subscription, a
       // paid subscription to purchase, an account not eligible for a tier: the plan's refusal, whatever status carries it.
@@ -645,6 +648,8 @@ export const providerSignatureRules: readonly Rule[] = [
       // replace it ("not authenticated (run: kimi login or set MOONSHOT_API_KEY)"), and in Chinese no login credentials
       // found, no refresh token available, or no Authorization header received.
       text: /\bdid not find [a-z0-9_]{0,40}(?:api_key|_token|_key)\b|\bapi[ _-]?key or token provider not found\b|\bno api[ _-]?key for [a-z0-9][\w.-]{1,30}\/|could not resolve authentication method|missing (?:bearer|basic)(?: or (?:bearer|basic))? authentication|missing required authentication credential|no api[ _-]?key (?:was )?(?:provided|found|set|configured|specified)|api[ _-]?key (?:is |was )?(?:missing|required|not (?:set|found|provided|configured|specified))|missing (?:[\w-]{1,20} )?(?:api[ _-]?key|credentials|auth(?:entication)? (?:token|header)|bearer token|access token)|no (?:auth(?:entication)? )?credentials (?:found|provided|configured|available|set)|api_key client option must be set|(?:must|need to|please) (?:set|provide|specify|export)[^\n]{0,40}_api_key|you didn.t provide an api key|no key is set|set an auth method|x-api-key header is required|authorization header (?:is )?(?:missing|required)|unable to locate credentials|could not load (?:the )?(?:default )?credentials|credentials? (?:are |is )?not (?:configured|found|set|provided)|nocredentialproviders|no valid credentials? (?:found|provided)|credentials were refused|(?:api key|token) (?:is )?not (?:set|configured)|environment variable[^\n]{0,40}(?:not set|is missing|is required)|missing environment variable:?\W{0,3}[a-z0-9_]{0,40}(?:api_key|_token|_key)\b|error (?:when |while )?retrieving credentials from|\bset the [a-z0-9_]{1,40}_api_key\b|api[_-]?key:? value length must be at least 1|missing authorization header|authentication parameter not received|\bno auth available\b|no (?:api[ _-]?key|credentials) for (?:provider|model)\b|defaultcredentialserror|could not automatically determine credentials|\bmissing [a-z0-9_]{1,40}_(?:api_key|access_token|auth_token)\b|\bnot (?:authenticated|logged in)\b[^\n]{0,60}\bor (?:set|export|provide) (?:the )?[a-z0-9_]{2,40}_(?:api_key|token)\b|未找到(?:登录)?凭(?:据|证)|没有可用的\s{0,2}(?:refresh_token|access_token|api ?key|令牌|凭证|凭据)|未收到\s{0,2}authorization\s{0,2}参数/,
+      // A named service's own key (an MCP server's, a sandbox's, a tool's): no provider account's.
+      unless: notTheProviderAccount,
     },
   },
   {
@@ -733,7 +738,7 @@ export const providerSignatureRules: readonly Rule[] = [
       // whose ErrorInfo names a service other than a model API (generativelanguage, aiplatform) is a tool's key. A
       // billing account that is disabled is no credential refused (the account word alone would read it so).
       unless: new RegExp(
-        String.raw`${hedgedCause.source}|${notACredential.source}|\bbilling account\b[^\n]{0,60}\bdisabled\b|(?:api_key_(?:http_referrer|android_app|ios_app|ip_address|service)_blocked|requests from (?:referr?er|this (?:android|ios) client application|this ip)\b)[\s\S]{0,600}?\b(?!generativelanguage\.|aiplatform\.|[\w-]{1,30}-aiplatform\.)[\w-]{2,40}\.googleapis\.com\b`,
+        String.raw`${hedgedCause.source}|${notTheProviderAccount.source}|${notACredential.source}|\bbilling account\b[^\n]{0,60}\bdisabled\b|(?:api_key_(?:http_referrer|android_app|ios_app|ip_address|service)_blocked|requests from (?:referr?er|this (?:android|ios) client application|this ip)\b)[\s\S]{0,600}?\b(?!generativelanguage\.|aiplatform\.|[\w-]{1,30}-aiplatform\.)[\w-]{2,40}\.googleapis\.com\b`,
       ),
     },
   },
