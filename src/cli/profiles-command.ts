@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { previewSchedule, type DynamicProfile } from '../core/index.js';
 import { escapeControlCharacters, escapeControlsInJson } from '../core/text/escape-controls.js';
+import type { AnswerShape } from './answer-shape.js';
 import { deleteJson, exitWithFailure, getJson, putJson } from './http-client.js';
 import { readJsonFile } from './read-json-file.js';
 import { renderSchedule } from './schedule-text.js';
@@ -8,6 +9,14 @@ import { targetOf, usageError, wholeNumber, withServerFlags, type ServerFlags } 
 import { renderTable } from './text-table.js';
 
 const clean = escapeControlCharacters;
+
+/** The fields of a stored profile document that `apply` and `get` read. */
+const profileShape = {
+  id: 'string',
+  name: 'string',
+  version: 'number',
+  candidates: 'array',
+} as const satisfies AnswerShape;
 
 /** `recourse profiles apply|get|list|delete`: dynamic profiles on the server (API-01, API-02), over HTTP. */
 export function registerProfilesCommand(program: Command): void {
@@ -72,6 +81,7 @@ async function apply(
     target,
     `/v1/profiles/${encodeURIComponent(id)}`,
     document,
+    profileShape,
     version === undefined ? {} : { 'if-match': `"${version}"` },
   );
   if (!reply.ok) {
@@ -91,7 +101,11 @@ async function apply(
 
 async function get(id: string, flags: ServerFlags & { readonly json?: boolean }): Promise<void> {
   const command = 'profiles get';
-  const reply = await getJson(targetOf(command, flags), `/v1/profiles/${encodeURIComponent(id)}`);
+  const reply = await getJson(
+    targetOf(command, flags),
+    `/v1/profiles/${encodeURIComponent(id)}`,
+    profileShape,
+  );
   if (!reply.ok) exitWithFailure(command, reply.failure);
   const profile = reply.body as DynamicProfile;
   if (flags.json === true) {
@@ -111,7 +125,7 @@ async function get(id: string, flags: ServerFlags & { readonly json?: boolean })
 
 async function list(flags: ServerFlags & { readonly json?: boolean }): Promise<void> {
   const command = 'profiles list';
-  const reply = await getJson(targetOf(command, flags), '/v1/profiles');
+  const reply = await getJson(targetOf(command, flags), '/v1/profiles', { profiles: 'array' });
   if (!reply.ok) exitWithFailure(command, reply.failure);
   const { profiles } = reply.body as { profiles: { id: string; name: string; version: number }[] };
   if (flags.json === true) {

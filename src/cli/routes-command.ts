@@ -3,7 +3,7 @@ import type { RouteDocument } from '../server/route-document.js';
 import { routeStates } from '../core/index.js';
 import { escapeControlsInJson } from '../core/text/escape-controls.js';
 import { exitWithFailure, getJson } from './http-client.js';
-import { registerRouteActions } from './route-actions.js';
+import { registerRouteActions, routeShape } from './route-actions.js';
 import { registerRoutesPurge } from './routes-purge.js';
 import { renderAttempts, renderRouteDetail, renderRouteTable, type AttemptDocument } from './route-text.js';
 import { targetOf, usageError, wholeNumber, withServerFlags, type ServerFlags } from './server-flags.js';
@@ -63,7 +63,10 @@ async function listRoutes(flags: ListFlags): Promise<void> {
     if (limit !== undefined) query.set('limit', String(limit));
     if (cursor !== null) query.set('cursor', cursor);
     const search = query.toString();
-    const reply = await getJson(target, `/v1/routes${search === '' ? '' : `?${search}`}`);
+    const reply = await getJson(target, `/v1/routes${search === '' ? '' : `?${search}`}`, {
+      routes: 'array',
+      next_cursor: ['string', 'null'],
+    });
     if (!reply.ok) exitWithFailure(command, reply.failure);
     const page = reply.body as { routes: RouteDocument[]; next_cursor: string | null };
     if (flags.json === true) {
@@ -92,9 +95,9 @@ async function showRoute(id: string, flags: ServerFlags & { readonly json?: bool
   const command = 'routes show';
   const target = targetOf(command, flags);
   const path = `/v1/routes/${encodeURIComponent(id)}`;
-  const route = await getJson(target, path);
+  const route = await getJson(target, path, routeShape);
   if (!route.ok) exitWithFailure(command, route.failure);
-  const history = await getJson(target, `${path}/attempts`);
+  const history = await getJson(target, `${path}/attempts`, { attempts: 'array' });
   if (!history.ok) exitWithFailure(command, history.failure);
   const attempts = (history.body as { attempts: AttemptDocument[] }).attempts;
   if (flags.json === true) {

@@ -1,0 +1,119 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { runCliAsync, startCli } from './run-cli.js';
+
+// `--server` pointing at something that is not a Recourse server (another service on the port, a proxy's own page):
+// every client command says so in one line and exits 3 (docs/cli.md), never a stack trace or a loop.
+
+/** Runs `test` with a server answering every request with `answer`, then closes it (and its open connections). */
+async function withStub(
+  answer: (request: IncomingMessage, response: ServerResponse) => void,
+  test: (url: string) => Promise<void>,
+): Promise<void> {
+  const server = createServer(answer);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    await test(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+const json = (body: string) => (_request: IncomingMessage, response: ServerResponse) =>
+  response.writeHead(200, { 'content-type': 'application/json' }).end(body);
+
+const commands = [
+  ['errors', 'p1'],
+  ['errors', 'p1', '--format', 'json'],
+  ['plan', 'retry', 'p1'],
+  ['plan', 'configure', 'p1'],
+  ['plan', 'error', 'p1', '--phase', 'execute', '--message', 'timed out'],
+  ['routes', 'list'],
+  ['routes', 'show', 'r1'],
+  ['routes', 'cancel', 'r1'],
+  ['routes', 'purge', '--finished-before', '2026-01-01T00:00:00Z'],
+  ['profiles', 'list'],
+  ['profiles', 'get', 'p'],
+];
+
+describe('a server that answers JSON of another shape', () => {
+  it.each(['{}', '{"routes":"none","purged":"12","status":7,"id":[]}'])(
+    'answering %s: every client command is one line, exit 3, "not a Recourse answer" (it crashed with a TypeError, exit 1; purge looped for ever)',
+    (body) =>
+      withStub(json(body), async (url) => {
+        // Side by side: each command is a Node process start.
+        const runs = await Promise.all(
+          commands.map((args) =>
+            runCliAsync([...args, '--server', url], { RECOURSE_TOKEN: 'token-1' }, { timeoutMs: 30_000 }),
+          ),
+        );
+        runs.forEach((run, n) => {
+          const args = commands[n]!;
+          const what = args.join(' ');
+          expect(run.status, what).toBe(3);
+          expect(run.stdout, what).toBe('');
+          expect(run.stderr, what).toMatch(
+            new RegExp(
+              `^recourse ${args[0]}.*: ${url}: the answer to [A-Z]+ /v1/\\S+ \\(200\\) is not a Recourse answer \\(.+\\): is it a Recourse server\\?\\n$`,
+            ),
+          );
+        });
+      }),
+  );
+});
+
+describe('recourse events against a server that does not stream events', () => {
+  it('an answer that is not an event stream (JSON, a page) is one line and exit 3 (it reconnected for ever)', () =>
+    withStub(json('{}'), async (url) => {
+      const run = await runCliAsync(['events', '--server', url], { RECOURSE_TOKEN: 'token-1' });
+      expect(run).toMatchObject({
+        status: 3,
+        stdout: '',
+        stderr: `recourse events: ${url}: did not answer with an event stream (200, content-type application/json): is it a Recourse server?\n`,
+      });
+    }));
+
+  // The two slow cases run side by side.
+  it.concurrent(
+    'a server that never answers is exit 3 after 30 s, as for every client command (it waited for ever)',
+    () =>
+      withStub(
+        () => undefined,
+        async (url) => {
+          const run = await runCliAsync(['events', '--server', url], { RECOURSE_TOKEN: 'token-1' });
+          expect(run).toMatchObject({
+            status: 3,
+            stderr: `recourse events: ${url}: cannot reach the server (no answer within 30 s): is \`recourse serve\` running there?\n`,
+          });
+        },
+      ),
+    90_000,
+  );
+
+  it.concurrent(
+    'a stream silent for 45 s (three heartbeats missed: a connection dropped without a reset) is reconnected from the last id',
+    () => {
+      const lastIds: (string | undefined)[] = [];
+      const silent = (request: IncomingMessage, response: ServerResponse) => {
+        lastIds.push(request.headers['last-event-id'] as string | undefined);
+        response.writeHead(200, { 'content-type': 'text/event-stream' }).write('id: 5\ndata: {}\n\n');
+      };
+      return withStub(silent, async (url) => {
+        const events = startCli(['events', '--json', '--server', url], { RECOURSE_TOKEN: 'token-1' });
+        try {
+          await events.waitFor((out) => out === '{}\n{}\n', 80_000);
+          expect(events.stderr()).toContain(
+            'connection lost; reconnecting in 250 ms (will resume after event 5)',
+          );
+          expect(lastIds).toEqual([undefined, '5']);
+        } finally {
+          events.process.kill('SIGINT');
+          await events.exited;
+        }
+      });
+    },
+    90_000,
+  );
+});
