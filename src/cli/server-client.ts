@@ -1,6 +1,6 @@
 import { hasIdShape } from '../core/index.js';
 import { escapeControlCharacters } from '../core/text/escape-controls.js';
-import { defaultServer, serverUrlSecretProblem, tokenProblem } from './server-flags.js';
+import { defaultServer, serverPortProblem, serverUrlSecretProblem, tokenProblem } from './server-flags.js';
 import { shapeProblem, type AnswerShape } from './answer-shape.js';
 
 /** A server to talk to: its base URL and the bearer token, if any (never printed). */
@@ -44,7 +44,7 @@ export function serverConnection(flags: {
       `--server must be an http:// or https:// URL (got ${JSON.stringify(raw)})`,
     );
   }
-  const secret = serverUrlSecretProblem(url);
+  const secret = serverUrlSecretProblem(url) ?? serverPortProblem(url);
   if (secret !== null) throw new ServerClientError(2, secret);
   const token = flags.token === undefined || flags.token === '' ? null : flags.token;
   const unusable = token === null ? null : tokenProblem(token);

@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { ServerTarget } from './http-client.js';
 import { escapeControlCharacters } from '../core/text/escape-controls.js';
+import { badPortProblem } from './fetch-bad-ports.js';
 
 /** Where `recourse serve` listens by default, so the client commands find it without configuration. */
 export const defaultServer = 'http://127.0.0.1:7420';
@@ -36,7 +37,7 @@ export function targetOf(command: string, flags: ServerFlags): ServerTarget {
   if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
     usageError(command, `--server must be an http or https URL (got ${JSON.stringify(flags.server)})`);
   }
-  const secret = serverUrlSecretProblem(url);
+  const secret = serverUrlSecretProblem(url) ?? serverPortProblem(url);
   if (secret !== null) usageError(command, secret);
   const token = flags.token === undefined || flags.token === '' ? null : flags.token;
   const unusable = token === null ? null : tokenProblem(token);
@@ -68,6 +69,14 @@ export function serverUrlSecretProblem(url: URL): string | null {
   shown.hash = '';
   const what = url.username !== '' || url.password !== '' ? 'a user or password' : 'a query or fragment';
   return `--server must not carry ${what} (got ${JSON.stringify(shown.href)}): give the token with RECOURSE_TOKEN or --token`;
+}
+
+/** Why the URL's port cannot be reached with fetch (a bad port: `recourse serve` refuses them too), or null. */
+export function serverPortProblem(url: URL): string | null {
+  const problem = url.port === '' ? null : badPortProblem('--server port', Number(url.port));
+  return problem === null
+    ? null
+    : `${problem}: no Recourse server listens there (\`recourse serve\` refuses it)`;
 }
 
 /** One line on standard error and exit 2: input the command cannot use, like commander's usage errors. */
