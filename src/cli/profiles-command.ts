@@ -5,7 +5,14 @@ import type { AnswerShape } from './answer-shape.js';
 import { deleteJson, exitWithFailure, getJson, putJson } from './http-client.js';
 import { readJsonFile } from './read-json-file.js';
 import { renderSchedule } from './schedule-text.js';
-import { targetOf, usageError, wholeNumber, withServerFlags, type ServerFlags } from './server-flags.js';
+import {
+  checkedId,
+  targetOf,
+  usageError,
+  wholeNumber,
+  withServerFlags,
+  type ServerFlags,
+} from './server-flags.js';
 import { renderTable } from './text-table.js';
 
 const clean = escapeControlCharacters;
@@ -103,7 +110,7 @@ async function get(id: string, flags: ServerFlags & { readonly json?: boolean })
   const command = 'profiles get';
   const reply = await getJson(
     targetOf(command, flags),
-    `/v1/profiles/${encodeURIComponent(id)}`,
+    `/v1/profiles/${encodeURIComponent(checkedId(command, id))}`,
     profileShape,
   );
   if (!reply.ok) exitWithFailure(command, reply.failure);
@@ -151,7 +158,7 @@ async function remove(id: string, flags: ServerFlags & { readonly ifVersion?: st
       : wholeNumber(command, '--if-version', flags.ifVersion, 1, Number.MAX_SAFE_INTEGER);
   const reply = await deleteJson(
     target,
-    `/v1/profiles/${encodeURIComponent(id)}`,
+    `/v1/profiles/${encodeURIComponent(checkedId(command, id))}`,
     version === undefined ? {} : { 'if-match': `"${version}"` },
   );
   if (!reply.ok) exitWithFailure(command, reply.failure);

@@ -5,7 +5,14 @@ import { escapeControlCharacters } from '../core/text/escape-controls.js';
 import type { AnswerShape } from './answer-shape.js';
 import { errorOf, exitWithFailure, getJson, postJson } from './http-client.js';
 import { routeHeadline } from './route-text.js';
-import { targetOf, usageError, wholeNumber, withServerFlags, type ServerFlags } from './server-flags.js';
+import {
+  checkedId,
+  targetOf,
+  usageError,
+  wholeNumber,
+  withServerFlags,
+  type ServerFlags,
+} from './server-flags.js';
 
 interface ActionFlags extends ServerFlags {
   readonly generation?: string;
@@ -54,7 +61,7 @@ async function act(name: string, action: ManualAction, id: string, flags: Action
       `--state must be one of ${routeStates.join(', ')} (got ${JSON.stringify(flags.state)})`,
     );
   }
-  const path = `/v1/routes/${encodeURIComponent(id)}`;
+  const path = `/v1/routes/${encodeURIComponent(checkedId(command, id))}`;
   let generation: number;
   let state = flags.state;
   if (flags.generation !== undefined) {

@@ -6,7 +6,14 @@ import { exitWithFailure, getJson } from './http-client.js';
 import { registerRouteActions, routeShape } from './route-actions.js';
 import { registerRoutesPurge } from './routes-purge.js';
 import { renderAttempts, renderRouteDetail, renderRouteTable, type AttemptDocument } from './route-text.js';
-import { targetOf, usageError, wholeNumber, withServerFlags, type ServerFlags } from './server-flags.js';
+import {
+  checkedId,
+  targetOf,
+  usageError,
+  wholeNumber,
+  withServerFlags,
+  type ServerFlags,
+} from './server-flags.js';
 
 interface ListFlags extends ServerFlags {
   readonly state?: string;
@@ -94,7 +101,7 @@ async function listRoutes(flags: ListFlags): Promise<void> {
 async function showRoute(id: string, flags: ServerFlags & { readonly json?: boolean }): Promise<void> {
   const command = 'routes show';
   const target = targetOf(command, flags);
-  const path = `/v1/routes/${encodeURIComponent(id)}`;
+  const path = `/v1/routes/${encodeURIComponent(checkedId(command, id))}`;
   const route = await getJson(target, path, routeShape);
   if (!route.ok) exitWithFailure(command, route.failure);
   const history = await getJson(target, `${path}/attempts`, { attempts: 'array' });
