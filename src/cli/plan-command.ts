@@ -16,7 +16,7 @@ interface ServerFlags {
 }
 
 const describePlan = (plan: PlanJson): string =>
-  `plan ${escapeControlCharacters(plan.id)}: phase ${plan.phase}, state ${plan.state}`;
+  escapeControlCharacters(`plan ${plan.id}: phase ${plan.phase}, state ${plan.state}`);
 
 /**
  * `recourse plan ...`, client commands of the server's `/v1/plans` endpoints (the CLI-01 decision's names):
@@ -99,7 +99,7 @@ export function registerPlanCommand(program: Command): void {
           flags.ifRevision === undefined ? {} : { 'if-match': `"${flags.ifRevision}"` },
         );
         process.stdout.write(
-          `${describePlan(answer)}; auto_retry_threshold ${answer.recovery.auto_retry_threshold}, max_retries ${answer.recovery.max_retries}${answer.recovery.subplan ? ', subplan' : ''}; revision ${answer.revision}\n`,
+          `${describePlan(answer)}; ${escapeControlCharacters(`auto_retry_threshold ${answer.recovery.auto_retry_threshold}, max_retries ${answer.recovery.max_retries}${answer.recovery.subplan ? ', subplan' : ''}; revision ${answer.revision}`)}\n`,
         );
         return 0;
       });

@@ -143,7 +143,7 @@ async function list(flags: ServerFlags & { readonly json?: boolean }): Promise<v
     process.stdout.write(
       renderTable(
         ['ID', 'NAME', 'VERSION'],
-        profiles.map((p) => [clean(p.id), clean(p.name), String(p.version)]),
+        profiles.map((p) => [clean(p.id), clean(p.name), clean(String(p.version))]),
       ),
     );
   }

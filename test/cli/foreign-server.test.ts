@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { runCliAsync, startCli } from './run-cli.js';
+import { rawControls, runCliAsync, startCli } from './run-cli.js';
 
 // `--server` pointing at something that is not a Recourse server (another service on the port, a proxy's own page):
 // every client command says so in one line and exits 3 (docs/cli.md), never a stack trace or a loop.
@@ -116,4 +116,66 @@ describe('recourse events against a server that does not stream events', () => {
     },
     90_000,
   );
+});
+
+describe('a server whose answers carry terminal controls', () => {
+  it('every plan command and profiles list print them escaped (phase, state, category, counts and reason reached the terminal raw)', async () => {
+    const evil = '\u001b]0;pwned\u0007\u001b[2J\u202e';
+    const plan = {
+      id: 'p1',
+      phase: `execute${evil}`,
+      state: `errored${evil}`,
+      recovery: { auto_retry_threshold: evil, max_retries: 3, subplan: false },
+      revision: 1,
+    };
+    const record = {
+      plan_id: 'p1',
+      phase: `execute${evil}`,
+      category: `transient${evil}`,
+      message: 'timed out',
+      exception_type: null,
+      retry_count: evil,
+      max_retries: 3,
+      verdict: `retry${evil}`,
+      actor: null,
+      tool_call: null,
+      stack_summary: null,
+      hints: [],
+      occurred_at: `2026-12-06T00:00:00Z${evil}`,
+    };
+    const decision = { should_retry: false, reason: `exhausted${evil}`, hints: [] };
+    const answers: Record<string, unknown> = {
+      'GET /v1/plans/p1/errors': {
+        plan,
+        errors: [record],
+        summary: { total_errors: 1, by_category: { [`transient${evil}`]: 1 }, retry_counts: [0] },
+        decision,
+      },
+      'POST /v1/plans/p1/errors': { status: 'recorded', plan, record, decision },
+      'POST /v1/plans/p1/actions': { status: 'changed', plan },
+      'PUT /v1/plans/p1': plan,
+      'GET /v1/profiles': { profiles: [{ id: 'p', name: 'n', version: evil }] },
+    };
+    await withStub(
+      (request, response) =>
+        json(JSON.stringify(answers[`${request.method} ${request.url}`] ?? {}))(request, response),
+      async (url) => {
+        const runs = await Promise.all(
+          [
+            ['errors', 'p1'],
+            ['errors', 'p1', '--format', 'plain'],
+            ['plan', 'error', 'p1', '--phase', 'execute', '--message', 'timed out'],
+            ['plan', 'retry', 'p1'],
+            ['plan', 'configure', 'p1'],
+            ['profiles', 'list'],
+          ].map((args) => runCliAsync([...args, '--server', url], { RECOURSE_TOKEN: 'token-1' })),
+        );
+        for (const run of runs) {
+          expect(run.status).toBe(0);
+          expect(run.stdout).toContain('\\x1b]0;pwned\\x07\\x1b[2J\\u202e');
+          expect(rawControls(run.stdout + run.stderr)).toEqual([]);
+        }
+      },
+    );
+  });
 });
