@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { RouteDocument } from '../server/route-document.js';
 import { routeStates } from '../core/index.js';
-import { escapeControlsInJson } from '../core/text/escape-controls.js';
+import { escapeControlCharacters, escapeControlsInJson } from '../core/text/escape-controls.js';
 import { exitWithFailure, getJson } from './http-client.js';
 import { registerRouteActions, routeShape } from './route-actions.js';
 import { registerRoutesPurge } from './routes-purge.js';
@@ -81,6 +81,13 @@ async function listRoutes(flags: ListFlags): Promise<void> {
         process.stdout.write(`${escapeControlsInJson(JSON.stringify(route))}\n`);
     } else {
       table.push(...page.routes);
+    }
+    // Each page's cursor is its last route's id: one that names the page just read again would loop for ever.
+    if (page.next_cursor !== null && page.next_cursor === cursor) {
+      process.stderr.write(
+        `recourse ${command}: ${target.url}: the next page's cursor ${escapeControlCharacters(JSON.stringify(cursor))} is the one just read: is it a Recourse server?\n`,
+      );
+      process.exit(3);
     }
     cursor = page.next_cursor;
     if (cursor === null) break;

@@ -179,3 +179,28 @@ describe('a server whose answers carry terminal controls', () => {
     );
   });
 });
+
+describe('routes list --all against a cursor that does not move', () => {
+  it('stops after the page that repeats its cursor: one line, exit 3 (it asked for the same page for ever)', async () => {
+    let requests = 0;
+    await withStub(
+      (request, response) => {
+        requests++;
+        json(JSON.stringify({ routes: [], next_cursor: 'r-1' }))(request, response);
+      },
+      async (url) => {
+        const run = await runCliAsync(
+          ['routes', 'list', '--all', '--server', url],
+          { RECOURSE_TOKEN: 'token-1' },
+          { timeoutMs: 20_000 },
+        );
+        expect(run).toMatchObject({
+          status: 3,
+          stdout: '',
+          stderr: `recourse routes list: ${url}: the next page's cursor "r-1" is the one just read: is it a Recourse server?\n`,
+        });
+        expect(requests).toBe(2);
+      },
+    );
+  });
+});
