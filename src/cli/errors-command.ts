@@ -27,7 +27,12 @@ export function registerErrorsCommand(program: Command): void {
   ).action(async (planId: string, flags: { format: PlanErrorFormat; server?: string; token?: string }) => {
     await runClientCommand('errors', async () => {
       const id = checkedPlanId(planId);
-      const doc = await getJson<PlanErrorsDocument>(serverConnection(flags), planPath(id, '/errors'));
+      const doc = await getJson<PlanErrorsDocument>(serverConnection(flags), planPath(id, '/errors'), {
+        plan: 'object',
+        errors: 'array',
+        summary: 'object',
+        decision: 'object',
+      });
       process.stdout.write(renderPlanErrors(doc, flags.format, styleFor(process.stdout, process.env)));
       return 0;
     });

@@ -13,6 +13,11 @@ interface EventsFlags extends ServerFlags {
 /** Reconnection waits this long at first, doubling to the maximum while the server stays away. */
 const firstBackoffMs = 250;
 const maxBackoffMs = 5000;
+/**
+ * A stream silent this long is taken for lost and reconnected: the server sends a heartbeat every 15 s, so a
+ * connection that a sleeping laptop or a NAT dropped without a reset would otherwise be followed for ever.
+ */
+const silenceMs = 45_000;
 
 /**
  * `recourse events`: follows the server's event stream, one line per event, until interrupted (SIGINT: exit 0).
@@ -85,8 +90,10 @@ async function followOnce(
   process.stderr.write(
     `recourse events: following ${target.url}${lastId === null ? '' : ` after event ${lastId}`}\n`,
   );
+  const watchdog = setTimeout(() => abort.abort(), silenceMs);
   try {
     for await (const event of readSse(body)) {
+      watchdog.refresh();
       if (event.type === 'reload') reload(event.data);
       if (event.type === 'heartbeat') continue;
       // Only events with an id are durable ones; the id is what a reconnection resumes after.
@@ -98,6 +105,7 @@ async function followOnce(
   } catch {
     // The connection broke mid-stream (a reset, the server stopping): the caller reconnects.
   } finally {
+    clearTimeout(watchdog);
     abort.abort();
   }
   return 'connected';

@@ -1,4 +1,5 @@
 import { escapeControlCharacters } from '../core/text/escape-controls.js';
+import { shapeProblem, type AnswerShape } from './answer-shape.js';
 
 /** Where a client command sends its requests (`--server`, `RECOURSE_SERVER`) and the bearer token it shows. */
 export interface ServerTarget {
@@ -34,26 +35,33 @@ export type StreamReply =
 /** An ordinary request gives up after this long: the server answers in milliseconds when it is well. */
 const requestTimeoutMs = 30_000;
 
-export const getJson = (target: ServerTarget, path: string) => sendJson(target, 'GET', path);
+/** The requests whose answer a command reads name the answer's shape: other JSON is `not a Recourse answer` (exit 3). */
+export const getJson = (target: ServerTarget, path: string, shape: AnswerShape) =>
+  sendJson(target, 'GET', path, { shape });
 export const deleteJson = (
   target: ServerTarget,
   path: string,
   headers: Readonly<Record<string, string>> = {},
 ) => sendJson(target, 'DELETE', path, { headers });
-export const postJson = (target: ServerTarget, path: string, body: unknown) =>
-  sendJson(target, 'POST', path, { body });
+export const postJson = (target: ServerTarget, path: string, body: unknown, shape: AnswerShape) =>
+  sendJson(target, 'POST', path, { body, shape });
 export const putJson = (
   target: ServerTarget,
   path: string,
   body: unknown,
+  shape: AnswerShape,
   headers: Readonly<Record<string, string>> = {},
-) => sendJson(target, 'PUT', path, { body, headers });
+) => sendJson(target, 'PUT', path, { body, headers, shape });
 
 async function sendJson(
   target: ServerTarget,
   method: string,
   path: string,
-  options: { readonly body?: unknown; readonly headers?: Readonly<Record<string, string>> } = {},
+  options: {
+    readonly body?: unknown;
+    readonly headers?: Readonly<Record<string, string>>;
+    readonly shape?: AnswerShape;
+  } = {},
 ): Promise<JsonReply> {
   const sent = await send(target, method, path, {
     headers: {
@@ -82,18 +90,40 @@ async function sendJson(
     const why = `did not answer with JSON (${response.status}): is it a Recourse server?`;
     return { ok: false, failure: failure(target, 'unreachable', response.status, why, null) };
   }
+  const problem = response.ok && options.shape !== undefined ? shapeProblem(body, options.shape) : null;
+  if (problem !== null) {
+    const why = `the answer to ${method} ${path} (${response.status}) is not a Recourse answer (${problem}): is it a Recourse server?`;
+    return { ok: false, failure: failure(target, 'unreachable', response.status, why, null) };
+  }
   if (response.ok) return { ok: true, status: response.status, body, headers: response.headers };
   return { ok: false, failure: failureOfStatus(target, response.status, body) };
 }
 
-/** A streaming GET (`/v1/events`): the open response on 2xx, the same failures as the JSON requests otherwise. */
+/**
+ * A streaming GET (`/v1/events`): the open response on 2xx, the same failures as the JSON requests otherwise. Only
+ * the wait for the answer is bounded (as a request's is): the stream it opens lasts as long as `signal` allows.
+ */
 export async function openStream(
   target: ServerTarget,
   path: string,
   headers: Readonly<Record<string, string>>,
   signal: AbortSignal,
 ): Promise<StreamReply> {
-  const sent = await send(target, 'GET', path, { headers, signal });
+  const opening = new AbortController();
+  const timer = setTimeout(
+    () => opening.abort(new DOMException('no answer', 'TimeoutError')),
+    requestTimeoutMs,
+  );
+  const stop = () => opening.abort(signal.reason);
+  signal.addEventListener('abort', stop, { once: true });
+  const sent = await send(target, 'GET', path, { headers, signal: opening.signal });
+  clearTimeout(timer);
+  if (sent.ok && sent.response.ok && !isEventStream(sent.response)) {
+    opening.abort();
+    const type = sent.response.headers.get('content-type') ?? 'none';
+    const why = `did not answer with an event stream (${sent.response.status}, content-type ${type}): is it a Recourse server?`;
+    return { ok: false, failure: failure(target, 'unreachable', sent.response.status, why, null) };
+  }
   if (!sent.ok || sent.response.ok) return sent;
   const text = await sent.response.text().catch(() => '');
   let body: unknown = null;
@@ -103,6 +133,10 @@ export async function openStream(
     // Not JSON: the status alone says what went wrong.
   }
   return { ok: false, failure: failureOfStatus(target, sent.response.status, body) };
+}
+
+function isEventStream(response: Response): boolean {
+  return /^text\/event-stream\s*(;|$)/i.test(response.headers.get('content-type') ?? '');
 }
 
 async function send(

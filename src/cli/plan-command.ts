@@ -7,6 +7,7 @@ import { planPath } from './errors-command.js';
 import { renderPlanErrorBlock } from './plan-error-block.js';
 import { checkedPlanId, postJson, putJson, runClientCommand, serverConnection } from './server-client.js';
 import { withServerFlags } from './server-flags.js';
+import type { AnswerShape } from './answer-shape.js';
 import { styleFor } from './plan-style.js';
 
 interface ServerFlags {
@@ -15,7 +16,7 @@ interface ServerFlags {
 }
 
 const describePlan = (plan: PlanJson): string =>
-  `plan ${escapeControlCharacters(plan.id)}: phase ${plan.phase}, state ${plan.state}`;
+  escapeControlCharacters(`plan ${plan.id}: phase ${plan.phase}, state ${plan.state}`);
 
 /**
  * `recourse plan ...`, client commands of the server's `/v1/plans` endpoints (the CLI-01 decision's names):
@@ -94,10 +95,11 @@ export function registerPlanCommand(program: Command): void {
             ...(flags.maxRetries === undefined ? {} : { max_retries: flags.maxRetries }),
             ...(flags.subplan === undefined ? {} : { subplan: flags.subplan }),
           },
+          planShape,
           flags.ifRevision === undefined ? {} : { 'if-match': `"${flags.ifRevision}"` },
         );
         process.stdout.write(
-          `${describePlan(answer)}; auto_retry_threshold ${answer.recovery.auto_retry_threshold}, max_retries ${answer.recovery.max_retries}${answer.recovery.subplan ? ', subplan' : ''}; revision ${answer.revision}\n`,
+          `${describePlan(answer)}; ${escapeControlCharacters(`auto_retry_threshold ${answer.recovery.auto_retry_threshold}, max_retries ${answer.recovery.max_retries}${answer.recovery.subplan ? ', subplan' : ''}; revision ${answer.revision}`)}\n`,
         );
         return 0;
       });
@@ -119,6 +121,7 @@ export function registerPlanCommand(program: Command): void {
         serverConnection(flags),
         planPath(checkedPlanId(planId), '/complete'),
         { phase: flags.phase, ...(flags.revision === undefined ? {} : { revision: flags.revision }) },
+        answerShape,
       );
       if (answer.status !== 'changed') return refused('plan complete', answer);
       process.stdout.write(`complete ${flags.phase}: ${describePlan(answer.plan)}\n`);
@@ -160,6 +163,7 @@ export function registerPlanCommand(program: Command): void {
             ...(flags.actor === undefined ? {} : { actor: flags.actor }),
             ...(flags.toolCall === undefined ? {} : { tool_call: flags.toolCall }),
           },
+          answerShape,
         );
         if (answer.status !== 'recorded') return refused('plan error', answer);
         process.stdout.write(
@@ -170,6 +174,18 @@ export function registerPlanCommand(program: Command): void {
     },
   );
 }
+
+/** The fields of a plan document (`PUT` answers it) that the commands print. */
+const planShape = {
+  id: 'string',
+  phase: 'string',
+  state: 'string',
+  recovery: 'object',
+  revision: 'number',
+} as const satisfies AnswerShape;
+
+/** The fields every answer to a plan write carries (`changed`, `recorded`, or a refusal), whatever its status. */
+const answerShape = { status: 'string', plan: 'object' } as const satisfies AnswerShape;
 
 /** What `--revision` says, for `complete` and every recovery action. */
 const seenRevision = 'only if the plan is still at this revision (the one you saw)';
@@ -182,6 +198,7 @@ async function act(name: string, planId: string, action: PlanAction, flags: Acti
       serverConnection(flags),
       planPath(checkedPlanId(planId), '/actions'),
       { action, ...(flags.revision === undefined ? {} : { revision: flags.revision }) },
+      answerShape,
     );
     if (answer.status !== 'changed') return refused(name, answer);
     process.stdout.write(`${action}: ${describePlan(answer.plan)}\n`);

@@ -18,7 +18,11 @@ export function hintLines(hints: readonly RecoveryHint[], indent: number, style:
 export function automaticRetryLine(decision: PlanDecision, style: Style): string {
   return decision.should_retry
     ? paint(style, 'green', '✓ Automatic retry available.')
-    : paint(style, 'red', `✗ Automatic retry not available (${decision.reason ?? 'no error recorded'}).`);
+    : paint(
+        style,
+        'red',
+        `✗ Automatic retry not available (${safe(decision.reason ?? 'no error recorded')}).`,
+      );
 }
 
 /**
@@ -36,9 +40,9 @@ export function automaticRetryLine(decision: PlanDecision, style: Style): string
  */
 export function renderPlanErrorBlock(record: PlanErrorRecord, decision: PlanDecision, style: Style): string {
   const lines = [
-    `${paint(style, 'red', `Error [${record.category}]`)}: ${safe(record.message)}`,
+    `${paint(style, 'red', `Error [${safe(record.category)}]`)}: ${safe(record.message)}`,
     `  Phase: ${safe(record.phase)}`,
-    `  Retry: ${record.retry_count}/${record.max_retries}`,
+    `  Retry: ${safe(`${record.retry_count}/${record.max_retries}`)}`,
     '  Recovery suggestions:',
     ...hintLines(record.hints, 4, style),
     `  ${automaticRetryLine(decision, style)}`,

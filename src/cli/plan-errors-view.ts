@@ -84,8 +84,9 @@ type Row = { readonly text: string; readonly paint?: (text: string) => string };
 
 function richPanel(doc: PlanErrorsDocument, latest: PlanErrorRecord, style: Style): string {
   const retry = automaticRetryLine(doc.decision, { color: false });
-  const rows: Row[] = [
-    { text: `Plan: ${safe(doc.plan.id)}` },
+  // Every field came from the server: escaped row by row (escaping is idempotent), before the box is measured.
+  const fields: Row[] = [
+    { text: `Plan: ${doc.plan.id}` },
     { text: `Phase: ${doc.plan.phase}` },
     { text: `State: ${doc.plan.state}` },
     { text: errorLine(latest, 100), paint: (t) => paint(style, 'red', t) },
@@ -101,6 +102,7 @@ function richPanel(doc: PlanErrorsDocument, latest: PlanErrorRecord, style: Styl
     { text: 'Recovery Suggestions:' },
     ...hintLines(latest.hints, 2, { color: false }).map((text) => ({ text })),
   ];
+  const rows = fields.map((row) => ({ ...row, text: safe(row.text) }));
   const width = Math.max(52, ...rows.map((r) => [...r.text].length));
   const title = ' Plan Errors ';
   const top = `╭─${title}${'─'.repeat(width + 1 - [...title].length)}╮`;
@@ -131,5 +133,6 @@ function plainLines(doc: PlanErrorsDocument, latest: PlanErrorRecord): string {
       ...(h.cli_command === null ? [] : [`Recovery Command: ${safe(h.cli_command)}`]),
     ]),
   ];
-  return `${lines.join('\n')}\n`;
+  // Every field came from the server: escaped line by line (escaping is idempotent).
+  return `${lines.map(safe).join('\n')}\n`;
 }

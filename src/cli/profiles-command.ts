@@ -1,13 +1,29 @@
 import type { Command } from 'commander';
 import { previewSchedule, type DynamicProfile } from '../core/index.js';
 import { escapeControlCharacters, escapeControlsInJson } from '../core/text/escape-controls.js';
+import type { AnswerShape } from './answer-shape.js';
 import { deleteJson, exitWithFailure, getJson, putJson } from './http-client.js';
 import { readJsonFile } from './read-json-file.js';
 import { renderSchedule } from './schedule-text.js';
-import { targetOf, usageError, wholeNumber, withServerFlags, type ServerFlags } from './server-flags.js';
+import {
+  checkedId,
+  targetOf,
+  usageError,
+  wholeNumber,
+  withServerFlags,
+  type ServerFlags,
+} from './server-flags.js';
 import { renderTable } from './text-table.js';
 
 const clean = escapeControlCharacters;
+
+/** The fields of a stored profile document that `apply` and `get` read. */
+const profileShape = {
+  id: 'string',
+  name: 'string',
+  version: 'number',
+  candidates: 'array',
+} as const satisfies AnswerShape;
 
 /** `recourse profiles apply|get|list|delete`: dynamic profiles on the server (API-01, API-02), over HTTP. */
 export function registerProfilesCommand(program: Command): void {
@@ -72,6 +88,7 @@ async function apply(
     target,
     `/v1/profiles/${encodeURIComponent(id)}`,
     document,
+    profileShape,
     version === undefined ? {} : { 'if-match': `"${version}"` },
   );
   if (!reply.ok) {
@@ -91,7 +108,11 @@ async function apply(
 
 async function get(id: string, flags: ServerFlags & { readonly json?: boolean }): Promise<void> {
   const command = 'profiles get';
-  const reply = await getJson(targetOf(command, flags), `/v1/profiles/${encodeURIComponent(id)}`);
+  const reply = await getJson(
+    targetOf(command, flags),
+    `/v1/profiles/${encodeURIComponent(checkedId(command, id))}`,
+    profileShape,
+  );
   if (!reply.ok) exitWithFailure(command, reply.failure);
   const profile = reply.body as DynamicProfile;
   if (flags.json === true) {
@@ -111,7 +132,7 @@ async function get(id: string, flags: ServerFlags & { readonly json?: boolean })
 
 async function list(flags: ServerFlags & { readonly json?: boolean }): Promise<void> {
   const command = 'profiles list';
-  const reply = await getJson(targetOf(command, flags), '/v1/profiles');
+  const reply = await getJson(targetOf(command, flags), '/v1/profiles', { profiles: 'array' });
   if (!reply.ok) exitWithFailure(command, reply.failure);
   const { profiles } = reply.body as { profiles: { id: string; name: string; version: number }[] };
   if (flags.json === true) {
@@ -122,7 +143,7 @@ async function list(flags: ServerFlags & { readonly json?: boolean }): Promise<v
     process.stdout.write(
       renderTable(
         ['ID', 'NAME', 'VERSION'],
-        profiles.map((p) => [clean(p.id), clean(p.name), String(p.version)]),
+        profiles.map((p) => [clean(p.id), clean(p.name), clean(String(p.version))]),
       ),
     );
   }
@@ -137,7 +158,7 @@ async function remove(id: string, flags: ServerFlags & { readonly ifVersion?: st
       : wholeNumber(command, '--if-version', flags.ifVersion, 1, Number.MAX_SAFE_INTEGER);
   const reply = await deleteJson(
     target,
-    `/v1/profiles/${encodeURIComponent(id)}`,
+    `/v1/profiles/${encodeURIComponent(checkedId(command, id))}`,
     version === undefined ? {} : { 'if-match': `"${version}"` },
   );
   if (!reply.ok) exitWithFailure(command, reply.failure);

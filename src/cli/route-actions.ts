@@ -2,9 +2,17 @@ import type { Command } from 'commander';
 import type { RouteDocument } from '../server/route-document.js';
 import { routeStates, type ManualAction } from '../core/index.js';
 import { escapeControlCharacters } from '../core/text/escape-controls.js';
+import type { AnswerShape } from './answer-shape.js';
 import { errorOf, exitWithFailure, getJson, postJson } from './http-client.js';
 import { routeHeadline } from './route-text.js';
-import { targetOf, usageError, wholeNumber, withServerFlags, type ServerFlags } from './server-flags.js';
+import {
+  checkedId,
+  targetOf,
+  usageError,
+  wholeNumber,
+  withServerFlags,
+  type ServerFlags,
+} from './server-flags.js';
 
 interface ActionFlags extends ServerFlags {
   readonly generation?: string;
@@ -36,6 +44,14 @@ export function registerRouteActions(routes: Command): void {
   }
 }
 
+/** The fields of a route document (`src/server/route-document.ts`) every routes command reads. */
+export const routeShape = {
+  id: 'string',
+  state: 'string',
+  candidate: 'string',
+  generation: 'number',
+} as const satisfies AnswerShape;
+
 async function act(name: string, action: ManualAction, id: string, flags: ActionFlags): Promise<void> {
   const command = `routes ${name}`;
   const target = targetOf(command, flags);
@@ -45,13 +61,13 @@ async function act(name: string, action: ManualAction, id: string, flags: Action
       `--state must be one of ${routeStates.join(', ')} (got ${JSON.stringify(flags.state)})`,
     );
   }
-  const path = `/v1/routes/${encodeURIComponent(id)}`;
+  const path = `/v1/routes/${encodeURIComponent(checkedId(command, id))}`;
   let generation: number;
   let state = flags.state;
   if (flags.generation !== undefined) {
     generation = wholeNumber(command, '--generation', flags.generation, 1, Number.MAX_SAFE_INTEGER);
   } else {
-    const read = await getJson(target, path);
+    const read = await getJson(target, path, routeShape);
     if (!read.ok) exitWithFailure(command, read.failure);
     const seen = read.body as RouteDocument;
     generation = seen.generation;
@@ -61,11 +77,12 @@ async function act(name: string, action: ManualAction, id: string, flags: Action
       `recourse ${command}: read the route just now: generation ${generation}, state ${escapeControlCharacters(state)}\n`,
     );
   }
-  const reply = await postJson(target, `${path}/actions`, {
-    action,
-    expected_generation: generation,
-    ...(state === undefined ? {} : { expected_state: state }),
-  });
+  const reply = await postJson(
+    target,
+    `${path}/actions`,
+    { action, expected_generation: generation, ...(state === undefined ? {} : { expected_state: state }) },
+    { result: 'string', route: 'object' },
+  );
   if (!reply.ok) {
     const current = routeOf(reply.failure.body);
     if (reply.failure.status !== 409 || current === null) exitWithFailure(command, reply.failure);

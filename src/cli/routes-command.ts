@@ -1,12 +1,19 @@
 import type { Command } from 'commander';
 import type { RouteDocument } from '../server/route-document.js';
 import { routeStates } from '../core/index.js';
-import { escapeControlsInJson } from '../core/text/escape-controls.js';
+import { escapeControlCharacters, escapeControlsInJson } from '../core/text/escape-controls.js';
 import { exitWithFailure, getJson } from './http-client.js';
-import { registerRouteActions } from './route-actions.js';
+import { registerRouteActions, routeShape } from './route-actions.js';
 import { registerRoutesPurge } from './routes-purge.js';
 import { renderAttempts, renderRouteDetail, renderRouteTable, type AttemptDocument } from './route-text.js';
-import { targetOf, usageError, wholeNumber, withServerFlags, type ServerFlags } from './server-flags.js';
+import {
+  checkedId,
+  targetOf,
+  usageError,
+  wholeNumber,
+  withServerFlags,
+  type ServerFlags,
+} from './server-flags.js';
 
 interface ListFlags extends ServerFlags {
   readonly state?: string;
@@ -63,7 +70,10 @@ async function listRoutes(flags: ListFlags): Promise<void> {
     if (limit !== undefined) query.set('limit', String(limit));
     if (cursor !== null) query.set('cursor', cursor);
     const search = query.toString();
-    const reply = await getJson(target, `/v1/routes${search === '' ? '' : `?${search}`}`);
+    const reply = await getJson(target, `/v1/routes${search === '' ? '' : `?${search}`}`, {
+      routes: 'array',
+      next_cursor: ['string', 'null'],
+    });
     if (!reply.ok) exitWithFailure(command, reply.failure);
     const page = reply.body as { routes: RouteDocument[]; next_cursor: string | null };
     if (flags.json === true) {
@@ -71,6 +81,13 @@ async function listRoutes(flags: ListFlags): Promise<void> {
         process.stdout.write(`${escapeControlsInJson(JSON.stringify(route))}\n`);
     } else {
       table.push(...page.routes);
+    }
+    // Each page's cursor is its last route's id: one that names the page just read again would loop for ever.
+    if (page.next_cursor !== null && page.next_cursor === cursor) {
+      process.stderr.write(
+        `recourse ${command}: ${target.url}: the next page's cursor ${escapeControlCharacters(JSON.stringify(cursor))} is the one just read: is it a Recourse server?\n`,
+      );
+      process.exit(3);
     }
     cursor = page.next_cursor;
     if (cursor === null) break;
@@ -91,10 +108,10 @@ async function listRoutes(flags: ListFlags): Promise<void> {
 async function showRoute(id: string, flags: ServerFlags & { readonly json?: boolean }): Promise<void> {
   const command = 'routes show';
   const target = targetOf(command, flags);
-  const path = `/v1/routes/${encodeURIComponent(id)}`;
-  const route = await getJson(target, path);
+  const path = `/v1/routes/${encodeURIComponent(checkedId(command, id))}`;
+  const route = await getJson(target, path, routeShape);
   if (!route.ok) exitWithFailure(command, route.failure);
-  const history = await getJson(target, `${path}/attempts`);
+  const history = await getJson(target, `${path}/attempts`, { attempts: 'array' });
   if (!history.ok) exitWithFailure(command, history.failure);
   const attempts = (history.body as { attempts: AttemptDocument[] }).attempts;
   if (flags.json === true) {

@@ -38,7 +38,12 @@ async function purgeRoutes(flags: PurgeFlags): Promise<void> {
   }
   let total = 0;
   for (;;) {
-    const reply = await postJson(target, '/v1/routes/purge', { finished_before: before, limit: batch });
+    const reply = await postJson(
+      target,
+      '/v1/routes/purge',
+      { finished_before: before, limit: batch },
+      { purged: 'number' },
+    );
     if (!reply.ok) exitWithFailure(command, reply.failure);
     const purged = (reply.body as { purged: number }).purged;
     total += purged;

@@ -6,6 +6,7 @@ import { webhookUrlProblem } from '../server/ack-dispatcher.js';
 import { escapeControlCharacters } from '../core/text/escape-controls.js';
 import { parsePostgresUrl } from '../store/postgres/postgres-url.js';
 import { uuidv7 } from '../support/ids.js';
+import { badPortProblem } from './fetch-bad-ports.js';
 
 /** The levels `--log-level` takes (pino's), quietest last. */
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -164,6 +165,8 @@ function serviceOptions(flags: ServeFlags & { readonly db: string }): ServiceOpt
   const port = Number(flags.port);
   if (!/^\d{1,5}$/.test(flags.port) || port > 65535)
     return `--port must be 0 to 65535 (got ${JSON.stringify(flags.port)})`;
+  const unreachable = badPortProblem('--port', port);
+  if (unreachable !== null) return `${unreachable}: choose another, such as the default 7420`;
   const ackSeconds = Number(flags.ackTimeout);
   if (!Number.isFinite(ackSeconds) || ackSeconds < 1 || ackSeconds > 3600) {
     return `--ack-timeout must be 1 to 3600 seconds (got ${JSON.stringify(flags.ackTimeout)})`;

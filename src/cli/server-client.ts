@@ -1,6 +1,7 @@
 import { hasIdShape } from '../core/index.js';
 import { escapeControlCharacters } from '../core/text/escape-controls.js';
-import { defaultServer, serverUrlSecretProblem, tokenProblem } from './server-flags.js';
+import { defaultServer, serverPortProblem, serverUrlSecretProblem, tokenProblem } from './server-flags.js';
+import { shapeProblem, type AnswerShape } from './answer-shape.js';
 
 /** A server to talk to: its base URL and the bearer token, if any (never printed). */
 export interface ServerConnection {
@@ -43,7 +44,7 @@ export function serverConnection(flags: {
       `--server must be an http:// or https:// URL (got ${JSON.stringify(raw)})`,
     );
   }
-  const secret = serverUrlSecretProblem(url);
+  const secret = serverUrlSecretProblem(url) ?? serverPortProblem(url);
   if (secret !== null) throw new ServerClientError(2, secret);
   const token = flags.token === undefined || flags.token === '' ? null : flags.token;
   const unusable = token === null ? null : tokenProblem(token);
@@ -54,27 +55,35 @@ export function serverConnection(flags: {
 /** How long one request may take before the server counts as unreachable. */
 const requestTimeoutMs = 30_000;
 
-export function getJson<T>(server: ServerConnection, path: string): Promise<T> {
-  return request<T>(server, 'GET', path);
+/** Each request names the shape of the answer it reads: other JSON is `not a Recourse answer` (exit 3). */
+export function getJson<T>(server: ServerConnection, path: string, shape: AnswerShape): Promise<T> {
+  return request<T>(server, 'GET', path, shape);
 }
 
-export function postJson<T>(server: ServerConnection, path: string, body: unknown): Promise<T> {
-  return request<T>(server, 'POST', path, body);
+export function postJson<T>(
+  server: ServerConnection,
+  path: string,
+  body: unknown,
+  shape: AnswerShape,
+): Promise<T> {
+  return request<T>(server, 'POST', path, shape, body);
 }
 
 export function putJson<T>(
   server: ServerConnection,
   path: string,
   body: unknown,
+  shape: AnswerShape,
   headers: Readonly<Record<string, string>> = {},
 ): Promise<T> {
-  return request<T>(server, 'PUT', path, body, headers);
+  return request<T>(server, 'PUT', path, shape, body, headers);
 }
 
 async function request<T>(
   server: ServerConnection,
   method: string,
   path: string,
+  shape: AnswerShape,
   body?: unknown,
   extraHeaders: Readonly<Record<string, string>> = {},
 ): Promise<T> {
@@ -121,6 +130,13 @@ async function request<T>(
   }
   if (!response.ok)
     throw new ServerClientError(1, `${at}: the server answered ${response.status}${detailOf(text)}`);
+  const problem = shapeProblem(answer, shape);
+  if (problem !== null) {
+    throw new ServerClientError(
+      3,
+      `${at}: the answer to ${method} ${path} (${response.status}) is not a Recourse answer (${problem}): is it a Recourse server?`,
+    );
+  }
   return answer as T;
 }
 

@@ -1,6 +1,8 @@
 import { Option, type Command } from 'commander';
 import type { ServerTarget } from './http-client.js';
 import { escapeControlCharacters } from '../core/text/escape-controls.js';
+import { badPortProblem } from './fetch-bad-ports.js';
+import { hasIdShape } from '../core/index.js';
 
 /** Where `recourse serve` listens by default, so the client commands find it without configuration. */
 export const defaultServer = 'http://127.0.0.1:7420';
@@ -36,7 +38,7 @@ export function targetOf(command: string, flags: ServerFlags): ServerTarget {
   if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
     usageError(command, `--server must be an http or https URL (got ${JSON.stringify(flags.server)})`);
   }
-  const secret = serverUrlSecretProblem(url);
+  const secret = serverUrlSecretProblem(url) ?? serverPortProblem(url);
   if (secret !== null) usageError(command, secret);
   const token = flags.token === undefined || flags.token === '' ? null : flags.token;
   const unusable = token === null ? null : tokenProblem(token);
@@ -70,10 +72,30 @@ export function serverUrlSecretProblem(url: URL): string | null {
   return `--server must not carry ${what} (got ${JSON.stringify(shown.href)}): give the token with RECOURSE_TOKEN or --token`;
 }
 
+/** Why the URL's port cannot be reached with fetch (a bad port: `recourse serve` refuses them too), or null. */
+export function serverPortProblem(url: URL): string | null {
+  const problem = url.port === '' ? null : badPortProblem('--server port', Number(url.port));
+  return problem === null
+    ? null
+    : `${problem}: no Recourse server listens there (\`recourse serve\` refuses it)`;
+}
+
 /** One line on standard error and exit 2: input the command cannot use, like commander's usage errors. */
 export function usageError(command: string, message: string): never {
   process.stderr.write(`recourse ${command}: ${escapeControlCharacters(message)}\n`);
   process.exit(2);
+}
+
+/**
+ * A route or profile ID the server could hold (`hasIdShape`), or a usage error before any request: `..` or `.`
+ * would otherwise name another endpoint once the URL is resolved (`/v1/routes/..` is `/v1/`).
+ */
+export function checkedId(command: string, id: string): string {
+  if (hasIdShape(id)) return id;
+  usageError(
+    command,
+    `ID must be 1 to 128 letters, digits and . _ : @ / -, starting with a letter or digit (got ${JSON.stringify(id)})`,
+  );
 }
 
 /** `--limit`, `--generation`, `--if-version`: a whole number in range, or a usage error. */

@@ -134,7 +134,7 @@ describe('recourse errors PLAN_ID', () => {
       ['plan', 'retry', ' x'],
       ['plan', 'complete', '', '--phase', 'apply'],
     ]) {
-      const run = await runCliInEnv(args, { ...env, RECOURSE_SERVER: 'http://127.0.0.1:9' });
+      const run = await runCliInEnv(args, { ...env, RECOURSE_SERVER: 'http://127.0.0.1:2' });
       expect(run.status, args.join(' ')).toBe(2);
       expect(run.stderr).toMatch(/: PLAN_ID must be 1 to 128 letters/);
     }

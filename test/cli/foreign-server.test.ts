@@ -1,0 +1,206 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { rawControls, runCliAsync, startCli } from './run-cli.js';
+
+// `--server` pointing at something that is not a Recourse server (another service on the port, a proxy's own page):
+// every client command says so in one line and exits 3 (docs/cli.md), never a stack trace or a loop.
+
+/** Runs `test` with a server answering every request with `answer`, then closes it (and its open connections). */
+async function withStub(
+  answer: (request: IncomingMessage, response: ServerResponse) => void,
+  test: (url: string) => Promise<void>,
+): Promise<void> {
+  const server = createServer(answer);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    await test(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+const json = (body: string) => (_request: IncomingMessage, response: ServerResponse) =>
+  response.writeHead(200, { 'content-type': 'application/json' }).end(body);
+
+const commands = [
+  ['errors', 'p1'],
+  ['errors', 'p1', '--format', 'json'],
+  ['plan', 'retry', 'p1'],
+  ['plan', 'configure', 'p1'],
+  ['plan', 'error', 'p1', '--phase', 'execute', '--message', 'timed out'],
+  ['routes', 'list'],
+  ['routes', 'show', 'r1'],
+  ['routes', 'cancel', 'r1'],
+  ['routes', 'purge', '--finished-before', '2026-01-01T00:00:00Z'],
+  ['profiles', 'list'],
+  ['profiles', 'get', 'p'],
+];
+
+describe('a server that answers JSON of another shape', () => {
+  it.each(['{}', '{"routes":"none","purged":"12","status":7,"id":[]}'])(
+    'answering %s: every client command is one line, exit 3, "not a Recourse answer" (it crashed with a TypeError, exit 1; purge looped for ever)',
+    (body) =>
+      withStub(json(body), async (url) => {
+        // Side by side: each command is a Node process start.
+        const runs = await Promise.all(
+          commands.map((args) =>
+            runCliAsync([...args, '--server', url], { RECOURSE_TOKEN: 'token-1' }, { timeoutMs: 30_000 }),
+          ),
+        );
+        runs.forEach((run, n) => {
+          const args = commands[n]!;
+          const what = args.join(' ');
+          expect(run.status, what).toBe(3);
+          expect(run.stdout, what).toBe('');
+          expect(run.stderr, what).toMatch(
+            new RegExp(
+              `^recourse ${args[0]}.*: ${url}: the answer to [A-Z]+ /v1/\\S+ \\(200\\) is not a Recourse answer \\(.+\\): is it a Recourse server\\?\\n$`,
+            ),
+          );
+        });
+      }),
+  );
+});
+
+describe('recourse events against a server that does not stream events', () => {
+  it('an answer that is not an event stream (JSON, a page) is one line and exit 3 (it reconnected for ever)', () =>
+    withStub(json('{}'), async (url) => {
+      const run = await runCliAsync(['events', '--server', url], { RECOURSE_TOKEN: 'token-1' });
+      expect(run).toMatchObject({
+        status: 3,
+        stdout: '',
+        stderr: `recourse events: ${url}: did not answer with an event stream (200, content-type application/json): is it a Recourse server?\n`,
+      });
+    }));
+
+  // The two slow cases run side by side.
+  it.concurrent(
+    'a server that never answers is exit 3 after 30 s, as for every client command (it waited for ever)',
+    () =>
+      withStub(
+        () => undefined,
+        async (url) => {
+          const run = await runCliAsync(['events', '--server', url], { RECOURSE_TOKEN: 'token-1' });
+          expect(run).toMatchObject({
+            status: 3,
+            stderr: `recourse events: ${url}: cannot reach the server (no answer within 30 s): is \`recourse serve\` running there?\n`,
+          });
+        },
+      ),
+    90_000,
+  );
+
+  it.concurrent(
+    'a stream silent for 45 s (three heartbeats missed: a connection dropped without a reset) is reconnected from the last id',
+    () => {
+      const lastIds: (string | undefined)[] = [];
+      const silent = (request: IncomingMessage, response: ServerResponse) => {
+        lastIds.push(request.headers['last-event-id'] as string | undefined);
+        response.writeHead(200, { 'content-type': 'text/event-stream' }).write('id: 5\ndata: {}\n\n');
+      };
+      return withStub(silent, async (url) => {
+        const events = startCli(['events', '--json', '--server', url], { RECOURSE_TOKEN: 'token-1' });
+        try {
+          await events.waitFor((out) => out === '{}\n{}\n', 80_000);
+          expect(events.stderr()).toContain(
+            'connection lost; reconnecting in 250 ms (will resume after event 5)',
+          );
+          expect(lastIds).toEqual([undefined, '5']);
+        } finally {
+          events.process.kill('SIGINT');
+          await events.exited;
+        }
+      });
+    },
+    90_000,
+  );
+});
+
+describe('a server whose answers carry terminal controls', () => {
+  it('every plan command and profiles list print them escaped (phase, state, category, counts and reason reached the terminal raw)', async () => {
+    const evil = '\u001b]0;pwned\u0007\u001b[2J\u202e';
+    const plan = {
+      id: 'p1',
+      phase: `execute${evil}`,
+      state: `errored${evil}`,
+      recovery: { auto_retry_threshold: evil, max_retries: 3, subplan: false },
+      revision: 1,
+    };
+    const record = {
+      plan_id: 'p1',
+      phase: `execute${evil}`,
+      category: `transient${evil}`,
+      message: 'timed out',
+      exception_type: null,
+      retry_count: evil,
+      max_retries: 3,
+      verdict: `retry${evil}`,
+      actor: null,
+      tool_call: null,
+      stack_summary: null,
+      hints: [],
+      occurred_at: `2026-12-06T00:00:00Z${evil}`,
+    };
+    const decision = { should_retry: false, reason: `exhausted${evil}`, hints: [] };
+    const answers: Record<string, unknown> = {
+      'GET /v1/plans/p1/errors': {
+        plan,
+        errors: [record],
+        summary: { total_errors: 1, by_category: { [`transient${evil}`]: 1 }, retry_counts: [0] },
+        decision,
+      },
+      'POST /v1/plans/p1/errors': { status: 'recorded', plan, record, decision },
+      'POST /v1/plans/p1/actions': { status: 'changed', plan },
+      'PUT /v1/plans/p1': plan,
+      'GET /v1/profiles': { profiles: [{ id: 'p', name: 'n', version: evil }] },
+    };
+    await withStub(
+      (request, response) =>
+        json(JSON.stringify(answers[`${request.method} ${request.url}`] ?? {}))(request, response),
+      async (url) => {
+        const runs = await Promise.all(
+          [
+            ['errors', 'p1'],
+            ['errors', 'p1', '--format', 'plain'],
+            ['plan', 'error', 'p1', '--phase', 'execute', '--message', 'timed out'],
+            ['plan', 'retry', 'p1'],
+            ['plan', 'configure', 'p1'],
+            ['profiles', 'list'],
+          ].map((args) => runCliAsync([...args, '--server', url], { RECOURSE_TOKEN: 'token-1' })),
+        );
+        for (const run of runs) {
+          expect(run.status).toBe(0);
+          expect(run.stdout).toContain('\\x1b]0;pwned\\x07\\x1b[2J\\u202e');
+          expect(rawControls(run.stdout + run.stderr)).toEqual([]);
+        }
+      },
+    );
+  });
+});
+
+describe('routes list --all against a cursor that does not move', () => {
+  it('stops after the page that repeats its cursor: one line, exit 3 (it asked for the same page for ever)', async () => {
+    let requests = 0;
+    await withStub(
+      (request, response) => {
+        requests++;
+        json(JSON.stringify({ routes: [], next_cursor: 'r-1' }))(request, response);
+      },
+      async (url) => {
+        const run = await runCliAsync(
+          ['routes', 'list', '--all', '--server', url],
+          { RECOURSE_TOKEN: 'token-1' },
+          { timeoutMs: 20_000 },
+        );
+        expect(run).toMatchObject({
+          status: 3,
+          stdout: '',
+          stderr: `recourse routes list: ${url}: the next page's cursor "r-1" is the one just read: is it a Recourse server?\n`,
+        });
+        expect(requests).toBe(2);
+      },
+    );
+  });
+});
