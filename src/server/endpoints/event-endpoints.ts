@@ -53,7 +53,7 @@ export function eventEndpoints(context: ServerContext): Endpoint[] {
         const write = (text: string) => {
           if (closed) return;
           raw.write(text);
-          if (raw.writableLength > maxBufferedBytes) end();
+          if (raw.writableLength > maxBufferedBytes) drop();
         };
         const send = (event: LoggedEvent) => {
           if (event.id <= lastSent) return;
@@ -76,6 +76,13 @@ export function eventEndpoints(context: ServerContext): Endpoint[] {
           clearInterval(heartbeat);
           unsubscribe();
           raw.end();
+        };
+        // A client this far behind may have stopped reading altogether: an ended stream would wait for it to read
+        // to the end, holding its connection, its unsent megabytes and its place among the open streams for as long
+        // as the client lives. The connection is cut instead; the client resumes from its last whole event.
+        const drop = () => {
+          end();
+          raw.destroy();
         };
         request.raw.on('close', end);
         try {
