@@ -11,6 +11,11 @@ export interface EndpointContext<B, Q> {
   readonly body: B;
   readonly query: Q;
   readonly role: Role | null;
+  /**
+   * When the caller's credential stops being accepted (a session cookie's expiry, epoch ms); null for a bearer token
+   * or a public endpoint. A stream ends then: it must not outlive what let it open.
+   */
+  readonly credentialExpiresAtMs: number | null;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   readonly request: FastifyRequest;
   readonly reply: FastifyReply;

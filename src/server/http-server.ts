@@ -14,6 +14,7 @@ import {
   roleMayAccess,
   sessionCookieName,
   sessionCookie,
+  sessionExpiryMs,
   sessionFingerprint,
   verifySession,
   type Access,
@@ -189,6 +190,7 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
           body,
           query,
           role,
+          credentialExpiresAtMs: credentialExpiry(request),
           headers: request.headers,
           request,
           reply,
@@ -298,6 +300,16 @@ function callerToken(request: FastifyRequest, options: HttpServerOptions): strin
 
 /** The challenge of every 401 (RFC 6750 section 3); a token that was sent and refused adds `error="invalid_token"`. */
 const bearerChallenge = 'Bearer realm="recourse"';
+
+/**
+ * When the credential of an authorized request stops being accepted: a session cookie's expiry; null for a bearer
+ * token (it lasts while it is configured) or a public request.
+ */
+function credentialExpiry(request: FastifyRequest): number | null {
+  if (request.headers.authorization !== undefined) return null;
+  const cookie = cookieValue(request.headers.cookie, sessionCookieName);
+  return cookie === null ? null : sessionExpiryMs(cookie);
+}
 
 /** The token of an `Authorization: Bearer TOKEN` header, or null. */
 function bearerToken(header: string): string | null {

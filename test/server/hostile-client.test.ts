@@ -1,6 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { startTestService, suiteService, tokens } from '../helpers/service.js';
+import { signSession, TokenTable } from '../../src/server/auth.js';
+import { startTestService, suiteService, tokens, type TestRole } from '../helpers/service.js';
 
 /**
  * What a demanding or hostile client meets at the edges of the HTTP contract, each over a real connection: the
@@ -175,5 +176,27 @@ describe('an event stream whose client stops reading', () => {
     } finally {
       await stop();
     }
+  });
+});
+
+describe('an event stream opened with the session cookie', () => {
+  it('ends when the cookie expires; connecting again with it is 401', async () => {
+    // The key every node derives from the configured tokens, and a cookie signed 12 hours less 1.5 s ago.
+    const table = new TokenTable(
+      Object.entries(tokens).map(([role, token]) => ({ role: role as TestRole, token })),
+    );
+    const key = table.derivedKey();
+    const cookie = signSession(key, table.session(key, tokens.viewer)!, Date.now() - 12 * 3600 * 1000 + 1500);
+    const stream = await fetch(`${suite.url}/v1/events`, {
+      headers: { cookie: `recourse_session=${cookie}` },
+      signal: AbortSignal.timeout(15_000),
+    });
+    expect(stream.status).toBe(200);
+    // Read to its end: without one, the read is aborted and the test fails.
+    expect(await stream.text()).toMatch(/^retry: 2000/);
+    const again = await fetch(`${suite.url}/v1/events`, {
+      headers: { cookie: `recourse_session=${cookie}` },
+    });
+    expect(again.status).toBe(401);
   });
 });
