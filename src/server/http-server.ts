@@ -32,6 +32,7 @@ import { sessionEndpoints } from './endpoints/session-endpoints.js';
 import { signInEndpoints } from './endpoints/sign-in-endpoints.js';
 import { errorBody, HttpError, invalid, issuesOfZod, quotedPath } from './http-errors.js';
 import { openApiDocument } from './openapi.js';
+import { parseJsonBody } from './json-body.js';
 import { z, type ZodType } from 'zod';
 import { httpErrorOf } from './outcome-reply.js';
 import { landingPage } from './landing-page.js';
@@ -118,6 +119,14 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   });
   // Only JSON bodies: a text/plain body (fetch's default for a string) is 415, not a string handed to a schema.
   app.removeContentTypeParser('text/plain');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
+    try {
+      done(null, parseJsonBody(text as string));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
   // Once closing has begun, a request that still arrives (pipelined, or on a connection busy with another) is told
   // so in the shape of every error, before anything else runs, and its connection is closed.
   let closing = false;

@@ -97,6 +97,39 @@ describe('an empty body', () => {
   });
 });
 
+describe('a key that could reach a prototype', () => {
+  it('is refused as 400 malformed_json saying so, not as "not valid JSON", wherever it is in the body', async () => {
+    for (const body of [
+      '{"profile_id":"p","payload":{"user":{"__proto__":{"admin":true}}}}',
+      '{"profile_id":"p","payload":{"constructor":{"prototype":{"admin":true}}}}',
+    ]) {
+      const answer = await fetch(`${suite.url}/v1/routes`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tokens.adapter}`, 'content-type': 'application/json' },
+        body,
+      });
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toEqual({
+        error: {
+          code: 'malformed_json',
+          message:
+            'the body holds a "__proto__" key, or a "constructor" key with "prototype" in it: rename it',
+        },
+      });
+    }
+    // A "constructor" that is only a word is data; beside an array of 300,000 items it is still read (422: too big).
+    const large = await fetch(`${suite.url}/v1/routes`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.adapter}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        profile_id: 'p',
+        payload: { constructor: 'x', items: new Array(300_000).fill(0) },
+      }),
+    });
+    expect(large.status).toBe(422);
+  });
+});
+
 /** A raw connection to the service, collecting whatever it is sent. */
 async function rawConnection(url: string): Promise<{ socket: Socket; received: () => string }> {
   const socket = connect(Number(new URL(url).port), '127.0.0.1');
