@@ -130,6 +130,31 @@ describe('a key that could reach a prototype', () => {
   });
 });
 
+describe('/openapi.json', () => {
+  it('tells every refusal an endpoint may answer (401, 403, 400, 413, 415, 422), each with the error shape', async () => {
+    type Responses = Record<string, { content?: { 'application/json': { schema: { $ref: string } } } }>;
+    const document = (await (await fetch(`${suite.url}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { responses: Responses }>>;
+      components: { schemas: { Error: { required: string[] } } };
+    };
+    const action = document.paths['/v1/routes/{id}/actions']!.post!.responses;
+    for (const status of ['400', '401', '403', '404', '409', '413', '415', '422']) {
+      expect(action[status]?.content?.['application/json'].schema.$ref).toBe('#/components/schemas/Error');
+    }
+    expect(action['200']!.content).toBeUndefined();
+    expect(Object.keys(document.paths['/v1/routes/{id}']!.get!.responses).sort()).toEqual([
+      '200',
+      '401',
+      '403',
+      '404',
+      '422',
+    ]);
+    // Public: no credential to refuse; an unknown query parameter is 422 here too.
+    expect(Object.keys(document.paths['/healthz']!.get!.responses).sort()).toEqual(['200', '422']);
+    expect(document.components.schemas.Error.required).toEqual(['error']);
+  });
+});
+
 /** A raw connection to the service, collecting whatever it is sent. */
 async function rawConnection(url: string): Promise<{ socket: Socket; received: () => string }> {
   const socket = connect(Number(new URL(url).port), '127.0.0.1');
