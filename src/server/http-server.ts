@@ -179,7 +179,13 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
           }),
       handler: async (request, reply) => {
         const role = roles.get(request) ?? null;
-        const body = e.body === undefined ? undefined : parse(e.body, request.body);
+        let body: unknown;
+        try {
+          body = e.body === undefined ? undefined : parse(e.body, request.body);
+        } catch (error) {
+          e.onInvalidBody?.(request.body);
+          throw error;
+        }
         const query = parse(e.query ?? noQuery, request.query ?? {});
         if (e.streams === true) {
           const opened = { role, token: callerToken(request, options) };

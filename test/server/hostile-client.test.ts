@@ -130,6 +130,26 @@ describe('a key that could reach a prototype', () => {
   });
 });
 
+describe('recourse_route_actions_total', () => {
+  it('counts a route action whose body was refused (422) as invalid, as documented', async () => {
+    const invalidStops = async () => {
+      const text = await (
+        await fetch(`${suite.url}/metrics`, { headers: { authorization: `Bearer ${tokens.viewer}` } })
+      ).text();
+      const line = /^recourse_route_actions_total\{action="stop",result="invalid"\} (\d+)$/m.exec(text);
+      return line === null ? 0 : Number(line[1]);
+    };
+    const before = await invalidStops();
+    const refused = await fetch(`${suite.url}/v1/routes/any/actions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.operator}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ action: 'stop', expected_generation: 0 }),
+    });
+    expect(refused.status).toBe(422);
+    expect(await invalidStops()).toBe(before + 1);
+  });
+});
+
 describe('/openapi.json', () => {
   it('tells every refusal an endpoint may answer (401, 403, 400, 413, 415, 422), each with the error shape', async () => {
     type Responses = Record<string, { content?: { 'application/json': { schema: { $ref: string } } } }>;
