@@ -32,7 +32,7 @@ import { sessionEndpoints } from './endpoints/session-endpoints.js';
 import { signInEndpoints } from './endpoints/sign-in-endpoints.js';
 import { errorBody, HttpError, invalid, issuesOfZod, quotedPath } from './http-errors.js';
 import { openApiDocument } from './openapi.js';
-import { parseJsonBody } from './json-body.js';
+import { installRequestEdges } from './request-edges.js';
 import { z, type ZodType } from 'zod';
 import { httpErrorOf } from './outcome-reply.js';
 import { landingPage } from './landing-page.js';
@@ -110,33 +110,14 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
     ...(options.logger === undefined ? { logger: false } : { loggerInstance: options.logger }),
     // Requests are logged by the onResponse hook below, with the route template: a URL may carry a token.
     logController: new LogController({ disableRequestLogging: true }),
-    // Refused by the hook below instead: Fastify's own 503 body is not the shape every error has.
+    // Refused by `installRequestEdges` instead: Fastify's own 503 body is not the shape every error has.
     return503OnClosing: false,
     routerOptions: { maxParamLength: maxPathParamLength },
     // Every refusal has the same shape, the router's and Node's too.
     frameworkErrors: (error, _request, reply) => routerErrorReply(error, reply as FastifyReply),
     clientErrorHandler: clientErrorReply,
   });
-  // Only JSON bodies: a text/plain body (fetch's default for a string) is 415, not a string handed to a schema.
-  app.removeContentTypeParser('text/plain');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
-    try {
-      done(null, parseJsonBody(text as string));
-    } catch (error) {
-      done(error as Error, undefined);
-    }
-  });
-  // Once closing has begun, a request that still arrives (pipelined, or on a connection busy with another) is told
-  // so in the shape of every error, before anything else runs, and its connection is closed.
-  let closing = false;
-  app.addHook('onRequest', (_request, reply, done) => {
-    if (!closing) return done();
-    void reply
-      .code(503)
-      .header('connection', 'close')
-      .send(errorBody('closed', 'the server is shutting down: send the request again once it is back'));
-  });
+  const startClosing = installRequestEdges(app);
   const endpoints = [
     ...metaEndpoints(context),
     ...signInEndpoints(options.tokens, options.cookieKey, () => Date.now()),
@@ -270,7 +251,7 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   });
   // Event streams never end on their own: end them so closing waits only for ordinary requests.
   app.addHook('preClose', (done) => {
-    closing = true;
+    startClosing();
     for (const reply of streams.keys()) reply.raw.end();
     done();
   });
