@@ -215,6 +215,12 @@ export function verifySession(key: Buffer, value: string, nowMs: number, tokens:
   return tokens.holdsSession(key, role as Role, tokenFingerprint) ? (role as Role) : null;
 }
 
+/** When a v2 cookie stops being accepted, in epoch ms (read after `verifySession` accepted it), or null. */
+export function sessionExpiryMs(value: string): number | null {
+  const expires = value.split('.')[2];
+  return expires !== undefined && /^\d{1,12}$/.test(expires) ? Number(expires) * 1000 : null;
+}
+
 /** The token fingerprint a v2 cookie carries (read after `verifySession` accepted it), or null. */
 export function sessionFingerprint(value: string): string | null {
   const parts = value.split('.');

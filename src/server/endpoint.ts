@@ -11,6 +11,11 @@ export interface EndpointContext<B, Q> {
   readonly body: B;
   readonly query: Q;
   readonly role: Role | null;
+  /**
+   * When the caller's credential stops being accepted (a session cookie's expiry, epoch ms); null for a bearer token
+   * or a public endpoint. A stream ends then: it must not outlive what let it open.
+   */
+  readonly credentialExpiresAtMs: number | null;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   readonly request: FastifyRequest;
   readonly reply: FastifyReply;
@@ -36,6 +41,8 @@ export interface Endpoint<B = unknown, Q = unknown> {
    * as 404 for an unknown resource) answers without parsing the body, so a malformed body cannot hide it.
    */
   readonly beforeBody?: (params: Readonly<Record<string, string>>) => Promise<void>;
+  /** Told of a body its schema refused (422), before the refusal is answered: for metrics of refused requests. */
+  readonly onInvalidBody?: (body: unknown) => void;
   /** Streams its own answer (Server-Sent Events): the handler writes to `reply.raw` and returns null. */
   readonly streams?: boolean;
   handler(context: EndpointContext<B, Q>): Promise<Reply | null>;

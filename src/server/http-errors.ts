@@ -15,21 +15,34 @@ export class HttpError extends Error {
     readonly code: string,
     message: string,
     readonly extra: Readonly<Record<string, unknown>> = {},
+    /** Headers the answer carries beside the body (a 401's `WWW-Authenticate` challenge). */
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(message);
     this.name = 'HttpError';
   }
 }
 
-/** `422` with every problem addressed by JSON pointer. */
-export function invalid(issues: readonly FieldIssue[]): HttpError {
+/**
+ * How many field errors a `422` lists. A 1 MiB body can hold 100,000 unknown fields: listed in full, the answer would
+ * be several times the request and take the server seconds to build (every other request waiting behind it), and
+ * no client reads past the first few.
+ */
+export const maxListedIssues = 50;
+
+/**
+ * `422` with its problems addressed by JSON pointer: the first `maxListedIssues` of them, the message counting all
+ * (`total`, when the caller stopped collecting early).
+ */
+export function invalid(issues: readonly FieldIssue[], total = issues.length): HttpError {
+  const listed = issues.slice(0, maxListedIssues);
   return new HttpError(
     422,
     'invalid_input',
-    issues.length === 1
+    total === 1
       ? `${issues[0]!.path || '/'}: ${issues[0]!.message}`
-      : `${issues.length} invalid fields`,
-    { errors: issues.map((i) => ({ path: i.path, message: i.message })) },
+      : `${total} invalid fields${total > listed.length ? `; the first ${listed.length} are listed` : ''}`,
+    { errors: listed.map((i) => ({ path: i.path, message: i.message })) },
   );
 }
 
@@ -60,21 +73,26 @@ const pathWord = /^(?:[a-z]{1,40}(?:-[a-z]{1,40}){0,4}|v[0-9]{1,2})$/;
 
 /**
  * zod's issues as JSON pointers (`/a/0/b`); an unknown key is reported at its own path, redacted (a client may send a
- * key as a field's name, as the envelope parser knows).
+ * key as a field's name, as the envelope parser knows). Only the first `maxListedIssues` are built (each unknown key
+ * is redacted, which costs); `total` counts them all.
  */
-export function issuesOfZod(error: z.ZodError, base = ''): FieldIssue[] {
+export function issuesOfZod(error: z.ZodError, base = ''): { issues: FieldIssue[]; total: number } {
   const issues: FieldIssue[] = [];
+  let total = 0;
   for (const issue of error.issues) {
+    const keys = issue.code === 'unrecognized_keys' ? issue.keys : null;
+    total += keys?.length ?? 1;
+    if (issues.length >= maxListedIssues) continue;
     const path = base + issue.path.map((p) => `/${escapePointer(String(p))}`).join('');
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) {
-        issues.push({ path: `${path}/${escapePointer(redactSecrets(key))}`, message: 'unknown field' });
-      }
-    } else {
+    if (keys === null) {
       issues.push({ path, message: issue.message });
+      continue;
+    }
+    for (const key of keys.slice(0, maxListedIssues - issues.length)) {
+      issues.push({ path: `${path}/${escapePointer(redactSecrets(key))}`, message: 'unknown field' });
     }
   }
-  return issues;
+  return { issues, total };
 }
 
 function escapePointer(segment: string): string {

@@ -14,6 +14,7 @@ import {
   roleMayAccess,
   sessionCookieName,
   sessionCookie,
+  sessionExpiryMs,
   sessionFingerprint,
   verifySession,
   type Access,
@@ -31,6 +32,7 @@ import { sessionEndpoints } from './endpoints/session-endpoints.js';
 import { signInEndpoints } from './endpoints/sign-in-endpoints.js';
 import { errorBody, HttpError, invalid, issuesOfZod, quotedPath } from './http-errors.js';
 import { openApiDocument } from './openapi.js';
+import { installRequestEdges } from './request-edges.js';
 import { z, type ZodType } from 'zod';
 import { httpErrorOf } from './outcome-reply.js';
 import { landingPage } from './landing-page.js';
@@ -108,14 +110,14 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
     ...(options.logger === undefined ? { logger: false } : { loggerInstance: options.logger }),
     // Requests are logged by the onResponse hook below, with the route template: a URL may carry a token.
     logController: new LogController({ disableRequestLogging: true }),
-    return503OnClosing: true,
+    // Refused by `installRequestEdges` instead: Fastify's own 503 body is not the shape every error has.
+    return503OnClosing: false,
     routerOptions: { maxParamLength: maxPathParamLength },
     // Every refusal has the same shape, the router's and Node's too.
     frameworkErrors: (error, _request, reply) => routerErrorReply(error, reply as FastifyReply),
     clientErrorHandler: clientErrorReply,
   });
-  // Only JSON bodies: a text/plain body (fetch's default for a string) is 415, not a string handed to a schema.
-  app.removeContentTypeParser('text/plain');
+  const startClosing = installRequestEdges(app);
   const endpoints = [
     ...metaEndpoints(context),
     ...signInEndpoints(options.tokens, options.cookieKey, () => Date.now()),
@@ -131,6 +133,7 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   const limits = options.streamLimits ?? defaultStreamLimits;
   const roles = new WeakMap<FastifyRequest, Role | null>();
   for (const e of endpoints) {
+    const bodyOptional = e.body === undefined || e.body.safeParse(undefined).success;
     app.route({
       method: e.method,
       url: e.url,
@@ -139,6 +142,9 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
       onRequest: (request, _reply, done) => {
         try {
           roles.set(request, authorize(request, e.access, options));
+          // An empty body is no body, whatever its type says (`curl -d ''`, a client that always sends the JSON
+          // type): an endpoint that needs none is not refused for it (415, or 400 for empty JSON).
+          if (bodyOptional && isEmptyBody(request.headers)) delete request.headers['content-type'];
           done();
         } catch (error) {
           done(error as Error);
@@ -154,7 +160,13 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
           }),
       handler: async (request, reply) => {
         const role = roles.get(request) ?? null;
-        const body = e.body === undefined ? undefined : parse(e.body, request.body);
+        let body: unknown;
+        try {
+          body = e.body === undefined ? undefined : parse(e.body, request.body);
+        } catch (error) {
+          e.onInvalidBody?.(request.body);
+          throw error;
+        }
         const query = parse(e.query ?? noQuery, request.query ?? {});
         if (e.streams === true) {
           const opened = { role, token: callerToken(request, options) };
@@ -174,6 +186,7 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
           body,
           query,
           role,
+          credentialExpiresAtMs: credentialExpiry(request),
           headers: request.headers,
           request,
           reply,
@@ -210,7 +223,12 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   app.setErrorHandler((error, request, reply) => {
     const known = httpErrorOf(error) ?? clientError(error);
     if (known !== null) {
-      return reply.code(known.status).send(errorBody(known.code, known.message, known.extra));
+      // A 401 names the scheme that would be accepted (RFC 9110 section 11.6.1: it must carry a challenge).
+      if (known.status === 401) void reply.header('www-authenticate', bearerChallenge);
+      return reply
+        .code(known.status)
+        .headers(known.headers)
+        .send(errorBody(known.code, known.message, known.extra));
     }
     request.log.error(
       { err: { message: (error as Error).message, name: (error as Error).name } },
@@ -233,6 +251,7 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   });
   // Event streams never end on their own: end them so closing waits only for ordinary requests.
   app.addHook('preClose', (done) => {
+    startClosing();
     for (const reply of streams.keys()) reply.raw.end();
     done();
   });
@@ -275,6 +294,19 @@ function callerToken(request: FastifyRequest, options: HttpServerOptions): strin
   return cookie === null ? null : sessionFingerprint(cookie);
 }
 
+/** The challenge of every 401 (RFC 6750 section 3); a token that was sent and refused adds `error="invalid_token"`. */
+const bearerChallenge = 'Bearer realm="recourse"';
+
+/**
+ * When the credential of an authorized request stops being accepted: a session cookie's expiry; null for a bearer
+ * token (it lasts while it is configured) or a public request.
+ */
+function credentialExpiry(request: FastifyRequest): number | null {
+  if (request.headers.authorization !== undefined) return null;
+  const cookie = cookieValue(request.headers.cookie, sessionCookieName);
+  return cookie === null ? null : sessionExpiryMs(cookie);
+}
+
 /** The token of an `Authorization: Bearer TOKEN` header, or null. */
 function bearerToken(header: string): string | null {
   // The scheme is case-insensitive (RFC 9110 section 11.1): `bearer`, `BEARER` are the same.
@@ -289,7 +321,17 @@ function authorize(request: FastifyRequest, access: Access, options: HttpServerO
   if (header !== undefined) {
     const bearer = bearerToken(header);
     role = bearer === null ? null : options.tokens.lookup(bearer);
-    if (role === null) throw new HttpError(401, 'unauthorized', 'the bearer token is not valid');
+    if (role === null) {
+      throw new HttpError(
+        401,
+        'unauthorized',
+        'the bearer token is not valid',
+        {},
+        {
+          'www-authenticate': `${bearerChallenge}, error="invalid_token"`,
+        },
+      );
+    }
   } else {
     const cookie = cookieValue(request.headers.cookie, sessionCookieName);
     role = cookie === null ? null : verifySession(options.cookieKey, cookie, Date.now(), options.tokens);
@@ -319,9 +361,16 @@ function authorize(request: FastifyRequest, access: Access, options: HttpServerO
   return role;
 }
 
+function isEmptyBody(headers: FastifyRequest['headers']): boolean {
+  return headers['content-length'] === '0' && headers['transfer-encoding'] === undefined;
+}
+
 function parse<T>(schema: ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value);
-  if (!result.success) throw invalid(issuesOfZod(result.error));
+  if (!result.success) {
+    const { issues, total } = issuesOfZod(result.error);
+    throw invalid(issues, total);
+  }
   return result.data;
 }
 

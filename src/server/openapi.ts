@@ -38,7 +38,10 @@ export function openApiDocument(endpoints: readonly Endpoint[], version: string)
             },
           }),
       responses: Object.fromEntries(
-        Object.entries(e.responses).map(([status, description]) => [status, { description }]),
+        Object.entries({ ...commonResponses(e), ...e.responses }).map(([status, description]) => [
+          status,
+          Number(status) >= 400 ? { description, content: errorContent } : { description },
+        ]),
       ),
     };
   }
@@ -51,6 +54,7 @@ export function openApiDocument(endpoints: readonly Endpoint[], version: string)
         'Recovers AI coding agents from provider failures. Errors are `{error: {code, message}}`; invalid input is 422 with `errors: [{path, message}]` (JSON pointers).',
     },
     components: {
+      schemas: { Error: errorSchema },
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer' },
         cookie: { type: 'apiKey', in: 'cookie', name: 'recourse_session' },
@@ -60,6 +64,52 @@ export function openApiDocument(endpoints: readonly Endpoint[], version: string)
     paths,
   };
 }
+
+/**
+ * The refusals an endpoint may answer whatever it does (`docs/server.md`, Errors), so a client generated from the
+ * document, or a checker comparing answers with it, meets no status it was not told of. The endpoint's own
+ * descriptions win.
+ */
+function commonResponses(e: Endpoint): Record<number, string> {
+  const responses: Record<number, string> = {};
+  if (e.access !== 'public') {
+    responses[401] = '`unauthorized`: no or unknown credential (`WWW-Authenticate: Bearer`)';
+    responses[403] =
+      '`forbidden`: the role may not; `cross_origin`: a change with the cookie from another origin';
+  }
+  if (e.body !== undefined) {
+    responses[400] = '`malformed_json`: the body is not JSON';
+    responses[413] = '`body_too_large`: more than 1 MiB';
+    responses[415] = '`unsupported_media_type`: a body that is not application/json';
+  }
+  // A query parameter the endpoint does not declare is refused like an unknown field, on every endpoint.
+  responses[422] =
+    '`invalid_input`: wrong or unknown fields or query parameters, `errors: [{path, message}]`';
+  return responses;
+}
+
+/** Every error's body: `{error: {code, message, reason?}, errors?, ...}` (a refusal adds `route`, `current`, `plan`). */
+const errorSchema = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: { code: { type: 'string' }, message: { type: 'string' }, reason: { type: 'string' } },
+    },
+    errors: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['path', 'message'],
+        properties: { path: { type: 'string' }, message: { type: 'string' } },
+      },
+    },
+  },
+};
+
+const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
 
 function jsonSchema(schema: z.ZodType): unknown {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {

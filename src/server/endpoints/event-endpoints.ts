@@ -8,6 +8,8 @@ const eventsQuery = z.strictObject({ last_event_id: z.string().max(32).optional(
 /** A slow client is dropped past this much unsent data; it resumes from its last id when it reconnects. */
 const maxBufferedBytes = 4 * 1024 * 1024;
 const heartbeatMs = 15_000;
+/** The longest delay `setTimeout` keeps (about 24.8 days); a cookie lasts 12 hours. */
+const maxTimerMs = 2_147_483_647;
 const pageSize = 1000;
 
 /**
@@ -31,7 +33,7 @@ export function eventEndpoints(context: ServerContext): Endpoint[] {
         200: 'text/event-stream',
         503: '`too_many_streams`: the limit of open streams (in all or for the role) is reached; `Retry-After`',
       },
-      async handler({ query, headers, reply, request }) {
+      async handler({ query, headers, reply, request, credentialExpiresAtMs }) {
         // An empty id names no event (EventSource sends none then): follow from now, whichever way it came.
         const given = (text: unknown) => (typeof text === 'string' && text !== '' ? text : undefined);
         const resumeText = given(headers['last-event-id']) ?? given(query.last_event_id);
@@ -53,7 +55,7 @@ export function eventEndpoints(context: ServerContext): Endpoint[] {
         const write = (text: string) => {
           if (closed) return;
           raw.write(text);
-          if (raw.writableLength > maxBufferedBytes) end();
+          if (raw.writableLength > maxBufferedBytes) drop();
         };
         const send = (event: LoggedEvent) => {
           if (event.id <= lastSent) return;
@@ -70,12 +72,26 @@ export function eventEndpoints(context: ServerContext): Endpoint[] {
           );
         const heartbeat = setInterval(beat, heartbeatMs);
         heartbeat.unref();
+        // A stream opened with a session cookie ends when the cookie does: reconnecting then asks to sign in again.
+        const expiry =
+          credentialExpiresAtMs === null
+            ? null
+            : setTimeout(() => end(), Math.min(Math.max(0, credentialExpiresAtMs - Date.now()), maxTimerMs));
+        expiry?.unref();
         const end = () => {
           if (closed) return;
           closed = true;
           clearInterval(heartbeat);
+          if (expiry !== null) clearTimeout(expiry);
           unsubscribe();
           raw.end();
+        };
+        // A client this far behind may have stopped reading altogether: an ended stream would wait for it to read
+        // to the end, holding its connection, its unsent megabytes and its place among the open streams for as long
+        // as the client lives. The connection is cut instead; the client resumes from its last whole event.
+        const drop = () => {
+          end();
+          raw.destroy();
         };
         request.raw.on('close', end);
         try {

@@ -1,4 +1,4 @@
-import { parseIsoDateTime, snapshotOf } from '../../core/index.js';
+import { manualActions, parseIsoDateTime, snapshotOf } from '../../core/index.js';
 import { attemptDelay } from '../attempt-delay.js';
 import { documentOf, type ServerContext } from '../context.js';
 import { endpoint, type Endpoint } from '../endpoint.js';
@@ -135,6 +135,13 @@ export function routeEndpoints(context: ServerContext): Endpoint[] {
       summary:
         'Retry now, skip now, cancel or stop, fenced by the generation (and the state) the person saw; answers with the authoritative snapshot',
       body: routeActionBody,
+      // A refused body of a known action counts as `invalid` (a stale client sending a bad generation, say).
+      onInvalidBody(raw) {
+        const action = (raw as { action?: unknown } | null)?.action;
+        if ((manualActions as readonly unknown[]).includes(action)) {
+          context.observeAction(action as (typeof manualActions)[number], 'invalid');
+        }
+      },
       responses: {
         200: '`{result: changed|unchanged, route}` (a repeated cancel or stop is `unchanged`)',
         404: 'no such route',
