@@ -193,11 +193,12 @@ describe('recourse run', () => {
     const dir = folder();
     const state = join(dir, 'launches');
     const profile = writeProfile(dir, [
-      candidate('claude', `counted 1 ${state} capacity`, { policy: policy(1, 3, 'stop') }),
+      // Eight seconds: the resume below must start before the stored deadline, also on a loaded machine.
+      candidate('claude', `counted 1 ${state} capacity`, { policy: policy(1, 8, 'stop') }),
     ]);
     const first = startCli(['run', '--profile', profile, '--session', 'task-7', '--cwd', dir, 'fix it']);
     first.process.stdin.end();
-    await first.waitFor((_, err) => err.includes('retrying in 3 s') && err.includes(' s left (until '));
+    await first.waitFor((_, err) => err.includes('retrying in 8 s') && err.includes(' s left (until '));
     first.process.kill('SIGINT');
     expect(await first.exited).toBe(130);
     const resume = `recourse run --profile ${profile} --session task-7 --cwd ${dir}`;
@@ -211,7 +212,7 @@ describe('recourse run', () => {
     expect(again.stderr).toContain('[recourse] resuming session task-7: retry_wait on claude');
     // The wait continued to its stored deadline, not a new three seconds from now.
     expect(again.stderr).toMatch(
-      new RegExp(`waiting: [0-3] s left \\(until ${deadline?.replace(/\./g, '\\.')}\\)`),
+      new RegExp(`waiting: [0-8] s left \\(until ${deadline?.replace(/\./g, '\\.')}\\)`),
     );
     expect(again.stdout).toBe('Hello from the scripted agent.\n');
     expect(launches(state)).toBe(2);
