@@ -46,6 +46,16 @@ for (let i = 0; i < args.length; i++) {
 }
 
 const rulesById = new Map(catalogueRules.map((rule) => [rule.id, rule]));
+const unknown = [...show].filter((id) => !rulesById.has(id));
+if (args.includes('--show') && show.size === 0) fail('--show needs at least one rule id');
+if (unknown.length > 0) fail(`--show: no rule of the catalogue has the id ${unknown.join(', ')}`);
+if (!(top === Infinity || (Number.isInteger(top) && top > 0))) fail('--top needs a whole number above 0');
+
+/** One line on standard error, exit 2: a usage mistake, never an empty table. */
+function fail(message) {
+  console.error(`rule-exposure: ${message}`);
+  process.exit(2);
+}
 /** @type {Map<string, {support: number, exposure: number, rescued: number, unsafe: number, exposed: string[]}>} */
 const stats = new Map();
 const statOf = (id) => {
