@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { readJsonFile } from './read-json-file.js';
+import { badPortProblem } from '../support/fetch-bad-ports.js';
 import { escapeControlCharacters, escapeControlsInJson } from '../core/text/escape-controls.js';
 import { redactSecrets } from '../core/index.js';
 import { readScript } from '../fake-provider/script.js';
@@ -32,6 +33,12 @@ async function run(flags: { script: string; port: string }): Promise<number> {
     process.stderr.write(
       `recourse fake-provider: --port must be a port number from 0 to 65535 (got ${escapeControlCharacters(JSON.stringify(redactSecrets(flags.port)))})\n`,
     );
+    return 2;
+  }
+  // An agent's HTTP client (fetch) would refuse the provider's address: every request would fail as "bad port".
+  const unreachable = badPortProblem('--port', port);
+  if (unreachable !== null) {
+    process.stderr.write(`recourse fake-provider: ${unreachable}: choose another, or 0 for a free one\n`);
     return 2;
   }
   const read = await readJsonFile(flags.script);

@@ -6,7 +6,7 @@ import { webhookUrlProblem } from '../server/ack-dispatcher.js';
 import { escapeControlCharacters } from '../core/text/escape-controls.js';
 import { parsePostgresUrl } from '../store/postgres/postgres-url.js';
 import { uuidv7 } from '../support/ids.js';
-import { badPortProblem } from './fetch-bad-ports.js';
+import { badPortProblem } from '../support/fetch-bad-ports.js';
 
 /** The levels `--log-level` takes (pino's), quietest last. */
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { ServerTarget } from './http-client.js';
 import { escapeControlCharacters } from '../core/text/escape-controls.js';
-import { badPortProblem } from './fetch-bad-ports.js';
+import { badPortProblem } from '../support/fetch-bad-ports.js';
 import { hasIdShape } from '../core/index.js';
 
 /** Where `recourse serve` listens by default, so the client commands find it without configuration. */

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { Dispatcher, DispatchOptions } from '../engine/index.js';
+import { badPortProblem } from '../support/fetch-bad-ports.js';
 import type { DispatchIntent, JsonValue } from '../core/index.js';
 
 /** A dispatch intent as the orchestrator receives it (webhook body, `route.dispatch` event). */
@@ -109,6 +110,10 @@ export function webhookUrlProblem(url: string): string | null {
   if (parsed.username !== '' || parsed.password !== '') {
     return `must not carry a user or password (got ${JSON.stringify(maskedUrl(parsed))}): sign deliveries with RECOURSE_WEBHOOK_SECRET and check X-Recourse-Signature instead`;
   }
+  // fetch refuses these ports outright: every delivery would fail as "bad port", so say it at start-up.
+  const port = parsed.port === '' ? (parsed.protocol === 'https:' ? 443 : 80) : Number(parsed.port);
+  const unreachable = badPortProblem('port', port);
+  if (unreachable !== null) return `${unreachable}: no delivery could ever be made`;
   return null;
 }
 

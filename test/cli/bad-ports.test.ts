@@ -38,6 +38,33 @@ describe('ports that browsers and fetch refuse', () => {
     }
   });
 
+  it('serve refuses a --webhook on one: every delivery would fail as a bad port, so it is a usage error (exit 2), no database made', async () => {
+    const refused = await runCliAsync(
+      ['serve', '--port', '0', '--db', join(dir, 'hook.db'), '--webhook', 'http://127.0.0.1:6667/hook'],
+      {
+        RECOURSE_TOKENS: 'admin:admin-token-0123456789',
+        RECOURSE_WEBHOOK_SECRET: 'webhook-secret-0123456789',
+      },
+    );
+    expect(refused).toMatchObject({
+      status: 2,
+      stdout: '',
+      stderr:
+        "recourse serve: --webhook port 6667 is a port that browsers and fetch refuse to connect to (the Fetch standard's bad ports): no delivery could ever be made\n",
+    });
+    expect(existsSync(join(dir, 'hook.db'))).toBe(false);
+  });
+
+  it('fake-provider refuses to listen on one (agents reach it with fetch): a usage error (exit 2), before the script is read', async () => {
+    const run = await runCliAsync(['fake-provider', '--script', join(dir, 'absent.json'), '--port', '6000']);
+    expect(run).toMatchObject({
+      status: 2,
+      stdout: '',
+      stderr:
+        "recourse fake-provider: --port 6000 is a port that browsers and fetch refuse to connect to (the Fetch standard's bad ports): choose another, or 0 for a free one\n",
+    });
+  });
+
   it('the premise holds: Node’s fetch fails on these ports as bad ports, and not on the default', async () => {
     const badPort = async (port: number) =>
       fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(2000) }).then(

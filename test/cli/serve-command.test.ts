@@ -168,7 +168,7 @@ describe('recourse serve refuses what it cannot use', () => {
     first.process.kill('SIGTERM');
     expect(await first.exited).toBe(0);
     const hook = await runCliAsync(
-      ['serve', '--port', '0', '--db', join(dir, 'hook.db'), '--webhook', 'http://127.0.0.1:9/x'],
+      ['serve', '--port', '0', '--db', join(dir, 'hook.db'), '--webhook', 'http://127.0.0.1:9911/x'],
       {
         RECOURSE_TOKENS: tokens,
       },

@@ -275,6 +275,14 @@ describe('webhook dispatch', () => {
       /^the webhook URL must not carry a user or password \(got "http:\/\/user:\*\*\*@127\.0\.0\.1:7982\/hook"\)/,
     );
   });
+
+  it('a webhook URL on a port fetch refuses (the Fetch standard bad ports) is refused at start: no delivery could succeed', async () => {
+    await expect(
+      startTestService({ webhookUrl: 'http://127.0.0.1:10080/hook', webhookSecret: secret }),
+    ).rejects.toThrow(
+      /^the webhook URL port 10080 is a port that browsers and fetch refuse to connect to \(the Fetch standard's bad ports\): no delivery could ever be made$/,
+    );
+  });
 });
 
 function sink(lines: string[]): NodeJS.WritableStream {
