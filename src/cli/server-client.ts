@@ -1,4 +1,4 @@
-import { hasIdShape } from '../core/index.js';
+import { credentialIdMessage, idProblem } from '../core/index.js';
 import { escapeControlCharacters } from '../core/text/escape-controls.js';
 import { defaultServer, serverPortProblem, serverUrlSecretProblem, tokenProblem } from './server-flags.js';
 import { shapeProblem, type AnswerShape } from './answer-shape.js';
@@ -140,12 +140,15 @@ async function request<T>(
   return answer as T;
 }
 
-/** A plan id the server could hold (`hasIdShape`), or a usage error (exit 2) before any request is made. */
+/** A plan id the server could hold (`idProblem`), or a usage error (exit 2) before any request is made. */
 export function checkedPlanId(planId: string): string {
-  if (hasIdShape(planId)) return planId;
+  const problem = idProblem(planId);
+  if (problem === null) return planId;
   throw new ServerClientError(
     2,
-    `PLAN_ID must be 1 to 128 letters, digits and . _ : @ / -, starting with a letter or digit (got ${escapeControlCharacters(JSON.stringify(planId))})`,
+    problem === 'credential'
+      ? `PLAN_ID ${credentialIdMessage}`
+      : `PLAN_ID must be 1 to 128 letters, digits and . _ : @ / -, starting with a letter or digit (got ${escapeControlCharacters(JSON.stringify(planId))})`,
   );
 }
 

@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import type { ServerTarget } from './http-client.js';
 import { escapeControlCharacters } from '../core/text/escape-controls.js';
 import { badPortProblem } from '../support/fetch-bad-ports.js';
-import { hasIdShape } from '../core/index.js';
+import { credentialIdMessage, idProblem } from '../core/index.js';
 
 /** Where `recourse serve` listens by default, so the client commands find it without configuration. */
 export const defaultServer = 'http://127.0.0.1:7420';
@@ -87,14 +87,17 @@ export function usageError(command: string, message: string): never {
 }
 
 /**
- * A route or profile ID the server could hold (`hasIdShape`), or a usage error before any request: `..` or `.`
+ * A route or profile ID the server could hold (`idProblem`), or a usage error before any request: `..` or `.`
  * would otherwise name another endpoint once the URL is resolved (`/v1/routes/..` is `/v1/`).
  */
 export function checkedId(command: string, id: string): string {
-  if (hasIdShape(id)) return id;
+  const problem = idProblem(id);
+  if (problem === null) return id;
   usageError(
     command,
-    `ID must be 1 to 128 letters, digits and . _ : @ / -, starting with a letter or digit (got ${JSON.stringify(id)})`,
+    problem === 'credential'
+      ? `ID ${credentialIdMessage}`
+      : `ID must be 1 to 128 letters, digits and . _ : @ / -, starting with a letter or digit (got ${JSON.stringify(id)})`,
   );
 }
 

@@ -55,7 +55,7 @@ export {
   pointer as jsonPointer,
   type FieldIssue,
 } from './validation/field-issue.js';
-export { hasIdShape } from './validation/id-shape.js';
+export { credentialIdMessage, hasIdShape, idProblem } from './validation/id-shape.js';
 export * from './plan/index.js';
 export * from './route/index.js';
 export * from './notice/index.js';

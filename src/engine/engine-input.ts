@@ -2,7 +2,9 @@ import { EngineInputError } from './engine-errors.js';
 import {
   callerKinds,
   describeValue as describe,
+  credentialIdMessage,
   hasIdShape,
+  idProblem,
   manualActions,
   parseEnvelope,
   replayEventKinds,
@@ -283,7 +285,9 @@ export function checkAction(request: ManualActionRequest): ManualActionRequest {
 }
 
 function checkId(value: unknown, path: string, issues: FieldIssue[]): void {
-  if (!hasIdShape(value)) {
+  const problem = idProblem(value);
+  if (problem === 'credential') issues.push({ path, message: credentialIdMessage });
+  else if (problem === 'shape') {
     issues.push({
       path,
       message: `must be 1-128 letters, digits or ._:@/- starting with a letter or digit (got ${describe(value)})`,
