@@ -9,4 +9,4 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   process.exit(1);
 });
 
-await buildProgram().parseAsync(process.argv);
+await (await buildProgram(process.argv)).parseAsync(process.argv);

@@ -175,6 +175,6 @@ function trimLine(text: string, line: number): string {
 }
 
 /** Writes a chunk and waits for the stream to drain when its buffer is full. */
-export async function writeOut(stream: NodeJS.WritableStream, chunk: string): Promise<void> {
+export async function writeOut(stream: NodeJS.WritableStream, chunk: string | Uint8Array): Promise<void> {
   if (!stream.write(chunk)) await new Promise<void>((resolve) => stream.once('drain', () => resolve()));
 }
