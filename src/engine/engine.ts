@@ -174,6 +174,11 @@ export class Engine {
   private fireAgain = false;
   /** Background work idle() waits for: re-arming the timer, waking the routes a closed circuit held. */
   private readonly refreshing = new Set<Promise<void>>();
+  /**
+   * Timer refreshes whose read of the stored deadlines is under way, each with the earliest instant armed since it
+   * began: a deadline committed during the read is armed then, and may be missing from what the read returns.
+   */
+  private readonly refreshReads = new Set<{ earliestArmedMs: number }>();
   private closed = false;
   /** Set when `close` has finished: answers that arrive later are dropped (the store is about to close). */
   private shut = false;
@@ -597,6 +602,7 @@ export class Engine {
   }
 
   private arm(atMs: number): void {
+    for (const read of this.refreshReads) read.earliestArmedMs = Math.min(read.earliestArmedMs, atMs);
     if (this.closed || atMs >= this.armedAt) return;
     this.cancelTimer?.();
     this.armedAt = atMs;
@@ -913,19 +919,26 @@ export class Engine {
   private async refreshTimer(): Promise<void> {
     // Shared mode: an early firing claims nothing and arms from the database, so a stale timer costs one claim.
     if (this.options.shared !== undefined) return;
+    const read = { earliestArmedMs: Number.POSITIVE_INFINITY };
+    this.refreshReads.add(read);
     try {
-      const next = await this.options.store.earliestDeadline();
+      const stored = await this.options.store.earliestDeadline();
+      // A wait committed while the read ran (another route's retry) was armed meanwhile and may be missing from
+      // what the read saw: replacing the timer with the read alone would lose it until the next restart.
+      const next = Math.min(stored ?? Number.POSITIVE_INFINITY, read.earliestArmedMs);
       if (next === this.armedAt || this.firing !== null || this.closed) return;
       this.cancelTimer?.();
       this.cancelTimer = null;
       this.armedAt = Number.POSITIVE_INFINITY;
-      if (next !== null) this.arm(next);
+      if (Number.isFinite(next)) this.arm(next);
     } catch (error) {
       this.emit({
         type: 'error',
         atMs: this.options.clock.now(),
         message: `re-arming the timer failed: ${(error as Error).message}`,
       });
+    } finally {
+      this.refreshReads.delete(read);
     }
   }
 
