@@ -399,7 +399,7 @@ export class Engine {
    * Deletes routes that wait for nothing (`action_required`, or `active` after a turn that answered), with their
    * attempt history, intents and replay snapshots, when they last changed before `beforeMs`. An attempt still
    * running keeps its route (a stopped route's attempt runs on, and its answer still counts), unless the route
-   * stopped and a restart reported the attempt orphaned. A task session's route stays (delete the session first). Each is re-read and fenced:
+   * stopped and a restart reported the attempt orphaned, or it stopped because its dispatch was ambiguous. A task session's route stays (delete the session first). Each is re-read and fenced:
    * one that moved since is kept.
    */
   async purgeRoutes(options: { readonly beforeMs: number; readonly limit?: number }): Promise<number> {
@@ -1059,17 +1059,21 @@ function sameDocument(a: DynamicProfile, b: DynamicProfile): boolean {
 /**
  * Deletes a route that waits for nothing (`action_required`, or `active` after a turn that answered) and last
  * changed before `beforeMs`, re-read and fenced in the transaction: one that moved since is kept. An attempt still
- * running keeps its route (its answer still counts), unless the route stopped and a restart reported it orphaned.
+ * running keeps its route (its answer still counts), unless the route stopped and a restart reported it orphaned, or
+ * it stopped because its dispatch was ambiguous (`ambiguous_dispatch`: never sent again, waited for no more).
  */
 function purgeIdleWork(routeId: string, beforeMs: number): Work<boolean> {
   const work = async (tx: Parameters<Work<unknown>>[0]): Promise<boolean> => {
     const route = await tx.readRoute(routeId);
     if (route === null || route.updatedAtMs >= beforeMs) return false;
     const attempt = runningAttempt(route);
+    // An attempt stopped as ambiguous (its delivery was never confirmed) is waited for no more: it is never sent
+    // again, and kept for it the route could never be purged, nor its profile deleted.
     const waitsForNothing =
       route.state === 'active'
         ? attempt === null
-        : route.state === 'action_required' && (attempt === null || attempt.orphaned);
+        : route.state === 'action_required' &&
+          (attempt === null || attempt.orphaned || route.reason === 'ambiguous_dispatch');
     if (!waitsForNothing) return false;
     return tx.deleteRoute(routeId, route);
   };

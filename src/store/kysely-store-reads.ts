@@ -115,7 +115,12 @@ export abstract class KyselyStoreReads implements Store {
         eb.or([
           eb.and([
             eb('state', '=', 'action_required'),
-            eb.or([eb('dispatch', 'is', null), this.dispatchFlag('finished'), this.dispatchFlag('orphaned')]),
+            eb.or([
+              eb('dispatch', 'is', null),
+              this.dispatchFlag('finished'),
+              this.dispatchFlag('orphaned'),
+              eb('reason', '=', 'ambiguous_dispatch'),
+            ]),
           ]),
           eb.and([
             eb('state', '=', 'active'),

@@ -297,3 +297,46 @@ describe('times in the future and in the past, policies at their bounds', () => 
     }
   });
 });
+
+describe('retention', () => {
+  it('a route stopped for an ambiguous dispatch waits for nothing: it is purged, and then its profile can go', async () => {
+    const h = await harness();
+    try {
+      await h.engine.saveProfile(profileDocument(standardPolicy));
+      h.dispatcher.mode = 'reject';
+      await h.engine.startRoute({ routeId: 'r1', profileId: 'p' });
+      await h.engine.idle();
+      expect(await h.route('r1')).toMatchObject({
+        state: 'action_required',
+        reason: 'ambiguous_dispatch',
+        dispatch: { acknowledged: false, finished: false },
+      });
+      // A restart changes nothing about it: before, such a route stayed for good and kept its profile in use.
+      await h.restart();
+      expect(await h.engine.purgeRoutes({ beforeMs: h.clock.now() + 1 })).toBe(1);
+      await h.engine.deleteProfile('p');
+      expect(h.dispatcher.kinds()).toEqual(['initial:a:1']);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('a route stopped while its attempt is still being delivered stays until the dispatcher answers', async () => {
+    const h = await harness();
+    try {
+      await h.engine.saveProfile(profileDocument(standardPolicy));
+      let deliver!: () => void;
+      h.dispatcher.onDispatch = () => new Promise<void>((resolve) => (deliver = resolve));
+      await h.engine.startRoute({ routeId: 'r1', profileId: 'p' });
+      const stopped = await h.engine.act({ routeId: 'r1', action: 'stop', expectedGeneration: 1 });
+      expect(stopped.route).toMatchObject({ state: 'action_required', reason: 'stopped' });
+      expect(await h.engine.purgeRoutes({ beforeMs: h.clock.now() + 1 })).toBe(0);
+      deliver();
+      await h.engine.idle();
+      // Delivered: the attempt runs on and its answer still counts, so the route stays.
+      expect(await h.engine.purgeRoutes({ beforeMs: h.clock.now() + 1 })).toBe(0);
+    } finally {
+      await h.close();
+    }
+  });
+});
