@@ -340,3 +340,49 @@ describe('retention', () => {
     }
   });
 });
+
+describe('a route stopped while its attempt ran, then a restart', () => {
+  it('[DUR-06] the restart reports the attempt orphaned; the route can then be purged, and a late answer before that still counts', async () => {
+    const h = await waitingRoute();
+    try {
+      await h.advance(5);
+      const retrying = await h.route('r1');
+      expect(retrying).toMatchObject({ state: 'retrying', dispatch: { acknowledged: true } });
+      await h.engine.act({ routeId: 'r1', action: 'cancel', expectedGeneration: 1 });
+      expect(await h.engine.purgeRoutes({ beforeMs: h.clock.now() + 1 })).toBe(0);
+      const report = await h.restart();
+      expect(report.orphaned).toEqual([
+        expect.objectContaining({ routeId: 'r1', intentId: retrying.dispatch!.intentId, kind: 'retry' }),
+      ]);
+      expect(await h.route('r1')).toMatchObject({
+        state: 'action_required',
+        reason: 'cancelled',
+        dispatch: { orphaned: true, finished: false },
+      });
+      // Every restart reports it again until it is purged.
+      expect((await h.restart()).orphaned).toHaveLength(1);
+      expect(await h.engine.purgeRoutes({ beforeMs: h.clock.now() + 1 })).toBe(1);
+      expect(h.dispatcher.kinds()).toEqual(['initial:a:1', 'retry:a:1']);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('[DUR-06] a late success of the orphaned attempt of a stopped route still makes it active', async () => {
+    const h = await waitingRoute();
+    try {
+      await h.advance(5);
+      const retrying = await h.route('r1');
+      await h.engine.act({ routeId: 'r1', action: 'stop', expectedGeneration: 1 });
+      await h.restart();
+      const late = await h.engine.reportSuccess({
+        routeId: 'r1',
+        generation: 1,
+        invocationId: retrying.dispatch!.intentId,
+      });
+      expect(late).toMatchObject({ outcome: 'changed', route: { state: 'active' } });
+    } finally {
+      await h.close();
+    }
+  });
+});

@@ -58,7 +58,10 @@ export interface Store {
    * `limit`, oldest first.
    */
   finishedRoutes(beforeMs: number, limit: number): Promise<readonly string[]>;
-  /** Routes that wait for an attempt (`active`, `retrying`, `switching`): reconciliation looks for orphans there. */
+  /**
+   * Routes that wait for an attempt (`active`, `retrying`, `switching`), and routes stopped (`action_required`) while
+   * an accepted attempt still ran: reconciliation looks for orphans there.
+   */
   awaitingRoutes(): Promise<readonly { readonly id: string; readonly generation: number }[]>;
   /** Dispatch intents that were neither acknowledged nor resolved (reconciliation stops these routes). */
   unresolvedIntents(): Promise<readonly DispatchIntent[]>;
