@@ -174,6 +174,11 @@ export class Engine {
   private fireAgain = false;
   /** Background work idle() waits for: re-arming the timer, waking the routes a closed circuit held. */
   private readonly refreshing = new Set<Promise<void>>();
+  /**
+   * Timer refreshes whose read of the stored deadlines is under way, each with the earliest instant armed since it
+   * began: a deadline committed during the read is armed then, and may be missing from what the read returns.
+   */
+  private readonly refreshReads = new Set<{ earliestArmedMs: number }>();
   private closed = false;
   /** Set when `close` has finished: answers that arrive later are dropped (the store is about to close). */
   private shut = false;
@@ -394,7 +399,7 @@ export class Engine {
    * Deletes routes that wait for nothing (`action_required`, or `active` after a turn that answered), with their
    * attempt history, intents and replay snapshots, when they last changed before `beforeMs`. An attempt still
    * running keeps its route (a stopped route's attempt runs on, and its answer still counts), unless the route
-   * stopped and a restart reported the attempt orphaned. A task session's route stays (delete the session first). Each is re-read and fenced:
+   * stopped and a restart reported the attempt orphaned, or it stopped because its dispatch was ambiguous. A task session's route stays (delete the session first). Each is re-read and fenced:
    * one that moved since is kept.
    */
   async purgeRoutes(options: { readonly beforeMs: number; readonly limit?: number }): Promise<number> {
@@ -597,6 +602,7 @@ export class Engine {
   }
 
   private arm(atMs: number): void {
+    for (const read of this.refreshReads) read.earliestArmedMs = Math.min(read.earliestArmedMs, atMs);
     if (this.closed || atMs >= this.armedAt) return;
     this.cancelTimer?.();
     this.armedAt = atMs;
@@ -913,19 +919,26 @@ export class Engine {
   private async refreshTimer(): Promise<void> {
     // Shared mode: an early firing claims nothing and arms from the database, so a stale timer costs one claim.
     if (this.options.shared !== undefined) return;
+    const read = { earliestArmedMs: Number.POSITIVE_INFINITY };
+    this.refreshReads.add(read);
     try {
-      const next = await this.options.store.earliestDeadline();
+      const stored = await this.options.store.earliestDeadline();
+      // A wait committed while the read ran (another route's retry) was armed meanwhile and may be missing from
+      // what the read saw: replacing the timer with the read alone would lose it until the next restart.
+      const next = Math.min(stored ?? Number.POSITIVE_INFINITY, read.earliestArmedMs);
       if (next === this.armedAt || this.firing !== null || this.closed) return;
       this.cancelTimer?.();
       this.cancelTimer = null;
       this.armedAt = Number.POSITIVE_INFINITY;
-      if (next !== null) this.arm(next);
+      if (Number.isFinite(next)) this.arm(next);
     } catch (error) {
       this.emit({
         type: 'error',
         atMs: this.options.clock.now(),
         message: `re-arming the timer failed: ${(error as Error).message}`,
       });
+    } finally {
+      this.refreshReads.delete(read);
     }
   }
 
@@ -1046,17 +1059,21 @@ function sameDocument(a: DynamicProfile, b: DynamicProfile): boolean {
 /**
  * Deletes a route that waits for nothing (`action_required`, or `active` after a turn that answered) and last
  * changed before `beforeMs`, re-read and fenced in the transaction: one that moved since is kept. An attempt still
- * running keeps its route (its answer still counts), unless the route stopped and a restart reported it orphaned.
+ * running keeps its route (its answer still counts), unless the route stopped and a restart reported it orphaned, or
+ * it stopped because its dispatch was ambiguous (`ambiguous_dispatch`: never sent again, waited for no more).
  */
 function purgeIdleWork(routeId: string, beforeMs: number): Work<boolean> {
   const work = async (tx: Parameters<Work<unknown>>[0]): Promise<boolean> => {
     const route = await tx.readRoute(routeId);
     if (route === null || route.updatedAtMs >= beforeMs) return false;
     const attempt = runningAttempt(route);
+    // An attempt stopped as ambiguous (its delivery was never confirmed) is waited for no more: it is never sent
+    // again, and kept for it the route could never be purged, nor its profile deleted.
     const waitsForNothing =
       route.state === 'active'
         ? attempt === null
-        : route.state === 'action_required' && (attempt === null || attempt.orphaned);
+        : route.state === 'action_required' &&
+          (attempt === null || attempt.orphaned || route.reason === 'ambiguous_dispatch');
     if (!waitsForNothing) return false;
     return tx.deleteRoute(routeId, route);
   };

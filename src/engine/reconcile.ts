@@ -1,7 +1,13 @@
 import type { BatchQueue } from './batch-queue.js';
 import type { ReconciledAttempt, ReconciliationReport } from './reconciliation-report.js';
 import { routeWork } from './route-work.js';
-import { orphanedAttempt, type DispatchIntent, type Store } from '../core/index.js';
+import {
+  orphanedAttempt,
+  runningAttempt,
+  type DispatchIntent,
+  type Route,
+  type Store,
+} from '../core/index.js';
 
 /**
  * Restart reconciliation (REQUIREMENTS DUR-05, DUR-06). A waiting route's row holds its deadline and no intent
@@ -50,7 +56,7 @@ export async function reconcile(
   const orphaned: ReconciledAttempt[] = [];
   for (const result of marked) {
     if (result.outcome === 'not_found') continue;
-    const d = orphanedAttempt(result.route);
+    const d = orphanedAttempt(result.route) ?? stoppedOrphan(result.route);
     if (d !== null)
       orphaned.push(attemptOf(result.route.id, result.route.generation, d.intentId, d.kind, d.candidate));
   }
@@ -66,4 +72,10 @@ function attemptOf(
   candidate: string,
 ): ReconciledAttempt {
   return { routeId, generation, intentId, kind, candidate };
+}
+
+/** A route stopped while its accepted attempt ran, that attempt marked orphaned by a restart. */
+function stoppedOrphan(route: Route) {
+  const attempt = runningAttempt(route);
+  return route.state === 'action_required' && attempt !== null && attempt.orphaned ? attempt : null;
 }

@@ -38,7 +38,7 @@ export abstract class KyselyStoreReads implements Store {
   constructor(
     protected readonly db: Kysely<Database>,
     /** True for a route whose stored dispatch has this flag set (the dialect reads inside its JSON). */
-    private readonly dispatchFlag: (flag: 'finished' | 'orphaned') => Expression<SqlBool>,
+    private readonly dispatchFlag: (flag: 'acknowledged' | 'finished' | 'orphaned') => Expression<SqlBool>,
   ) {}
 
   abstract migrate(): Promise<readonly string[]>;
@@ -115,7 +115,12 @@ export abstract class KyselyStoreReads implements Store {
         eb.or([
           eb.and([
             eb('state', '=', 'action_required'),
-            eb.or([eb('dispatch', 'is', null), this.dispatchFlag('finished'), this.dispatchFlag('orphaned')]),
+            eb.or([
+              eb('dispatch', 'is', null),
+              this.dispatchFlag('finished'),
+              this.dispatchFlag('orphaned'),
+              eb('reason', '=', 'ambiguous_dispatch'),
+            ]),
           ]),
           eb.and([
             eb('state', '=', 'active'),
@@ -143,7 +148,17 @@ export abstract class KyselyStoreReads implements Store {
     return this.db
       .selectFrom('routes')
       .select(['id', 'generation'])
-      .where('state', 'in', ['active', 'retrying', 'switching'])
+      .where((eb) =>
+        eb.or([
+          eb('state', 'in', ['active', 'retrying', 'switching']),
+          // Stopped while an accepted attempt ran: its answer still counts, but after a restart none may come.
+          eb.and([
+            eb('state', '=', 'action_required'),
+            this.dispatchFlag('acknowledged'),
+            eb.not(this.dispatchFlag('finished')),
+          ]),
+        ]),
+      )
       .orderBy('id')
       .execute();
   }

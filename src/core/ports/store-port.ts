@@ -53,12 +53,15 @@ export interface Store {
   /** Routes in id order after the cursor `after`, by state and dynamic profile when given, at most `limit`. */
   listRoutes(query: RouteQuery): Promise<readonly Route[]>;
   /**
-   * Routes that wait for nothing (`action_required` with no attempt that may still run, or `active` after a turn
-   * that answered), last changed before `beforeMs`, and no task session's: the candidates of a purge. At most
+   * Routes that wait for nothing (`action_required` with no attempt that may still run, or stopped as
+   * `ambiguous_dispatch`; `active` after a turn that answered), last changed before `beforeMs`, and no task session's: the candidates of a purge. At most
    * `limit`, oldest first.
    */
   finishedRoutes(beforeMs: number, limit: number): Promise<readonly string[]>;
-  /** Routes that wait for an attempt (`active`, `retrying`, `switching`): reconciliation looks for orphans there. */
+  /**
+   * Routes that wait for an attempt (`active`, `retrying`, `switching`), and routes stopped (`action_required`) while
+   * an accepted attempt still ran: reconciliation looks for orphans there.
+   */
   awaitingRoutes(): Promise<readonly { readonly id: string; readonly generation: number }[]>;
   /** Dispatch intents that were neither acknowledged nor resolved (reconciliation stops these routes). */
   unresolvedIntents(): Promise<readonly DispatchIntent[]>;

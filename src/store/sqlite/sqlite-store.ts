@@ -1,5 +1,4 @@
-import { mkdirSync } from 'node:fs';
-import { createOwnerOnly } from './owner-only-file.js';
+import { createFolders, createOwnerOnly } from './owner-only-file.js';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, sql, type SqlBool } from 'kysely';
@@ -53,7 +52,7 @@ export function openSqliteDatabase(options: SqliteStoreOptions = {}): SqliteData
   if (file !== ':memory:') {
     // A folder it creates is the owner's alone (0700); the file is created 0600 before SQLite opens it, and SQLite
     // gives its -wal and -shm files the database file's mode.
-    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    createFolders(dirname(file));
     createOwnerOnly(file);
   }
   const database = new BetterSqlite3(file);
