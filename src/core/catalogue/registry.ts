@@ -12,6 +12,7 @@ import { providerDialectRules } from './rules/provider-dialects.js';
 import { peerSuiteRules } from './rules/peer-suites.js';
 import { providerSignatureRules } from './rules/provider-signatures.js';
 import { servingLayerRules } from './rules/serving-layer.js';
+import { toolLookalikeRules } from './rules/tool-lookalikes.js';
 import { toolSurfaceRules } from './rules/tool-surface.js';
 import type { Rule } from './rule.js';
 
@@ -29,6 +30,7 @@ export const catalogueRules: readonly Rule[] = Object.freeze([
   ...peerSuiteRules,
   ...agentTurnRules,
   ...clientTransportRules,
+  ...toolLookalikeRules,
   ...hardShapeRules,
   ...networkRules,
   ...httpStatusRules,

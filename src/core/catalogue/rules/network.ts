@@ -1,6 +1,7 @@
 import {
   causeOnly,
   connectRpcError,
+  jdkOnlyStack,
   litellmCatchAll,
   malformedResponse,
   notTheModelCall,
@@ -17,7 +18,7 @@ const modelApiPath =
 
 // A failed action on something that is no model call (a token, an extension, a package ...) is not one either.
 const notAFailureReport = new RegExp(
-  `${proseCue.source}|${causeOnly.source}|${malformedResponse.source}|${notTheModelCall.source}`,
+  `${proseCue.source}|${causeOnly.source}|${malformedResponse.source}|${notTheModelCall.source}|${jdkOnlyStack.source}`,
 );
 
 /** CUR-08's vetoes (context cancellation, deadline, cancel escalation) and prose: no transport loss then. */

@@ -25,6 +25,15 @@ export const loopbackUnknownError =
   /\bunknown error,? url: https?:\/\/(?:127\.0\.0\.1|localhost|\[::1\])[:/]/;
 
 /**
+ * A JVM network exception whose stack names only the JDK's own frames (`java.net.SocketTimeoutException: Connect timed
+ * out` then `at java.base/sun.nio.ch.NioSocketImpl…` and nothing else, round 29): no client library, host, URL or
+ * caller is named, so nothing says a model call timed out; the network rules leave it unclassified. A frame of any
+ * other package (OkHttp, an SDK, the application) names the caller, and the rules read it again.
+ */
+export const jdkOnlyStack =
+  /^\s{0,8}(?:caused by: )?java\.(?:net|io)\.[a-z]{1,40}exception: [^\n]{1,120}(?:\n[ \t]{0,8}at (?:java\.base\/)?(?:java|javax|sun|jdk)\.[^\n]{1,200}){1,40}\s{0,8}$/;
+
+/**
  * A Connect-RPC client's error carries the RPC status in brackets (`ConnectError: [unavailable] Error`,
  * `[unauthenticated]`, `[resource_exhausted]`): the word ConnectError names the protocol, not a connection that
  * could not be made, so the connection rules do not read it. The bracketed code says less than a connection failure.
@@ -156,7 +165,21 @@ const otherSubjects = String.raw`(?<!\bcallbacks?[:=]?\s{0,2}\[?['\x22]?)\b(?:po
  * certificate"): its credential words are the login's, and the network failure is the sign-in flow's (issue 10), so no
  * credential was refused.
  */
-const signInNetworkFailure = String.raw`\b(?:log ?in|sign[ -]?in|authenticat\w{0,10}|oauth|token exchange)\b[^\n]{0,300}?(?:\bfailed, reason:|\berror sending request\b|\bself-signed certificate\b|\bsocket disconnected\b|\beconnrefused\b|\betimedout\b|\benotfound\b|\bgetaddrinfo\b|\bclient error \(connect\))`;
+const signInNetworkFailure = String.raw`\b(?:log ?in|sign[ -]?in|authenticat\w{0,10}|oauth|token exchange)\b[^\n]{0,300}?(?:\bfailed, reason:|\berror sending request\b|\bself-signed certificate\b|\bsocket disconnected\b|\beconnrefused\b|\betimedout\b|\benotfound\b|\bgetaddrinfo\b|\bclient error \(connect\)|\btimeout of \d{3,6}ms exceeded\b)`;
+
+/**
+ * Round 29 (tool look-alikes): more objects of a failed action that are no model call, each read by its shape. A
+ * list of models fetched by a named part of an app's own UI (`Failed to fetch models in webviewMessageHandler
+ * requestRouterModels for deepinfra: Error: read ECONNRESET`): a picker's background refresh, not a turn; a model list
+ * the agent loads before its turn (`Error loading model list: fetch failed`, `Failed to fetch models from CAPI`) stays
+ * the provider's, and so does a list fetched from a named model host. An update or release check that failed
+ * (`Release check failed: 403 rate limit exceeded`, `latest version probe`, `检查更新失败`). A usage meter's endpoint
+ * (`Claude CLI usage endpoint is rate limited`): an account look-up. A language server (its download, start or
+ * update), Hugging Face Hub's file client (`HfHubHTTPError` with no inference call or endpoint named), a tool call a
+ * harness logged as failed (`exec tools fail ... function=browser_navigate`), and a sign-in whose OAuth request timed
+ * out or whose authentication failed on the network (`Codex OAuth 认证失败: timeout of 30000ms exceeded`).
+ */
+const toolLookalikes = String.raw`\bfailed to (?:fetch|get|load|refresh) models in [a-z_.]{3,60}\b(?![^\n]{0,300}?(?:${modelTarget.source}))|\b(?:release|update|version|upgrade) (?:check|probe)s? (?:failed|error)\b|\bcheck(?:ing)? for updates? failed\b|\blatest version probe\b|检查更新失败|\busage (?:endpoint|meter)\b|\bcould not (?:parse|read|fetch|get) (?:the )?(?:[a-z]{1,20} )?usage\b|\blanguage server\b|\bhfhubhttperror\b(?![^\n]{0,300}(?:inference|endpoints\.huggingface\.cloud|chat\/completions|${modelTarget.source}))|\bexec(?:ute|uting)? tools? fail(?:ed|s)?\b|\btoolcall=call_|${signInNetworkFailure}|\boauth\b[^\n]{0,40}认证失败`;
 
 /**
  * OAuth's authorization-code exchange ("Exchanging code for tokens... Token exchange failed (400)"): a step of the
@@ -178,7 +201,7 @@ const agentErrorLine = String.raw`[\s\S]{0,16000}?(?:^|\n)[^\n]{0,60}(?:\bapi er
  * once, not once per position.
  */
 export const notTheModelCall = new RegExp(
-  `^(?!${agentErrorLine})[\\s\\S]{0,16000}?(?:${nonModelAction.source}|${clientOwnLimiter.source}|${installerLine.source}|${foreignConnection}|${foreignRequestTarget}|${otherServiceWords}|${otherSubjects})`,
+  `^(?!${agentErrorLine})[\\s\\S]{0,16000}?(?:${nonModelAction.source}|${clientOwnLimiter.source}|${installerLine.source}|${foreignConnection}|${foreignRequestTarget}|${otherServiceWords}|${otherSubjects}|${toolLookalikes})`,
 );
 
 /**

@@ -37,7 +37,7 @@ export const toolSurfaceRules: readonly Rule[] = [
     code: 'side_channel',
     confidence: 'high',
     when: {
-      keywords: ['package', 'marketplace', 'extensions', 'extension', 'update'],
+      keywords: ['package', 'marketplace', 'extensions', 'extension', 'update', 'updates'],
       text: /\brequest for package information failed\b|\b(?:could not|cannot|can't|unable to) connect to the extension marketplace\b|\berror while fetching extensions\b|\bmarketplace\.visualstudio\.com\/_apis\/public\/gallery\b|\bopen-vsx\.org\/api\b|\bupdate check failed\b|\bfailed to check for updates\b/,
       unless: modelEndpoint,
     },
