@@ -21,6 +21,10 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: [crash, packed, ui, agents],
           testTimeout: 60_000,
+          // Vitest's default is one worker fewer than the cores: one file at a time on two. Many of these files
+          // wait on child processes (the built CLI, servers, PostgreSQL) or on the real clock, so two at a time keep
+          // both cores busy. Every PostgreSQL file works in schemas of its own, so two never meet.
+          maxWorkers: 2,
         },
       },
       {
@@ -48,9 +52,8 @@ export default defineConfig({
       },
       {
         // The web UI in Debian's Chromium against the built `recourse serve`: after the unit files, beside the
-        // crash and package suites (each browser test file starts its own service and browser). A project gets one
-        // worker on two cores by default; these files mostly wait on the browser and the server (other processes),
-        // so two run at once.
+        // crash and package suites (each browser test file starts its own service and browser). These files mostly wait
+        // on the browser and the server (other processes), so two run at once, as in every group but the last two.
         test: {
           name: 'ui',
           include: [ui],
