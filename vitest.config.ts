@@ -20,7 +20,9 @@ export default defineConfig({
           name: 'unit',
           include: ['test/**/*.test.ts'],
           exclude: [crash, packed, ui, agents],
-          testTimeout: 60_000,
+          // A hang guard, not a speed check: with two files at once a test that starts the built CLI several
+          // times took 60 s on a machine loaded by other work, where it takes a few seconds alone.
+          testTimeout: 120_000,
           // Vitest's default is one worker fewer than the cores: one file at a time on two. Many of these files
           // wait on child processes (the built CLI, servers, PostgreSQL) or on the real clock, so two at a time keep
           // both cores busy. Every PostgreSQL file works in schemas of its own, so two never meet.
