@@ -24,6 +24,7 @@ describe('ids that hold a credential', () => {
     expect(idProblem(anthropicKey)).toBe('credential');
     expect(idProblem(`route/${githubToken}`)).toBe('credential');
     expect(idProblem('AKIAIOSFODNN7EXAMPLE')).toBe('credential');
+    expect(idProblem(`apikey:${'AbCdEfGhIjKlMnOpQrStUvWxYz012345'}`)).toBe('credential');
     expect(idProblem('../etc/passwd')).toBe('shape');
     expect(idProblem(42)).toBe('shape');
     for (const fine of [
@@ -33,6 +34,11 @@ describe('ids that hold a credential', () => {
       'f'.repeat(40),
       'token-refresh-route-abc123def456',
       'session-2026-12-06',
+      // A key word before a separator is a name here, not a key's label (a task session's route id).
+      'session:0190b3c2-7f1e-7abc-8def-0123456789ab',
+      'session:sess-HOSTILE-c0ffee',
+      'token:0190b3c2-7f1e-7abc-8def-0123456789ab',
+      'secret/route-1',
     ])
       expect(idProblem(fine)).toBeNull();
   });

@@ -15,7 +15,13 @@ const idShape = /^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,127}$/;
  */
 export function idProblem(value: unknown): 'shape' | 'credential' | null {
   if (typeof value !== 'string' || !idShape.test(value)) return 'shape';
-  return redactSecrets(value).includes('[REDACTED]') ? 'credential' : null;
+  // Each segment is judged alone: in prose a key word before a colon ("session: ...", "token: ...") makes the scan
+  // read what follows as that key's value, but in an id the separators join names (`session:<uuid>` is a task
+  // session's route), so only a segment that is itself key-shaped (a prefixed key, a JWT, a long random run) counts.
+  for (const segment of value.split(/[:/@]/)) {
+    if (segment !== '' && redactSecrets(segment).includes('[REDACTED]')) return 'credential';
+  }
+  return null;
 }
 
 /** Whether `value` can be a caller-chosen id: it has the id shape and holds no credential (`idProblem`). */

@@ -25,7 +25,8 @@ const buildInfo = { version: '0.1.0', catalogueVersion };
 
 /** Route ids, session and task ids, profile ids, provider strings and payload text a hostile caller chooses. */
 const hostile = {
-  routeIds: ['route-HOSTILE-7f3a9c2e-4b1d', 'Tenant/4242:secret@route', 'AKIAHOSTILEROUTE0001'],
+  // A key-shaped id (AKIA…) is refused outright (test/server/credential-ids.test.ts), so none is used here.
+  routeIds: ['route-HOSTILE-7f3a9c2e-4b1d', 'Tenant/4242:secret@route', 'HOSTILE-ROUTE-0001'],
   sessionId: 'sess-HOSTILE-c0ffee',
   taskId: 'task-HOSTILE-31337',
   profileId: 'fleet-HOSTILE-0042',
