@@ -10,6 +10,7 @@ import { localRules } from './rules/local.js';
 import { networkRules } from './rules/network.js';
 import { providerDialectRules } from './rules/provider-dialects.js';
 import { peerSuiteRules } from './rules/peer-suites.js';
+import { proseHardRules } from './rules/prose-hard.js';
 import { providerSignatureRules } from './rules/provider-signatures.js';
 import { servingLayerRules } from './rules/serving-layer.js';
 import { toolLookalikeRules } from './rules/tool-lookalikes.js';
@@ -31,6 +32,7 @@ export const catalogueRules: readonly Rule[] = Object.freeze([
   ...agentTurnRules,
   ...clientTransportRules,
   ...toolLookalikeRules,
+  ...proseHardRules,
   ...hardShapeRules,
   ...networkRules,
   ...httpStatusRules,

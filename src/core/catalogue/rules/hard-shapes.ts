@@ -23,7 +23,7 @@ import type { Rule } from '../rule.js';
  * MCP servers, plugins and extensions, deploy and infrastructure tools, search and scraping APIs. Their name anywhere
  * in the text leaves the shape unread (a safe `unclassified`): the wording alone cannot tell whose refusal it is.
  */
-const toolSubject =
+export const toolSubject =
   /\b(?:github|gitlab|bitbucket|git|gh|repo|repos|repository|repositories|npm|npmjs|pypi|pip|docker|ghcr|quay|registry|bucket|s3|blob|storage|drive|gmail|calendar|sheets?|slack|discord|telegram|jira|confluence|notion|linear|database|postgres(?:ql)?|mysql|sqlite|redis|mongo(?:db)?|mcp|plugins?|extensions?|marketplace|kubectl|kubernetes|helm|terraform|vercel|netlify|heroku|firebase|stripe|youtube|maps|places|search|serp(?:api)?|tavily|firecrawl|scrap(?:e|er|ing)|crawl(?:er|ing)?|webhook|smtp|sms|twilio|sentry|telemetry|analytics|disk|inode|filesystem|eacces|eperm)\b/;
 
 /**
@@ -37,7 +37,7 @@ const managementAction =
  * A state denied, not reported: "has not been exceeded yet", "is not revoked". The same words as the failure, the
  * opposite meaning.
  */
-const negatedState =
+export const negatedState =
   /\b(?:has|have|is|are|was|were)(?:n.t| not| never)\s{1,4}(?:yet\s{1,4})?(?:been\s{1,4})?(?:reached|exceeded|exhausted|used up|depleted|run out|revoked|expired|terminated|disabled|blocked|denied)\b/;
 
 /** What every family leaves alone: text about an error, a hedge, an action on something else, a tool's subject. */

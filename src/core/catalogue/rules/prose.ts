@@ -89,7 +89,7 @@ export const hedgedCause =
 function failedActionOn(objects: string) {
   return String.raw`\b(?:(?:failed to|unable to|could not|couldn.t|cannot|can.t|error:?|failure:?) (?:while )?(?:get|getting|fetch|fetching|request|requesting|load|loading|download|downloading|install|installing|refresh|refreshing|retrieve|retrieving|pull|pulling|push|pushing|upload|uploading|check|checking|update|updating|write|writing|read|reading)|failed (?:getting|fetching|requesting|loading|downloading|installing|refreshing|retrieving|pulling|pushing|uploading|checking|updating|writing|reading)) (?:the |an? |your |our |local )?(?:[a-z0-9_.-]{1,30} ){0,2}(?:${objects})\b|\b(?:failed|error|failure|unable to|could not) (?:while )?search(?:ing)?\b`;
 }
-const nonModelObjects = String.raw`pricing|prices?|versions?|updates?|extensions?|plugins?|packages?|images?|manifests?|metadata|resources?|files?|documents?|sources?|index|licen[cs]e|telemetry`;
+const nonModelObjects = String.raw`pricing|prices?|versions?|updates?|extensions?|plugins?|packages?|images?|manifests?|metadata|resources?|files?|documents?|sources?|index|licen[cs]e|telemetry|agents`;
 const nonModelAction = new RegExp(failedActionOn(String.raw`tokens?|${nonModelObjects}`));
 /**
  * The same without a token as the object: a token got or refreshed is a sign-in, no model call (so no transient
@@ -146,7 +146,16 @@ const foreignRequestTarget = String.raw`(?:\burl:? ?['"(]?|\brequest to |\bwhen 
  * limit) or a registry's pull rate limit; an MCP server or tool and its JSON-RPC errors; an exporter of spans, metrics
  * or events. A model provider keys its limits on an organization, a model or tokens, and is no MCP server.
  */
-const otherServiceWords = String.raw`\bwhen calling the (?!(?:invoke|converse|generate|chat|sendmessage|retrieveandgenerate|startconversation)[a-z0-9]{0,40} operation)[a-z][a-z0-9]{1,60} operation\b|\boperation error (?!(?:bedrock|q|sagemaker)\b)[a-z][a-z0-9 ]{1,40}: [a-z][a-z0-9]{1,60}, |\brate limit exceeded for (?:installation id|user id|<ip|\d{1,3}\.\d{1,3}\.)|\bsecondary rate limit\b|\bpull rate limit\b|\bmcp[ _:-]?(?:error|servers?|tools?|tool_result|update-server|restart-server|http|transport|client|session)\b|\bmcperror\b|\[mcp\]|\bstreamable ?http\b|\btool (?:execution|call|invocation) failed\b|\bfailed to export (?:\d{1,9} )?(?:(?:span|metric|trace|log|event)s? )?(?:batch(?:es)?|spans|metrics|traces|logs|events)\b|\bcode e[45]\d\d\b|\bhttps?:\/\/[^\s'\x22]{1,200}\/mcp\b|\bsearch (?:tool|failed|api error)\b|\berror during (?:the |a )?(?:web )?search\b|\bx-ms-ratelimit-remaining-subscription-|\bresourcerequeststhrottled\b`;
+/**
+ * Round 30: a key variable that is a tool's own, by its name. A code host's, chat or workspace platform's, search or
+ * scraping service's key (`GITHUB_PERSONAL_ACCESS_TOKEN not set`, `TAVILY_API_KEY environment variable is required`),
+ * and a provider's key kept under a tool's own prefix (`NANOBANANA_GEMINI_API_KEY`): the tool that asks for it is
+ * what failed, not the agent's model call. A framework's public prefix (`VITE_`, `NEXT_PUBLIC_`) and a provider's or
+ * gateway's own prefix (`AZURE_OPENAI_API_KEY`) are no tool.
+ */
+const toolKeyVariable = String.raw`\b(?:github|gitlab|bitbucket|slack|discord|notion|linear|jira|atlassian|confluence|figma|sentry|tavily|serper|serpapi|brave|exa|firecrawl|jina|context7|smithery|e2b|browserbase|stripe|supabase|vercel)_[a-z_]{0,30}?(?:api_key|token|pat)\b|\b(?!(?:azure|vertex|google|gcp|aws|bedrock|vite|react_app|expo_public|litellm|openrouter|cloudflare|portkey|helicone)_)[a-z][a-z0-9]{2,24}_(?:gemini|google|openai|anthropic|claude|groq|mistral|deepseek|xai|openrouter|dashscope|qwen|moonshot|zhipu)_api_key\b`;
+
+const otherServiceWords = String.raw`\bwhen calling the (?!(?:invoke|converse|generate|chat|sendmessage|retrieveandgenerate|startconversation)[a-z0-9]{0,40} operation)[a-z][a-z0-9]{1,60} operation\b|\boperation error (?!(?:bedrock|q|sagemaker)\b)[a-z][a-z0-9 ]{1,40}: [a-z][a-z0-9]{1,60}, |\brate limit exceeded for (?:installation id|user id|<ip|\d{1,3}\.\d{1,3}\.)|\bsecondary rate limit\b|\bpull rate limit\b|\bmcp[ _:-]?(?:error|servers?|tools?|tool_result|update-server|restart-server|http|transport|client|session)\b|\bmcperror\b|\[mcp\]|\bstreamable ?http\b|\btool (?:execution|call|invocation) failed\b|\bfailed to export (?:\d{1,9} )?(?:(?:span|metric|trace|log|event)s? )?(?:batch(?:es)?|spans|metrics|traces|logs|events)\b|\bcode e[45]\d\d\b|\bhttps?:\/\/[^\s'\x22]{1,200}\/mcp\b|\bsearch (?:tool|failed|api error)\b|\berror during (?:the |a )?(?:web )?search\b|\bx-ms-ratelimit-remaining-subscription-|\bresourcerequeststhrottled\b|${toolKeyVariable}`;
 
 /**
  * Subjects whose failure is no model call, named by their kind or product: an observability or telemetry client
