@@ -34,6 +34,9 @@ describe('recourse serve --demo', () => {
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    // Kept for the failure message: an exit other than 0 says why on standard error.
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
     const opened = await new Promise<{ url: string; token: string }>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no start-up line: ${out}`)), 30_000);
       child.stdout.on('data', () => {
@@ -70,7 +73,7 @@ describe('recourse serve --demo', () => {
       stream.close();
       child.kill('SIGTERM');
     }
-    expect(await exited).toBe(0);
+    expect(await exited, err).toBe(0);
     expect(out).toContain('recourse routes list');
   }, 90_000);
 });
