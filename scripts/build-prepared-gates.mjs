@@ -9,10 +9,10 @@ import { BranchTable, PrunedPattern } from '../dist/core/classify/pruned-pattern
 
 const target = fileURLToPath(new URL('../dist/core/classify/prepared-gates.js', import.meta.url));
 
-/** Every pattern a compiled rule runs through `PrunedPattern` (its text and its veto), by flags and source. */
+/** Every pattern a compiled rule runs through `PrunedPattern` (its text, its veto and its anchor), by flags and source. */
 const entries = new Map();
 for (const rule of catalogueRules) {
-  for (const pattern of [rule.when.text, rule.when.unless]) {
+  for (const pattern of [rule.when.text, rule.when.unless, rule.when.anchorWhenUnnamed]) {
     if (!(pattern instanceof RegExp)) continue;
     const key = `${pattern.flags}/${pattern.source}`;
     if (!entries.has(key))

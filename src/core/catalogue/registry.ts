@@ -15,25 +15,31 @@ import { providerSignatureRules } from './rules/provider-signatures.js';
 import { servingLayerRules } from './rules/serving-layer.js';
 import { toolLookalikeRules } from './rules/tool-lookalikes.js';
 import { toolSurfaceRules } from './rules/tool-surface.js';
+import { withModelCallAnchor } from './model-call-anchor.js';
 import type { Rule } from './rule.js';
 
-/** Every rule of the catalogue, in declaration order (the last tie-breaker of precedence). */
-export const catalogueRules: readonly Rule[] = Object.freeze([
-  ...agentRules,
-  ...errorFieldRules,
-  ...exceptionRules,
-  ...localRules,
-  ...providerSignatureRules,
-  ...servingLayerRules,
-  ...appWordsRules,
-  ...providerDialectRules,
-  ...toolSurfaceRules,
-  ...peerSuiteRules,
-  ...agentTurnRules,
-  ...clientTransportRules,
-  ...toolLookalikeRules,
-  ...proseHardRules,
-  ...hardShapeRules,
-  ...networkRules,
-  ...httpStatusRules,
-]);
+/**
+ * Every rule of the catalogue, in declaration order (the last tie-breaker of precedence); broad transient rules
+ * need the text to name the model call when the evidence names no source (`withModelCallAnchor`).
+ */
+export const catalogueRules: readonly Rule[] = Object.freeze(
+  withModelCallAnchor([
+    ...agentRules,
+    ...errorFieldRules,
+    ...exceptionRules,
+    ...localRules,
+    ...providerSignatureRules,
+    ...servingLayerRules,
+    ...appWordsRules,
+    ...providerDialectRules,
+    ...toolSurfaceRules,
+    ...peerSuiteRules,
+    ...agentTurnRules,
+    ...clientTransportRules,
+    ...toolLookalikeRules,
+    ...proseHardRules,
+    ...hardShapeRules,
+    ...networkRules,
+    ...httpStatusRules,
+  ]),
+);

@@ -82,6 +82,11 @@ export interface RuleCondition {
   /** The rule does not match when this is found in the lower-cased window. */
   readonly unless?: RegExp;
   /**
+   * When the evidence names no provider or agent (none, or only `generic`), this must also be found in the
+   * lower-cased window. The registry sets it on broad transient rules (src/core/catalogue/model-call-anchor.ts).
+   */
+  readonly anchorWhenUnnamed?: RegExp;
+  /**
    * Two patterns close to each other ("per day" within 90 characters after "limit", or 60 before it). Each is
    * scanned once and the positions merged, so text full of either one stays linear, where a regular
    * expression with a bounded gap would rescan the gap at every occurrence.

@@ -61,10 +61,12 @@ export interface RuleTest {
    */
   readonly text: PrunedPattern | null;
   readonly unless: PrunedPattern | null;
+  /** `when.anchorWhenUnnamed`: run only for evidence that names no provider or agent. */
+  readonly anchorWhenUnnamed: PrunedPattern | null;
   readonly predicate: SharedPredicate | null;
 }
 
-function ruleTest(w: RuleCondition, branches: BranchTable): RuleTest {
+function ruleTest(w: RuleCondition, branches: BranchTable, anchors: Map<RegExp, PrunedPattern>): RuleTest {
   return {
     sources: w.sources ?? null,
     status: w.status ?? null,
@@ -76,8 +78,23 @@ function ruleTest(w: RuleCondition, branches: BranchTable): RuleTest {
       : null,
     text: w.text ? new PrunedPattern(w.text, branches) : null,
     unless: w.unless ? new PrunedPattern(w.unless, branches) : null,
+    anchorWhenUnnamed: w.anchorWhenUnnamed ? sharedPattern(w.anchorWhenUnnamed, branches, anchors) : null,
     predicate: w.predicate ?? null,
   };
+}
+
+/** One compiled pattern per anchor: dozens of rules share the model-call anchor. */
+function sharedPattern(
+  pattern: RegExp,
+  branches: BranchTable,
+  anchors: Map<RegExp, PrunedPattern>,
+): PrunedPattern {
+  let pruned = anchors.get(pattern);
+  if (pruned === undefined) {
+    pruned = new PrunedPattern(pattern, branches);
+    anchors.set(pattern, pruned);
+  }
+  return pruned;
 }
 
 /** Rules indexed by the facts that can select them, so a larger catalogue does not mean more work per evidence. */
@@ -121,6 +138,7 @@ export function compileCatalogue(version: string, rules: readonly Rule[]): Compi
   for (const rule of rules) for (const keyword of rule.when.keywords ?? []) checkKeyword(rule.id, keyword);
   // Branches that several rules' patterns share are compiled and run once per text.
   const branches = new BranchTable();
+  const anchors = new Map<RegExp, PrunedPattern>();
   const compiled = rules.map((rule, order): CompiledRule => {
     const priority = Math.max(-priorityRange / 2, Math.min(priorityRange / 2 - 1, rule.priority ?? 0));
     const level =
@@ -134,7 +152,7 @@ export function compileCatalogue(version: string, rules: readonly Rule[]): Compi
       kinds: rule.when.kinds ? new Set(rule.when.kinds) : defaultKinds,
       timing: rule.timing ?? defaultTimingExtractors,
       outcomeClass: isProviderCode(rule.code) ? (classOfCode(rule.code) ?? 'none') : 'none',
-      test: ruleTest(rule.when, branches),
+      test: ruleTest(rule.when, branches, anchors),
       near: rule.when.near ? nearOf(rule.when.near) : null,
     };
   });

@@ -16,11 +16,19 @@ const charCodeAt = String.prototype.charCodeAt;
 export const windowHeadChars = 6144;
 export const windowTailChars = 2048;
 
+/** Response headers that only a model API sends: their presence says the failed call was a model call. */
+const modelApiHeader = /^(?:anthropic-|openai-|x-ratelimit-(?:limit|remaining|reset)-tokens)/i;
+
 /** What the rules match against: the evidence reduced to structured facts and one lower-cased text window. */
 export interface Facts {
   readonly kind: EvidenceKind;
   /** Lower-cased provider and agent ids. */
   readonly sourceIds: readonly string[];
+  /**
+   * True when the evidence says whose call failed: it names a provider or agent other than `generic`, or a model,
+   * or carries a header only a model API sends (`anthropic-*`, `openai-*`, token rate-limit headers).
+   */
+  readonly namedSource: boolean;
   /** Structured status, else a status anchored in the text, else a numeric `code` field in the 4xx/5xx range. */
   readonly status: number | null;
   readonly rpcCode: number | null;
@@ -48,15 +56,20 @@ export function factsOf(evidence: Evidence, grams?: GramTable): Facts {
   const sourceIds: string[] = [];
   if (evidence.providerId) sourceIds.push(evidence.providerId.toLowerCase());
   if (evidence.agentId) sourceIds.push(evidence.agentId.toLowerCase());
+  const headers = evidence.kind === 'http' || evidence.kind === 'sdk_exception' ? evidence.headers : [];
   return {
     kind: evidence.kind,
     sourceIds,
+    namedSource:
+      sourceIds.some((id) => id !== 'generic') ||
+      evidence.modelId !== null ||
+      headers.some(([name]) => modelApiHeader.test(name)),
     status: structuredStatus(evidence) ?? statusFromText(text, grams)?.status ?? statusFromCodeField(fields),
     rpcCode: evidence.kind === 'acp_error' ? evidence.rpcCode : null,
     exitCode: evidence.kind === 'process_exit' ? evidence.exitCode : null,
     signal: evidence.kind === 'process_exit' && evidence.signal ? evidence.signal.toUpperCase() : null,
     fields,
-    headers: evidence.kind === 'http' || evidence.kind === 'sdk_exception' ? evidence.headers : [],
+    headers,
     message: evidence.kind === 'acp_error' ? stripTerminalCodes(evidence.message) : raw,
     raw,
     text,

@@ -39,6 +39,9 @@ export function matchRule(compiled: CompiledRule, facts: Facts, grams: GramTable
     if (at < 0) return null;
   }
   if (w.unless !== null && w.unless.test(facts.text, grams)) return null;
+  if (w.anchorWhenUnnamed !== null && !facts.namedSource && !w.anchorWhenUnnamed.test(facts.text, grams)) {
+    return null;
+  }
   if (w.predicate !== null && !predicates[w.predicate](facts)) return null;
   let offset = -1;
   if (compiled.near) {

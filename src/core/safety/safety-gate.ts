@@ -66,7 +66,10 @@ function isMatchingDiagnostic(snapshot: ReplayEvidence, context: SafetyContext):
   if (snapshot.assistantOverflow) return false;
   const failure = context.failure;
   if (failure.class === 'unclassified' || failure.code === null) return false;
-  const diagnostic = classify({ kind: 'stderr', text: snapshot.assistantText }, { now: 0 });
+  // The diagnostic is the failing agent's own output: it is read as coming from the failure's source, as broad
+  // rules read evidence of a named source (src/core/catalogue/model-call-anchor.ts).
+  const source = failure.provider_id === null ? {} : { agent: failure.provider_id };
+  const diagnostic = classify({ kind: 'stderr', ...source, text: snapshot.assistantText }, { now: 0 });
   if (
     diagnostic.class === 'unclassified' ||
     diagnostic.confidence !== 'high' ||

@@ -31,7 +31,10 @@ describe('[CLS-01][CLS-16][CLS-20] labelled corpus replay', () => {
     ]);
   });
 
-  it.each(corpusFiles)('%s: at least 98.3%% code accuracy and no unsafe prediction', (file) => {
+  // 97.7 %: above issue 10's 97 % target. It was 98.3 % until the model-call anchor
+  // (src/core/catalogue/model-call-anchor.ts) gave up 16 development answers from unnamed sources for fewer unsafe
+  // answers on text the project has never seen (docs/classification.md).
+  it.each(corpusFiles)('%s: at least 97.7%% code accuracy and no unsafe prediction', (file) => {
     const records = replay(file);
     expect(records.length).toBeGreaterThan(10);
     const misses: string[] = [];
@@ -46,7 +49,7 @@ describe('[CLS-01][CLS-16][CLS-20] labelled corpus replay', () => {
     }
     const accuracy = (records.length - misses.length) / records.length;
     expect(unsafe, 'not_provider/unclassified records classified transient or hard').toEqual([]);
-    expect(accuracy, misses.join('\n')).toBeGreaterThanOrEqual(0.983);
+    expect(accuracy, misses.join('\n')).toBeGreaterThanOrEqual(0.977);
   });
 });
 

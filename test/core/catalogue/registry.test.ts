@@ -73,7 +73,7 @@ describe('[CLS-03][CLS-04] the rule catalogue', () => {
 
   it('uses stateless, bounded regular expressions and lower-case keywords', () => {
     for (const rule of catalogueRules) {
-      for (const re of [rule.when.text, rule.when.unless]) {
+      for (const re of [rule.when.text, rule.when.unless, rule.when.anchorWhenUnnamed]) {
         if (re === undefined) continue;
         expect(re.flags.includes('g') || re.flags.includes('y'), `${rule.id} must not use g or y flags`).toBe(
           false,

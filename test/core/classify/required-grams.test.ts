@@ -77,11 +77,19 @@ describe('[CLS-04] a rule pattern runs only on texts holding its required trigra
         return parsed.ok ? [factsOf(parsed.evidence).text] : [];
       }),
     );
-    const patterns = defaultCatalogue.rules.flatMap(({ rule }) =>
-      [rule.when.text, rule.when.unless, rule.when.near?.anchor, rule.when.near?.word].filter(
-        (p): p is RegExp => p !== undefined,
+    const patterns = [
+      ...new Set(
+        defaultCatalogue.rules.flatMap(({ rule }) =>
+          [
+            rule.when.text,
+            rule.when.unless,
+            rule.when.anchorWhenUnnamed,
+            rule.when.near?.anchor,
+            rule.when.near?.word,
+          ].filter((p): p is RegExp => p !== undefined),
+        ),
       ),
-    );
+    ];
     // One list of every pattern's gate: each gate is read in place from its start, beside the others.
     const list = compileGateList(patterns.map(requiredGrams));
     const gates = patterns.map((p) => new LazyGate(p).get());

@@ -114,12 +114,16 @@ describe('a matching diagnostic must classify with high confidence', () => {
 
   it('[SAF-06] the example texts classify as the decision needs', () => {
     expect(terminal).toMatchObject({ code: 'network_unavailable', class: 'transient', confidence: 'high' });
-    expect(classify({ kind: 'stderr', text: mediumChunk }, { now })).toMatchObject({
+    // The gate reads a diagnostic as the failing agent's output (the failure's source): without it, a bare
+    // network error from an unnamed source names no model call and stays unclassified.
+    const asTheAgent = (text: string) => classify({ kind: 'stderr', agent: 'gemini-cli', text }, { now });
+    expect(classify({ kind: 'stderr', text: highChunk }, { now }).class).toBe('unclassified');
+    expect(asTheAgent(mediumChunk)).toMatchObject({
       code: 'network_unavailable',
       class: 'transient',
       confidence: 'medium',
     });
-    expect(classify({ kind: 'stderr', text: highChunk }, { now })).toMatchObject({
+    expect(asTheAgent(highChunk)).toMatchObject({
       code: 'network_unavailable',
       confidence: 'high',
     });
