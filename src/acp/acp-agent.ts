@@ -86,6 +86,8 @@ export class AcpAgent {
   private openGeneration = 0;
   private phase: LifecyclePhase = 'launch';
   private cancelRequested = false;
+  /** A `prompt` call has not returned yet. */
+  private prompting = false;
   /** `cancel()` came before any prompt was open: the starting agent was ended and every later step is cancelled. */
   private startCancelled = false;
 
@@ -175,11 +177,23 @@ export class AcpAgent {
 
   /**
    * Sends one prompt and judges the turn after the prompt barrier: the request settled (answered, rejected, or the
-   * agent gone) and every update that arrived before was applied. Never rejects.
+   * agent gone) and every update that arrived before was applied. Rejects only a misuse (`invalid_input`): no session
+   * open yet, or another prompt of this agent still open.
    */
   async prompt(text: string): Promise<TurnResult> {
     const sessionId = this.sessionId;
     if (sessionId === null) throw new RecourseError('invalid_input', 'prompt before a session was opened');
+    // One prompt at a time: a second would take over the first one's generation, updates and evidence.
+    if (this.prompting) throw new RecourseError('invalid_input', 'a prompt is already open on this agent');
+    this.prompting = true;
+    try {
+      return await this.promptOnce(sessionId, text);
+    } finally {
+      this.prompting = false;
+    }
+  }
+
+  private async promptOnce(sessionId: string, text: string): Promise<TurnResult> {
     const generation = ++this.generation;
     // Cancelled before the prompt was sent (the agent was ended while starting): nothing is sent.
     if (this.startCancelled) return { outcome: 'cancelled', generation };
@@ -308,9 +322,18 @@ export class AcpAgent {
     this.turn.enqueue(generation, notification.update);
   }
 
-  /** Deny by default: allow only the tool kinds the recipe lists, choosing the agent's "allow once" option. */
+  /**
+   * Deny by default: allow only the tool kinds the recipe lists, choosing the agent's "allow once" option. A
+   * request outside this agent's open, uncancelled prompt (after `session/cancel`, for another session, between
+   * prompts) is answered `cancelled`, as ACP asks of a client that cancelled: the tool must not run.
+   */
   private answerPermission(params: RequestPermissionRequest): RequestPermissionResponse {
     const toolKind = params.toolCall.kind ?? null;
+    const current = !this.cancelRequested && this.openGeneration !== 0 && params.sessionId === this.sessionId;
+    if (!current) {
+      this.permissions.push({ toolKind, allowed: false });
+      return { outcome: { outcome: 'cancelled' } };
+    }
     const allowed = toolKind !== null && (this.recipe.allowToolKinds as readonly string[]).includes(toolKind);
     this.permissions.push({ toolKind, allowed });
     const wanted = allowed ? ['allow_once', 'allow_always'] : ['reject_once', 'reject_always'];

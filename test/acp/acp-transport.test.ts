@@ -261,6 +261,53 @@ describe('ACP adapter over a real transport', () => {
     expect(textsOf(other.seen)).toEqual(['permission answer: no']);
   });
 
+  it('[CUR-34] a permission asked after session/cancel is answered cancelled, even for an allowed tool kind', async () => {
+    const seen: Seen[] = [];
+    let working: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => (working = resolve));
+    const recipe = scriptedRecipe('permission_after_cancel', { permission: { allow: ['edit'] } });
+    const agent = AcpAgent.launch(recipe, {
+      invocationId: 'inv-pc',
+      onUpdate: (update, info) => {
+        seen.push({ update, info });
+        working();
+      },
+    });
+    try {
+      expect((await agent.open()).ok).toBe(true);
+      const pending = agent.prompt('x');
+      await started;
+      await agent.cancel();
+      expect(await pending).toEqual({ outcome: 'cancelled', generation: 1 });
+      // The agent was told not to act: the cancelled prompt runs no tool.
+      expect(textsOf(seen)).toEqual(['working on it', 'permission answer: cancelled']);
+      expect(agent.permissions).toEqual([{ toolKind: 'edit', allowed: false }]);
+    } finally {
+      await agent.shutdown();
+    }
+  });
+
+  it('a permission asked for a session this client did not open is answered cancelled', async () => {
+    const { seen } = await turn('permission_foreign', 'scripted', { permission: { allow: ['edit'] } });
+    expect(textsOf(seen)).toEqual(['permission answer: cancelled']);
+  });
+
+  it('[SAF-10] a second prompt while one is open is refused: it cannot take over the open generation', async () => {
+    const agent = AcpAgent.launch(scriptedRecipe('hang'), { invocationId: 'inv-2p', onUpdate: () => seen() });
+    let seen: () => void = () => undefined;
+    const working = new Promise<void>((resolve) => (seen = resolve));
+    try {
+      expect((await agent.open()).ok).toBe(true);
+      const first = agent.prompt('one');
+      await working;
+      await expect(agent.prompt('two')).rejects.toMatchObject({ code: 'invalid_input' });
+      await agent.cancel();
+      expect(await first).toEqual({ outcome: 'cancelled', generation: 1 });
+    } finally {
+      await agent.shutdown();
+    }
+  });
+
   it('[CUR-32] session/load resumes the provider-native session; its replayed history is not evidence of the new prompt', async () => {
     const seen: Seen[] = [];
     const result = await runAcpTurn(scriptedRecipe('load'), {
