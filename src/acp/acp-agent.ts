@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import {
   client,
+  MessageTooLargeError,
   ndJsonStream,
   PROTOCOL_VERSION,
   type AnyMessage,
@@ -295,9 +296,21 @@ export class AcpAgent {
       // A command that never started failed its launch, whichever request noticed it first.
       if (this.process.spawnError !== null) this.phase = 'launch';
       const origin = this.origin(this.openGeneration);
+      // The SDK closed the connection itself: the agent's exit (a broken pipe, the grace's signal) follows from it.
+      const cause =
+        error instanceof MessageTooLargeError
+          ? new Error(
+              `the agent sent an ACP message over ${error.maxMessageBytes} bytes; Recourse closed the connection`,
+            )
+          : null;
       return {
         kind: 'error',
-        evidence: processExitEvidence(origin, exit, this.process.stderr.text(), this.process.spawnError),
+        evidence: processExitEvidence(
+          origin,
+          exit,
+          this.process.stderr.text(),
+          this.process.spawnError ?? cause,
+        ),
       };
     }
   }

@@ -36,14 +36,17 @@ export function acpErrorEvidence(origin: EvidenceOrigin, error: RequestError): E
   };
 }
 
-/** The agent process ended (or never started: `spawnError`), with the managed stderr tail. */
+/**
+ * The agent process ended (or never started), with the managed stderr tail; `cause`, when known, says why in the
+ * tail's last line (the spawn error, or the transport Recourse closed).
+ */
 export function processExitEvidence(
   origin: EvidenceOrigin,
   exit: ProcessExit,
   stderrTail: string,
-  spawnError: Error | null,
+  cause: Error | null,
 ): EvidenceEnvelope {
-  const tail = spawnError === null ? stderrTail : `${stderrTail}\n${spawnError.message}`.trim();
+  const tail = cause === null ? stderrTail : `${stderrTail}\n${cause.message}`.trim();
   return {
     kind: 'process_exit',
     ...common(origin),

@@ -93,6 +93,15 @@ describe('ACP adapter over a real transport', () => {
     });
   });
 
+  it('[EVD-01] a frame over the 32 MiB limit ends the turn with evidence that says so, not only the broken pipe it caused', async () => {
+    const { result } = await turn('oversized');
+    const f = failed(result);
+    expect(f.evidence).toMatchObject({ kind: 'process_exit', phase: 'prompt', prompt_generation: 1 });
+    expect((f.evidence as { stderr_tail: string }).stderr_tail).toMatch(
+      /the agent sent an ACP message over 33554432 bytes; Recourse closed the connection$/,
+    );
+  });
+
   it('[EVD-01] stderr noise stays bounded by the recipe and does not fail a turn', async () => {
     const agent = AcpAgent.launch(scriptedRecipe('stderr_noise', { stderr_tail_bytes: 1024 }), {
       invocationId: 'inv-n',
