@@ -19,8 +19,10 @@ import {
 } from '../core/index.js';
 import {
   acpErrorEvidence,
+  AgentProtocolError,
   isAgentError,
   processExitEvidence,
+  protocolErrorEvidence,
   updateEvidence,
   type EvidenceOrigin,
 } from './acp-evidence.js';
@@ -168,8 +170,18 @@ export class AcpAgent {
     }
     let created = '';
     const newFailed = await this.step('session_new', async () => {
-      created = (await this.connection.agent.request('session/new', { cwd: this.recipe.cwd, mcpServers: [] }))
-        .sessionId;
+      const reply: unknown = await this.connection.agent.request('session/new', {
+        cwd: this.recipe.cwd,
+        mcpServers: [],
+      });
+      const sessionId = (reply as { sessionId?: unknown } | null)?.sessionId;
+      // Every later request and the resume of a retry name this id: an answer without one is a broken agent.
+      if (typeof sessionId !== 'string' || sessionId === '') {
+        throw new AgentProtocolError(
+          'the agent answered session/new without a session id (a non-empty string)',
+        );
+      }
+      created = sessionId;
     });
     if (newFailed) return { ok: false, failure: newFailed };
     this.sessionId = created;
@@ -291,6 +303,9 @@ export class AcpAgent {
     } catch (error) {
       if (isAgentError(error)) {
         return { kind: 'error', evidence: acpErrorEvidence(this.origin(this.openGeneration), error) };
+      }
+      if (error instanceof AgentProtocolError) {
+        return { kind: 'error', evidence: protocolErrorEvidence(this.origin(this.openGeneration), error) };
       }
       const exit = await this.exitWithinGrace();
       // A command that never started failed its launch, whichever request noticed it first.

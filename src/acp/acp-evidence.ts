@@ -71,3 +71,16 @@ export function updateEvidence(
 export function isAgentError(error: unknown): error is RequestError {
   return error instanceof RequestError;
 }
+
+/** An answer of the agent that breaks the protocol (a `session/new` without a session id): nothing can follow it. */
+export class AgentProtocolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AcpProtocolError';
+  }
+}
+
+/** Evidence of an `AgentProtocolError`: what the agent answered wrong, in the phase it answered it. */
+export function protocolErrorEvidence(origin: EvidenceOrigin, error: AgentProtocolError): EvidenceEnvelope {
+  return { kind: 'sdk_exception', ...common(origin), name: error.name, message: error.message };
+}

@@ -102,6 +102,21 @@ describe('ACP adapter over a real transport', () => {
     );
   });
 
+  it('[EVD-03] a session/new answered without a session id fails the session_new phase as a protocol error; nothing is prompted', async () => {
+    const { result, seen } = await turn('no_session_id');
+    const f = failed(result);
+    expect(result).toMatchObject({ sessionId: null, generation: 0 });
+    expect(f.evidence).toMatchObject({
+      kind: 'sdk_exception',
+      name: 'AcpProtocolError',
+      message: 'the agent answered session/new without a session id (a non-empty string)',
+      phase: 'session_new',
+      invocation_id: 'inv-1',
+    });
+    expect(f.classification.class).toBe('unclassified');
+    expect(seen).toEqual([]);
+  });
+
   it('[EVD-01] stderr noise stays bounded by the recipe and does not fail a turn', async () => {
     const agent = AcpAgent.launch(scriptedRecipe('stderr_noise', { stderr_tail_bytes: 1024 }), {
       invocationId: 'inv-n',
