@@ -138,13 +138,25 @@ export class AcpAgent {
    */
   async open(resume: string | null = null): Promise<OpenResult> {
     const failed = await this.step('initialize', async () => {
-      const reply = await this.connection.agent.request('initialize', {
+      const reply: unknown = await this.connection.agent.request('initialize', {
         protocolVersion: PROTOCOL_VERSION,
         clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
         clientInfo: { name: 'recourse', version: '0.1.0' },
       });
-      this.loadSession = reply.agentCapabilities?.loadSession === true;
-      this.authMethods = (reply.authMethods ?? []).map((m) => m.id);
+      if (typeof reply !== 'object' || reply === null || Array.isArray(reply)) {
+        throw new AgentProtocolError('the agent answered initialize with no object');
+      }
+      // Read as untyped: the SDK does not check an answer's shape, and a capability of the wrong shape is absent.
+      const { agentCapabilities, authMethods } = reply as {
+        agentCapabilities?: unknown;
+        authMethods?: unknown;
+      };
+      this.loadSession = (agentCapabilities as { loadSession?: unknown } | null)?.loadSession === true;
+      this.authMethods = Array.isArray(authMethods)
+        ? authMethods
+            .map((m: unknown) => (m as { id?: unknown } | null)?.id)
+            .filter((id): id is string => typeof id === 'string')
+        : [];
     });
     if (failed) return { ok: false, failure: failed };
     const method = this.recipe.authMethod;

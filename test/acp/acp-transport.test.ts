@@ -117,6 +117,23 @@ describe('ACP adapter over a real transport', () => {
     expect(seen).toEqual([]);
   });
 
+  it('[EVD-03] initialize answered with null fails the initialize phase as a protocol error', async () => {
+    const f = failed((await turn('bad_initialize')).result);
+    // Not the agent's exit by the grace's SIGTERM: the agent did not exit, it answered wrong.
+    expect(f.evidence).toMatchObject({
+      kind: 'sdk_exception',
+      name: 'AcpProtocolError',
+      message: 'the agent answered initialize with no object',
+      phase: 'initialize',
+    });
+  });
+
+  it('capabilities and auth methods of the wrong shape in the initialize answer are absent, not a crash', async () => {
+    const { result, seen } = await turn('odd_capabilities');
+    expect(result).toMatchObject({ outcome: 'success', stopReason: 'end_turn' });
+    expect(textsOf(seen)).toEqual(['fine']);
+  });
+
   it('[EVD-01] stderr noise stays bounded by the recipe and does not fail a turn', async () => {
     const agent = AcpAgent.launch(scriptedRecipe('stderr_noise', { stderr_tail_bytes: 1024 }), {
       invocationId: 'inv-n',
