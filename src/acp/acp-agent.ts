@@ -319,17 +319,22 @@ export class AcpAgent {
       if (error instanceof AgentProtocolError) {
         return { kind: 'error', evidence: protocolErrorEvidence(this.origin(this.openGeneration), error) };
       }
-      const exit = await this.exitWithinGrace();
+      const { exit, ended } = await this.exitWithinGrace();
       // A command that never started failed its launch, whichever request noticed it first.
       if (this.process.spawnError !== null) this.phase = 'launch';
       const origin = this.origin(this.openGeneration);
       // The SDK closed the connection itself: the agent's exit (a broken pipe, the grace's signal) follows from it.
+      // Or the agent closed it and lived on: the signal in the evidence is then the one Recourse sent.
       const cause =
         error instanceof MessageTooLargeError
           ? new Error(
               `the agent sent an ACP message over ${error.maxMessageBytes} bytes; Recourse closed the connection`,
             )
-          : null;
+          : ended
+            ? new Error(
+                `the agent closed its ACP connection but was still running ${this.recipe.shutdownGraceMs} ms later; Recourse ended it`,
+              )
+            : null;
       return {
         kind: 'error',
         evidence: processExitEvidence(
@@ -342,15 +347,16 @@ export class AcpAgent {
     }
   }
 
-  /** The exit of an agent whose transport closed; one still running after the grace is ended. */
-  private async exitWithinGrace(): Promise<ProcessExit> {
+  /** The exit of an agent whose transport closed; one still running after the grace is ended (`ended`). */
+  private async exitWithinGrace(): Promise<{ readonly exit: ProcessExit; readonly ended: boolean }> {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<null>((resolve) => {
       timer = setTimeout(() => resolve(null), this.recipe.shutdownGraceMs);
     });
     const exit = await Promise.race([this.process.exited, late]);
     clearTimeout(timer);
-    return exit ?? (await this.process.shutdown());
+    if (exit !== null) return { exit, ended: false };
+    return { exit: await this.process.shutdown(), ended: true };
   }
 
   private observe(message: AnyMessage): void {

@@ -134,6 +134,14 @@ describe('ACP adapter over a real transport', () => {
     expect(textsOf(seen)).toEqual(['fine']);
   });
 
+  it('[EVD-01] an agent that closes its output and lives on is ended after the grace; the evidence says Recourse sent the signal', async () => {
+    const f = failed((await turn('close_output', 'scripted', { shutdown_grace_ms: 300 })).result);
+    expect(f.evidence).toMatchObject({ kind: 'process_exit', phase: 'prompt', signal: 'SIGTERM' });
+    expect((f.evidence as { stderr_tail: string }).stderr_tail).toMatch(
+      /the agent closed its ACP connection but was still running 300 ms later; Recourse ended it$/,
+    );
+  });
+
   it('[EVD-01] stderr noise stays bounded by the recipe and does not fail a turn', async () => {
     const agent = AcpAgent.launch(scriptedRecipe('stderr_noise', { stderr_tail_bytes: 1024 }), {
       invocationId: 'inv-n',
