@@ -324,7 +324,7 @@ export class AcpAgent {
       if (this.process.spawnError !== null) this.phase = 'launch';
       const origin = this.origin(this.openGeneration);
       // The SDK closed the connection itself: the agent's exit (a broken pipe, the grace's signal) follows from it.
-      // Or the agent closed it and lived on: the signal in the evidence is then the one Recourse sent.
+      // Or the connection closed and the agent lived on: the signal in the evidence is then the one Recourse sent.
       const cause =
         error instanceof MessageTooLargeError
           ? new Error(
@@ -332,7 +332,7 @@ export class AcpAgent {
             )
           : ended
             ? new Error(
-                `the agent closed its ACP connection but was still running ${this.recipe.shutdownGraceMs} ms later; Recourse ended it`,
+                `the ACP connection closed while the agent ran on; Recourse ended it after the ${this.recipe.shutdownGraceMs} ms grace`,
               )
             : null;
       return {

@@ -138,7 +138,7 @@ describe('ACP adapter over a real transport', () => {
     const f = failed((await turn('close_output', 'scripted', { shutdown_grace_ms: 300 })).result);
     expect(f.evidence).toMatchObject({ kind: 'process_exit', phase: 'prompt', signal: 'SIGTERM' });
     expect((f.evidence as { stderr_tail: string }).stderr_tail).toMatch(
-      /the agent closed its ACP connection but was still running 300 ms later; Recourse ended it$/,
+      /the ACP connection closed while the agent ran on; Recourse ended it after the 300 ms grace$/,
     );
   });
 
