@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import {
   client,
+  MessageTooLargeError,
   ndJsonStream,
   PROTOCOL_VERSION,
   type AnyMessage,
@@ -18,8 +19,10 @@ import {
 } from '../core/index.js';
 import {
   acpErrorEvidence,
+  AgentProtocolError,
   isAgentError,
   processExitEvidence,
+  protocolErrorEvidence,
   updateEvidence,
   type EvidenceOrigin,
 } from './acp-evidence.js';
@@ -86,6 +89,8 @@ export class AcpAgent {
   private openGeneration = 0;
   private phase: LifecyclePhase = 'launch';
   private cancelRequested = false;
+  /** A `prompt` call has not returned yet. */
+  private prompting = false;
   /** `cancel()` came before any prompt was open: the starting agent was ended and every later step is cancelled. */
   private startCancelled = false;
 
@@ -133,13 +138,25 @@ export class AcpAgent {
    */
   async open(resume: string | null = null): Promise<OpenResult> {
     const failed = await this.step('initialize', async () => {
-      const reply = await this.connection.agent.request('initialize', {
+      const reply: unknown = await this.connection.agent.request('initialize', {
         protocolVersion: PROTOCOL_VERSION,
         clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
         clientInfo: { name: 'recourse', version: '0.1.0' },
       });
-      this.loadSession = reply.agentCapabilities?.loadSession === true;
-      this.authMethods = (reply.authMethods ?? []).map((m) => m.id);
+      if (typeof reply !== 'object' || reply === null || Array.isArray(reply)) {
+        throw new AgentProtocolError('the agent answered initialize with no object');
+      }
+      // Read as untyped: the SDK does not check an answer's shape, and a capability of the wrong shape is absent.
+      const { agentCapabilities, authMethods } = reply as {
+        agentCapabilities?: unknown;
+        authMethods?: unknown;
+      };
+      this.loadSession = (agentCapabilities as { loadSession?: unknown } | null)?.loadSession === true;
+      this.authMethods = Array.isArray(authMethods)
+        ? authMethods
+            .map((m: unknown) => (m as { id?: unknown } | null)?.id)
+            .filter((id): id is string => typeof id === 'string')
+        : [];
     });
     if (failed) return { ok: false, failure: failed };
     const method = this.recipe.authMethod;
@@ -165,8 +182,18 @@ export class AcpAgent {
     }
     let created = '';
     const newFailed = await this.step('session_new', async () => {
-      created = (await this.connection.agent.request('session/new', { cwd: this.recipe.cwd, mcpServers: [] }))
-        .sessionId;
+      const reply: unknown = await this.connection.agent.request('session/new', {
+        cwd: this.recipe.cwd,
+        mcpServers: [],
+      });
+      const sessionId = (reply as { sessionId?: unknown } | null)?.sessionId;
+      // Every later request and the resume of a retry name this id: an answer without one is a broken agent.
+      if (typeof sessionId !== 'string' || sessionId === '') {
+        throw new AgentProtocolError(
+          'the agent answered session/new without a session id (a non-empty string)',
+        );
+      }
+      created = sessionId;
     });
     if (newFailed) return { ok: false, failure: newFailed };
     this.sessionId = created;
@@ -175,11 +202,23 @@ export class AcpAgent {
 
   /**
    * Sends one prompt and judges the turn after the prompt barrier: the request settled (answered, rejected, or the
-   * agent gone) and every update that arrived before was applied. Never rejects.
+   * agent gone) and every update that arrived before was applied. Rejects only a misuse (`invalid_input`): no session
+   * open yet, or another prompt of this agent still open.
    */
   async prompt(text: string): Promise<TurnResult> {
     const sessionId = this.sessionId;
     if (sessionId === null) throw new RecourseError('invalid_input', 'prompt before a session was opened');
+    // One prompt at a time: a second would take over the first one's generation, updates and evidence.
+    if (this.prompting) throw new RecourseError('invalid_input', 'a prompt is already open on this agent');
+    this.prompting = true;
+    try {
+      return await this.promptOnce(sessionId, text);
+    } finally {
+      this.prompting = false;
+    }
+  }
+
+  private async promptOnce(sessionId: string, text: string): Promise<TurnResult> {
     const generation = ++this.generation;
     // Cancelled before the prompt was sent (the agent was ended while starting): nothing is sent.
     if (this.startCancelled) return { outcome: 'cancelled', generation };
@@ -277,26 +316,47 @@ export class AcpAgent {
       if (isAgentError(error)) {
         return { kind: 'error', evidence: acpErrorEvidence(this.origin(this.openGeneration), error) };
       }
-      const exit = await this.exitWithinGrace();
+      if (error instanceof AgentProtocolError) {
+        return { kind: 'error', evidence: protocolErrorEvidence(this.origin(this.openGeneration), error) };
+      }
+      const { exit, ended } = await this.exitWithinGrace();
       // A command that never started failed its launch, whichever request noticed it first.
       if (this.process.spawnError !== null) this.phase = 'launch';
       const origin = this.origin(this.openGeneration);
+      // The SDK closed the connection itself: the agent's exit (a broken pipe, the grace's signal) follows from it.
+      // Or the connection closed and the agent lived on: the signal in the evidence is then the one Recourse sent.
+      const cause =
+        error instanceof MessageTooLargeError
+          ? new Error(
+              `the agent sent an ACP message over ${error.maxMessageBytes} bytes; Recourse closed the connection`,
+            )
+          : ended
+            ? new Error(
+                `the ACP connection closed while the agent ran on; Recourse ended it after the ${this.recipe.shutdownGraceMs} ms grace`,
+              )
+            : null;
       return {
         kind: 'error',
-        evidence: processExitEvidence(origin, exit, this.process.stderr.text(), this.process.spawnError),
+        evidence: processExitEvidence(
+          origin,
+          exit,
+          this.process.stderr.text(),
+          this.process.spawnError ?? cause,
+        ),
       };
     }
   }
 
-  /** The exit of an agent whose transport closed; one still running after the grace is ended. */
-  private async exitWithinGrace(): Promise<ProcessExit> {
+  /** The exit of an agent whose transport closed; one still running after the grace is ended (`ended`). */
+  private async exitWithinGrace(): Promise<{ readonly exit: ProcessExit; readonly ended: boolean }> {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<null>((resolve) => {
       timer = setTimeout(() => resolve(null), this.recipe.shutdownGraceMs);
     });
     const exit = await Promise.race([this.process.exited, late]);
     clearTimeout(timer);
-    return exit ?? (await this.process.shutdown());
+    if (exit !== null) return { exit, ended: false };
+    return { exit: await this.process.shutdown(), ended: true };
   }
 
   private observe(message: AnyMessage): void {
@@ -308,9 +368,18 @@ export class AcpAgent {
     this.turn.enqueue(generation, notification.update);
   }
 
-  /** Deny by default: allow only the tool kinds the recipe lists, choosing the agent's "allow once" option. */
+  /**
+   * Deny by default: allow only the tool kinds the recipe lists, choosing the agent's "allow once" option. A
+   * request outside this agent's open, uncancelled prompt (after `session/cancel`, for another session, between
+   * prompts) is answered `cancelled`, as ACP asks of a client that cancelled: the tool must not run.
+   */
   private answerPermission(params: RequestPermissionRequest): RequestPermissionResponse {
     const toolKind = params.toolCall.kind ?? null;
+    const current = !this.cancelRequested && this.openGeneration !== 0 && params.sessionId === this.sessionId;
+    if (!current) {
+      this.permissions.push({ toolKind, allowed: false });
+      return { outcome: { outcome: 'cancelled' } };
+    }
     const allowed = toolKind !== null && (this.recipe.allowToolKinds as readonly string[]).includes(toolKind);
     this.permissions.push({ toolKind, allowed });
     const wanted = allowed ? ['allow_once', 'allow_always'] : ['reject_once', 'reject_always'];

@@ -36,14 +36,17 @@ export function acpErrorEvidence(origin: EvidenceOrigin, error: RequestError): E
   };
 }
 
-/** The agent process ended (or never started: `spawnError`), with the managed stderr tail. */
+/**
+ * The agent process ended (or never started), with the managed stderr tail; `cause`, when known, says why in the
+ * tail's last line (the spawn error, or the transport Recourse closed).
+ */
 export function processExitEvidence(
   origin: EvidenceOrigin,
   exit: ProcessExit,
   stderrTail: string,
-  spawnError: Error | null,
+  cause: Error | null,
 ): EvidenceEnvelope {
-  const tail = spawnError === null ? stderrTail : `${stderrTail}\n${spawnError.message}`.trim();
+  const tail = cause === null ? stderrTail : `${stderrTail}\n${cause.message}`.trim();
   return {
     kind: 'process_exit',
     ...common(origin),
@@ -67,4 +70,17 @@ export function updateEvidence(
 /** The SDK rejects a request with a `RequestError` when the agent answered with one; anything else is transport. */
 export function isAgentError(error: unknown): error is RequestError {
   return error instanceof RequestError;
+}
+
+/** An answer of the agent that breaks the protocol (a `session/new` without a session id): nothing can follow it. */
+export class AgentProtocolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AcpProtocolError';
+  }
+}
+
+/** Evidence of an `AgentProtocolError`: what the agent answered wrong, in the phase it answered it. */
+export function protocolErrorEvidence(origin: EvidenceOrigin, error: AgentProtocolError): EvidenceEnvelope {
+  return { kind: 'sdk_exception', ...common(origin), name: error.name, message: error.message };
 }

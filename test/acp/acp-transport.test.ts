@@ -93,6 +93,55 @@ describe('ACP adapter over a real transport', () => {
     });
   });
 
+  it('[EVD-01] a frame over the 32 MiB limit ends the turn with evidence that says so, not only the broken pipe it caused', async () => {
+    const { result } = await turn('oversized');
+    const f = failed(result);
+    expect(f.evidence).toMatchObject({ kind: 'process_exit', phase: 'prompt', prompt_generation: 1 });
+    expect((f.evidence as { stderr_tail: string }).stderr_tail).toMatch(
+      /the agent sent an ACP message over 33554432 bytes; Recourse closed the connection$/,
+    );
+  });
+
+  it('[EVD-03] a session/new answered without a session id fails the session_new phase as a protocol error; nothing is prompted', async () => {
+    const { result, seen } = await turn('no_session_id');
+    const f = failed(result);
+    expect(result).toMatchObject({ sessionId: null, generation: 0 });
+    expect(f.evidence).toMatchObject({
+      kind: 'sdk_exception',
+      name: 'AcpProtocolError',
+      message: 'the agent answered session/new without a session id (a non-empty string)',
+      phase: 'session_new',
+      invocation_id: 'inv-1',
+    });
+    expect(f.classification.class).toBe('unclassified');
+    expect(seen).toEqual([]);
+  });
+
+  it('[EVD-03] initialize answered with null fails the initialize phase as a protocol error', async () => {
+    const f = failed((await turn('bad_initialize')).result);
+    // Not the agent's exit by the grace's SIGTERM: the agent did not exit, it answered wrong.
+    expect(f.evidence).toMatchObject({
+      kind: 'sdk_exception',
+      name: 'AcpProtocolError',
+      message: 'the agent answered initialize with no object',
+      phase: 'initialize',
+    });
+  });
+
+  it('capabilities and auth methods of the wrong shape in the initialize answer are absent, not a crash', async () => {
+    const { result, seen } = await turn('odd_capabilities');
+    expect(result).toMatchObject({ outcome: 'success', stopReason: 'end_turn' });
+    expect(textsOf(seen)).toEqual(['fine']);
+  });
+
+  it('[EVD-01] an agent that closes its output and lives on is ended after the grace; the evidence says Recourse sent the signal', async () => {
+    const f = failed((await turn('close_output', 'scripted', { shutdown_grace_ms: 300 })).result);
+    expect(f.evidence).toMatchObject({ kind: 'process_exit', phase: 'prompt', signal: 'SIGTERM' });
+    expect((f.evidence as { stderr_tail: string }).stderr_tail).toMatch(
+      /the ACP connection closed while the agent ran on; Recourse ended it after the 300 ms grace$/,
+    );
+  });
+
   it('[EVD-01] stderr noise stays bounded by the recipe and does not fail a turn', async () => {
     const agent = AcpAgent.launch(scriptedRecipe('stderr_noise', { stderr_tail_bytes: 1024 }), {
       invocationId: 'inv-n',
@@ -259,6 +308,53 @@ describe('ACP adapter over a real transport', () => {
     expect(textsOf(allowed.seen)).toEqual(['permission answer: yes']);
     const other = await turn('permission delete', 'scripted', { permission: { allow: ['edit'] } });
     expect(textsOf(other.seen)).toEqual(['permission answer: no']);
+  });
+
+  it('[CUR-34] a permission asked after session/cancel is answered cancelled, even for an allowed tool kind', async () => {
+    const seen: Seen[] = [];
+    let working: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => (working = resolve));
+    const recipe = scriptedRecipe('permission_after_cancel', { permission: { allow: ['edit'] } });
+    const agent = AcpAgent.launch(recipe, {
+      invocationId: 'inv-pc',
+      onUpdate: (update, info) => {
+        seen.push({ update, info });
+        working();
+      },
+    });
+    try {
+      expect((await agent.open()).ok).toBe(true);
+      const pending = agent.prompt('x');
+      await started;
+      await agent.cancel();
+      expect(await pending).toEqual({ outcome: 'cancelled', generation: 1 });
+      // The agent was told not to act: the cancelled prompt runs no tool.
+      expect(textsOf(seen)).toEqual(['working on it', 'permission answer: cancelled']);
+      expect(agent.permissions).toEqual([{ toolKind: 'edit', allowed: false }]);
+    } finally {
+      await agent.shutdown();
+    }
+  });
+
+  it('a permission asked for a session this client did not open is answered cancelled', async () => {
+    const { seen } = await turn('permission_foreign', 'scripted', { permission: { allow: ['edit'] } });
+    expect(textsOf(seen)).toEqual(['permission answer: cancelled']);
+  });
+
+  it('[SAF-10] a second prompt while one is open is refused: it cannot take over the open generation', async () => {
+    const agent = AcpAgent.launch(scriptedRecipe('hang'), { invocationId: 'inv-2p', onUpdate: () => seen() });
+    let seen: () => void = () => undefined;
+    const working = new Promise<void>((resolve) => (seen = resolve));
+    try {
+      expect((await agent.open()).ok).toBe(true);
+      const first = agent.prompt('one');
+      await working;
+      await expect(agent.prompt('two')).rejects.toMatchObject({ code: 'invalid_input' });
+      await agent.cancel();
+      expect(await first).toEqual({ outcome: 'cancelled', generation: 1 });
+    } finally {
+      await agent.shutdown();
+    }
   });
 
   it('[CUR-32] session/load resumes the provider-native session; its replayed history is not evidence of the new prompt', async () => {

@@ -77,6 +77,32 @@ describe('PostgreSQL adapter', () => {
     }
   });
 
+  it('a schema a newer Recourse migrated further is refused with what happened, not as "corrupted migrations"', async () => {
+    const location = freshSchema();
+    const first = await openPostgresDatabase({ location });
+    await first.store.migrate();
+    await first.store.close();
+    const client = new pg.Client({ connectionString: testDatabaseUrl });
+    await client.connect();
+    try {
+      await client.query(
+        `INSERT INTO ${location.schema}.kysely_migration (name, timestamp) VALUES ('0099-future', '2030-01-01')`,
+      );
+    } finally {
+      await client.end();
+    }
+    const again = await openPostgresDatabase({ location });
+    try {
+      await expect(again.store.migrate()).rejects.toMatchObject({
+        code: 'invalid_configuration',
+        message:
+          'the database was migrated by a newer version of Recourse (migration "0099-future" is unknown to this version): use that version or a later one',
+      });
+    } finally {
+      await again.store.close();
+    }
+  });
+
   it('[RTE-16] of two engines’ concurrent fenced writes one wins; the other changes nothing (zero rows: stale)', async () => {
     const location = freshSchema();
     // Two pools on one schema, as two processes would be: their transactions really overlap in PostgreSQL.

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eventLogContract } from './event-log-contract.js';
 import { storeContract } from './store-contract.js';
@@ -62,6 +63,24 @@ describe('SQLite adapter', () => {
         '0007-attempt-delay-source',
         '0008-route-leases',
       ]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a database a newer Recourse migrated further is refused with what happened, not as "corrupted migrations"', async () => {
+    const { path, open } = await freshSqlite();
+    await (await open()).close();
+    const raw = new BetterSqlite3(path);
+    raw.prepare("INSERT INTO kysely_migration (name, timestamp) VALUES ('0099-future', '2030-01-01')").run();
+    raw.close();
+    const store = openSqliteStore({ file: path });
+    try {
+      await expect(store.migrate()).rejects.toMatchObject({
+        code: 'invalid_configuration',
+        message:
+          'the database was migrated by a newer version of Recourse (migration "0099-future" is unknown to this version): use that version or a later one',
+      });
     } finally {
       await store.close();
     }

@@ -106,6 +106,12 @@ export function validateDynamicProfile(value: unknown, path = ''): Validated<Dyn
       path: pointer(path, 'name'),
       message: `name must be a non-empty string of at most 200 characters (got ${describe(name)})`,
     });
+  } else if (name.includes('\u0000')) {
+    // SQLite stores it, PostgreSQL refuses it: the same profile must save on both backends, or on neither.
+    issues.push({
+      path: pointer(path, 'name'),
+      message: 'name must not contain the NUL character (U+0000): PostgreSQL cannot store it',
+    });
   }
   // Optional: the store numbers versions itself; a version given must still be a positive integer.
   const version = value.version ?? 1;

@@ -1,4 +1,4 @@
-import { Kysely, Migrator, PostgresDialect, sql, type SqlBool } from 'kysely';
+import { Kysely, PostgresDialect, sql, type SqlBool } from 'kysely';
 import pg from 'pg';
 import type {
   ClusterTimers,
@@ -18,6 +18,7 @@ import { claimDueRoutes } from '../kysely-claims.js';
 import { KyselyStoreReads } from '../kysely-store-reads.js';
 import { KyselyTaskSessions, KyselyTranscript, type TranscriptClock } from '../kysely-transcript.js';
 import type { Database } from '../schema.js';
+import { migrateStore } from '../migrate-store.js';
 import { connectionLoss } from './connection-loss.js';
 import { postgresMigrations } from './migrations/index.js';
 import { PostgresCluster } from './postgres-cluster.js';
@@ -174,16 +175,8 @@ class PostgresStore extends KyselyStoreReads {
     super(db, (flag) => sql<SqlBool>`(dispatch::jsonb ->> ${sql.lit(flag)}) = 'true'`);
   }
 
-  async migrate(): Promise<readonly string[]> {
-    const migrator = new Migrator({
-      db: this.db,
-      provider: { getMigrations: () => Promise.resolve(postgresMigrations) },
-      // Kysely looks its bookkeeping tables up by schema (`public` unless told): they live in ours.
-      migrationTableSchema: this.schema,
-    });
-    const { error, results } = await migrator.migrateToLatest();
-    if (error) throw new Error(`migration failed: ${(error as Error).message}`, { cause: error });
-    return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  migrate(): Promise<readonly string[]> {
+    return migrateStore(this.db, postgresMigrations, this.schema);
   }
 
   async close(): Promise<void> {

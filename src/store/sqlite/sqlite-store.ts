@@ -1,7 +1,7 @@
 import { createFolders, createOwnerOnly } from './owner-only-file.js';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, sql, type SqlBool } from 'kysely';
+import { Kysely, SqliteDialect, sql, type SqlBool } from 'kysely';
 import { sqliteMigrations } from './migrations/index.js';
 import type {
   DueClaim,
@@ -20,6 +20,7 @@ import { uuidv7 } from '../../support/ids.js';
 import { claimDueRoutes } from '../kysely-claims.js';
 import { KyselyStoreReads } from '../kysely-store-reads.js';
 import type { Database } from '../schema.js';
+import { migrateStore } from '../migrate-store.js';
 
 export interface SqliteStoreOptions {
   /** A database file (created with its folder), or `:memory:`; `.recourse/recourse.db` under the working folder by default. */
@@ -78,14 +79,8 @@ class SqliteStore extends KyselyStoreReads {
     super(db, (flag) => sql<SqlBool>`json_extract(dispatch, ${sql.lit(`$.${flag}`)}) = 1`);
   }
 
-  async migrate(): Promise<readonly string[]> {
-    const migrator = new Migrator({
-      db: this.db,
-      provider: { getMigrations: () => Promise.resolve(sqliteMigrations) },
-    });
-    const { error, results } = await migrator.migrateToLatest();
-    if (error) throw new Error(`migration failed: ${(error as Error).message}`, { cause: error });
-    return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  migrate(): Promise<readonly string[]> {
+    return migrateStore(this.db, sqliteMigrations, null);
   }
 
   async close(): Promise<void> {

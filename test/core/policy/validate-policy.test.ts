@@ -272,6 +272,16 @@ describe('[POL-01][API-01] dynamic profiles', () => {
       '/candidates/1/policy/transient/retry/max_retries',
     ]);
   });
+  it('[POL-11] a name holding a NUL character is a field error: PostgreSQL cannot store it, so neither backend saves it', () => {
+    const r = validateDynamicProfile({ ...profile, name: 'Fle\u0000et' });
+    expect(r.ok ? [] : r.issues).toEqual([
+      {
+        path: '/name',
+        message: 'name must not contain the NUL character (U+0000): PostgreSQL cannot store it',
+      },
+    ]);
+    expect(dynamicProfileSchema.safeParse({ ...profile, name: 'Fle\u0000et' }).success).toBe(false);
+  });
   it('[POL-11] a profile whose candidates are all disabled is a field error at /candidates, reported with the rest', () => {
     const r = validateDynamicProfile({
       ...profile,
