@@ -1,3 +1,4 @@
+import { serverAuthInstructions } from './tool-accounts.js';
 import type { Rule } from '../rule.js';
 import type { CatalogueCode } from '../codes.js';
 
@@ -284,6 +285,8 @@ const specs: readonly FieldRuleSpec[] = [
     field: 'error',
     values: ['not_authenticated', 'unauthenticated', 'unauthorized'],
     code: 'auth_required',
+    // A server spelling out its own scheme ("Provide it via the Authorization header: Bearer <token>", round 31).
+    unless: serverAuthInstructions,
   },
   {
     id: 'codex.usage_limit_exceeded.v1',

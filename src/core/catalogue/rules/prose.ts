@@ -1,4 +1,5 @@
 import { localModelPorts, modelTarget } from './model-hosts.js';
+import { toolAccountWords, toolPlatforms } from './tool-accounts.js';
 
 /**
  * Task and commit prose that names a failure without being one ("fix: retry on ECONNRESET", "Handle the socket
@@ -198,19 +199,20 @@ const codeExchange = String.raw`\b(?:token|code) exchange (?:request )?failed\b|
 
 /**
  * An agent's own error line anywhere in the text (`API Error: 500 {...}`, `ERROR: ... last status: 429`): the model
- * call failed too, and that line is what ended the run, so the shapes below do not silence the rules that read it.
+ * call failed too, and that line is what ended the run, so the shapes below do not silence the rules that read it. A
+ * tool platform's "API error" (`GitHub API error: 401`, `Search API error: Unauthorized`, round 31) is that platform's.
  */
-const agentErrorLine = String.raw`[\s\S]{0,16000}?(?:^|\n)[^\n]{0,60}(?:\bapi error\b|\b(?:last|unexpected) status:? [45]\d\d\b)`;
+const agentErrorLine = String.raw`[\s\S]{0,16000}?(?:^|\n)[^\n]{0,60}(?:\bapi error\b(?<!\b(?:${toolPlatforms})(?: rest| graphql)? api error)|\b(?:last|unexpected) status:? [45]\d\d\b)`;
 
 /**
  * The shapes above together (a non-model action, a client's own limiter, an installer's line, a foreign connection or
- * request target, another service's words or subject), when no agent's own error line is in the text: the transient
+ * request target, another service's words or subject, a tool platform's own account: `tool-accounts.ts`), when no agent's own error line is in the text: the transient
  * readings (network and transport loss, rate limits, a provider down or overloaded, a bare 429 or 5xx) stand down for
  * them and leave the text `unclassified` unless another rule reads it. Anchored at the start, so the text is scanned
  * once, not once per position.
  */
 export const notTheModelCall = new RegExp(
-  `^(?!${agentErrorLine})[\\s\\S]{0,16000}?(?:${nonModelAction.source}|${clientOwnLimiter.source}|${installerLine.source}|${foreignConnection}|${foreignRequestTarget}|${otherServiceWords}|${otherSubjects}|${toolLookalikes})`,
+  `^(?!${agentErrorLine})[\\s\\S]{0,16000}?(?:${nonModelAction.source}|${clientOwnLimiter.source}|${installerLine.source}|${foreignConnection}|${foreignRequestTarget}|${otherServiceWords}|${otherSubjects}|${toolLookalikes}|${toolAccountWords})`,
 );
 
 /**
@@ -219,7 +221,7 @@ export const notTheModelCall = new RegExp(
  * authorization-code exchange and a service's own pricing, dashboard or key page name whose account it is.
  */
 export const notTheProviderAccount = new RegExp(
-  `^(?!${agentErrorLine})[\\s\\S]{0,16000}?(?:${nonModelActionButToken.source}|${clientOwnLimiter.source}|${installerLine.source}|${foreignConnection}|${foreignRequestTarget}|${otherServiceWords}|${otherSubjects}|${signInNetworkFailure}|${codeExchange})`,
+  `^(?!${agentErrorLine})[\\s\\S]{0,16000}?(?:${nonModelActionButToken.source}|${clientOwnLimiter.source}|${installerLine.source}|${foreignConnection}|${foreignRequestTarget}|${otherServiceWords}|${otherSubjects}|${signInNetworkFailure}|${codeExchange}|${toolAccountWords})`,
 );
 
 /**
