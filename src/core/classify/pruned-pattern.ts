@@ -17,6 +17,7 @@ import {
 } from './required-grams.js';
 import { compiledNow } from '../text/compiled-now.js';
 import { preparedGates, type PreparedGates } from './prepared-gates.js';
+import { ScanBranch, scanShapeOf, type SearchBranch } from './bounded-scan.js';
 
 /** Fewer top-level branches than this are not split: one gate for the whole pattern, as before. */
 export const minBranches = 8;
@@ -68,7 +69,7 @@ export function splitAlternation(source: string): string[] | null {
  * through to it, and where it first matches the last text it ran on is kept, so a second pattern asking about the
  * same text does not scan it again. A text is compared by value: an equal text has the same answer.
  */
-class Branch {
+class Branch implements SearchBranch {
   private read: Requirement | undefined;
   private expression: RegExp | undefined;
   private lastText: string | null = null;
@@ -85,7 +86,7 @@ class Branch {
   }
 
   /** Where the branch first matches `text`, or -1. */
-  search(text: string): number {
+  search(text: string, _grams?: GramTable): number {
     if (text !== this.lastText) {
       // Neither `g` nor `y`: the expression keeps no position between runs, so one copy serves every pattern.
       const m = (this.expression ??= compiledNow(new RegExp(this.source, this.flags))).exec(text);
@@ -101,26 +102,45 @@ class Branch {
  * two rules share is compiled and run once (a compiled catalogue is used by one classification at a time).
  */
 export class BranchTable {
-  private readonly branches = new Map<string, Branch>();
+  private readonly branches = new Map<string, SearchBranch>();
 
   /** `prepared`: gates prepared at build time, by flags and source of the whole pattern (`preparedGates`). */
   constructor(readonly prepared: ReadonlyMap<string, PreparedGates> = preparedGates) {}
 
-  /** The branch of that source under those flags (flags without `g`, `y`, `i`, `u` or `v`). */
-  get(source: string, flags: string): Branch {
+  /**
+   * The branch of that source under those flags (flags without `g`, `y`, `i`, `u` or `v`): a scan from the start of
+   * the text (src/core/classify/bounded-scan.ts) runs as its alternatives, each shared like any other branch.
+   */
+  get(source: string, flags: string): SearchBranch {
     const key = `${flags}/${source}`;
     let branch = this.branches.get(key);
     if (branch === undefined) {
-      branch = new Branch(source, flags);
+      const shape = scanShapeOf(source, flags);
+      branch =
+        shape === null
+          ? new Branch(source, flags)
+          : new ScanBranch(
+              requiredGramsOf(source, flags),
+              shape.look && { branch: this.get(shape.look.source, flags), limit: shape.look.limit },
+              shape.alternatives.map((alternative) => this.get(alternative, flags)),
+              shape.limit,
+            );
       this.branches.set(key, branch);
     }
     return branch;
+  }
+
+  /** Whether the branch of that source under those flags is a scan (it is never run as part of a whole pattern). */
+  isScan(source: string, flags: string): boolean {
+    return this.get(source, flags) instanceof ScanBranch;
   }
 }
 
 interface Prepared {
   /** The branches, each run alone where its gate holds; null when the pattern runs whole. */
-  readonly branches: readonly Branch[] | null;
+  readonly branches: readonly SearchBranch[] | null;
+  /** Whether a branch is a scan: then the branches never run together as the whole pattern. */
+  readonly separate: boolean;
   /** A gate per branch, or one for the whole pattern. */
   readonly gates: GateList;
   /** Scratch: the indices of the gates held for the current text. */
@@ -148,14 +168,14 @@ export class PrunedPattern {
     const prepared = (this.prepared ??= this.prepare());
     const count = grams.select(prepared.gates, text, prepared.held);
     if (count === 0) return -1;
-    if (prepared.branches === null || count > maxSeparate) {
+    if (prepared.branches === null || (count > maxSeparate && !prepared.separate)) {
       const m = this.whole().exec(text);
       return m === null ? -1 : m.index;
     }
     const branches = prepared.branches;
     let first = -1;
     for (let i = 0; i < count && first !== 0; i++) {
-      const at = branches[prepared.held[i]!]!.search(text);
+      const at = branches[prepared.held[i]!]!.search(text, grams);
       if (at >= 0 && (first < 0 || at < first)) first = at;
     }
     return first;
@@ -166,9 +186,10 @@ export class PrunedPattern {
     const prepared = (this.prepared ??= this.prepare());
     const count = grams.select(prepared.gates, text, prepared.held);
     if (count === 0) return false;
-    if (prepared.branches === null || count > maxSeparate) return this.whole().test(text);
+    if (prepared.branches === null || (count > maxSeparate && !prepared.separate))
+      return this.whole().test(text);
     const branches = prepared.branches;
-    for (let i = 0; i < count; i++) if (branches[prepared.held[i]!]!.search(text) >= 0) return true;
+    for (let i = 0; i < count; i++) if (branches[prepared.held[i]!]!.search(text, grams) >= 0) return true;
     return false;
   }
 
@@ -185,20 +206,25 @@ export class PrunedPattern {
     const prebuilt = this.branchTable.prepared.get(`${flags}/${source}`);
     if (prebuilt !== undefined) return this.fromPrebuilt(prebuilt, flags);
     const sources = /[giuvy]/.test(flags) ? null : splitAlternation(source);
-    if (sources !== null && sources.length >= minBranches) {
+    // A pattern with a scan among its branches is split however few they are: run whole, it would try the scan's
+    // alternatives at every position of the text.
+    const separate = sources !== null && sources.some((branch) => this.branchTable.isScan(branch, flags));
+    if (sources !== null && (sources.length >= minBranches || separate)) {
       // A top-level branch of a valid expression without capturing groups is valid alone (its groups and classes
       // close within it): read without being built here, built when its gate first holds.
       const branches = sources.map((branch) => this.branchTable.get(branch, flags));
       const requirements = branches.map((branch) => branch.requirement);
-      if (requirements.some((r) => r.kind !== 'none')) {
+      if (separate || requirements.some((r) => r.kind !== 'none')) {
         return {
           branches,
+          separate,
           gates: compileGateList(requirements),
           held: new Int32Array(branches.length),
         };
       }
     }
     return {
+      separate: false,
       branches: null,
       gates: compileGateList([requiredGrams(this.pattern)]),
       held: new Int32Array(1),
@@ -210,6 +236,7 @@ export class PrunedPattern {
     const branches = prebuilt.branches?.map((branch) => this.branchTable.get(branch, flags)) ?? null;
     return {
       branches,
+      separate: prebuilt.branches?.some((branch) => this.branchTable.isScan(branch, flags)) ?? false,
       gates: {
         words: Int32Array.from(prebuilt.words),
         starts: Int32Array.from(prebuilt.starts),

@@ -1,0 +1,159 @@
+/**
+ * A branch written as a scan from the start of the text: `^(?!LOOK)[\s\S]{0,N}?(?:A|B|...)`, where LOOK is
+ * `[\s\S]{0,M}?REST` (the shape of the catalogue's `notTheModelCall` and `notTheProviderAccount` vetoes, anchored so
+ * that the text is read once, not once per position). Run as one expression, it tries each of its hundred
+ * alternatives at every position of the text. Its answer does not depend on that order: without the `m` flag `^` is
+ * the start of the text, and every assertion inside (`\b`, `^`, a lookbehind) reads the text around a position, not
+ * where the match began. So the branch matches exactly when some alternative first matches at N or before and REST
+ * does not first match at M or before; each alternative is searched alone, and only where the text holds its
+ * trigrams (as `PrunedPattern` does for a pattern's top-level branches), each shared by every pattern that has it.
+ */
+
+import type { GateList, GramTable, Requirement } from './required-grams.js';
+import { compileGateList } from './required-grams.js';
+
+/** What a scan needs of a branch: where it first matches a text (-1 for nowhere), and what it requires. */
+export interface SearchBranch {
+  readonly requirement: Requirement;
+  search(text: string, grams: GramTable): number;
+}
+
+/** The parts of a scan source: its lookahead's searched rest and bound (null when it has none), and its alternatives. */
+export interface ScanShape {
+  readonly look: { readonly source: string; readonly limit: number } | null;
+  readonly limit: number;
+  readonly alternatives: readonly string[];
+}
+
+/** A lazy or greedy run of any characters with a bound, at the start of a source: `[\s\S]{0,N}?`. */
+const anyRun = /^\[\\s\\S\]\{0,(\d{1,9})\}\??/;
+
+/**
+ * The shape of `source` when it is a scan from the start of the text (see above) under `flags`, else null. `flags`
+ * must not hold `m` (`^` would be every line's start), nor any flag `PrunedPattern` does not split under.
+ */
+export function scanShapeOf(source: string, flags: string): ScanShape | null {
+  if (/[gimuvy]/.test(flags) || !source.startsWith('^')) return null;
+  let at = 1;
+  let look: ScanShape['look'] = null;
+  if (source.startsWith('(?!', at)) {
+    const close = groupEnd(source, at);
+    if (close < 0) return null;
+    const inner = source.slice(at + 3, close);
+    const run = anyRun.exec(inner);
+    if (run === null) return null;
+    const rest = inner.slice(run[0].length);
+    if (!isOneBranch(rest)) return null;
+    look = { source: rest, limit: Number(run[1]) };
+    at = close + 1;
+  }
+  const run = anyRun.exec(source.slice(at));
+  if (run === null) return null;
+  at += run[0].length;
+  const rest = source.slice(at);
+  if (!isOneBranch(rest)) return null;
+  // `(?:A|B|...)` spanning the rest is its alternatives; anything else is one alternative.
+  const alternatives =
+    rest.startsWith('(?:') && groupEnd(rest, 0) === rest.length - 1
+      ? topLevelBranches(rest.slice(3, -1))
+      : [rest];
+  if (alternatives === null) return null;
+  return { look, limit: Number(run[1]), alternatives };
+}
+
+/** The index of the `)` closing the group opened at `open`, or -1 (escapes and classes respected). */
+function groupEnd(source: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\\') i++;
+    else if (c === '[') {
+      i++;
+      if (source[i] === '^') i++;
+      while (i < source.length && source[i] !== ']') i += source[i] === '\\' ? 2 : 1;
+    } else if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/**
+ * The branches of `source` at its top level, or null when it has a capturing group or an unbalanced parenthesis
+ * (a capture's number would change alone, and a fragment that does not close is no expression).
+ */
+function topLevelBranches(source: string): string[] | null {
+  const branches: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\\') i++;
+    else if (c === '[') {
+      i++;
+      if (source[i] === '^') i++;
+      while (i < source.length && source[i] !== ']') i += source[i] === '\\' ? 2 : 1;
+    } else if (c === '(') {
+      if (source[i + 1] !== '?') return null;
+      if (source[i + 2] === '<' && source[i + 3] !== '=' && source[i + 3] !== '!') return null;
+      depth++;
+    } else if (c === ')') {
+      if (--depth < 0) return null;
+    } else if (c === '|' && depth === 0) {
+      branches.push(source.slice(from, i));
+      from = i + 1;
+    }
+  }
+  if (depth !== 0) return null;
+  branches.push(source.slice(from));
+  return branches;
+}
+
+/** Whether `source` is one branch: balanced, without a capturing group or a bar at its top level. */
+function isOneBranch(source: string): boolean {
+  return topLevelBranches(source)?.length === 1;
+}
+
+/**
+ * A scan branch run as its alternatives (see above). Where it matches is always 0, the start of the text; like a
+ * plain branch it keeps the answer for the last text it read.
+ */
+export class ScanBranch implements SearchBranch {
+  private gates: GateList | undefined;
+  private held: Int32Array | undefined;
+  private lookGates: GateList | undefined;
+  private readonly lookHeld = new Int32Array(1);
+  private lastText: string | null = null;
+  private lastIndex = -1;
+
+  constructor(
+    readonly requirement: Requirement,
+    private readonly look: { readonly branch: SearchBranch; readonly limit: number } | null,
+    private readonly alternatives: readonly SearchBranch[],
+    private readonly limit: number,
+  ) {}
+
+  search(text: string, grams: GramTable): number {
+    if (text !== this.lastText) {
+      this.lastIndex = this.matches(text, grams) ? 0 : -1;
+      this.lastText = text;
+    }
+    return this.lastIndex;
+  }
+
+  private matches(text: string, grams: GramTable): boolean {
+    // Gates built at the first run, not when the catalogue is compiled: most processes meet few scans.
+    const gates = (this.gates ??= compileGateList(this.alternatives.map((a) => a.requirement)));
+    const held = (this.held ??= new Int32Array(this.alternatives.length));
+    const count = grams.select(gates, text, held);
+    let found = false;
+    for (let i = 0; i < count && !found; i++) {
+      const at = this.alternatives[held[i]!]!.search(text, grams);
+      found = at >= 0 && at <= this.limit;
+    }
+    if (!found || this.look === null) return found;
+    const lookGates = (this.lookGates ??= compileGateList([this.look.branch.requirement]));
+    if (grams.select(lookGates, text, this.lookHeld) === 0) return true;
+    const at = this.look.branch.search(text, grams);
+    return !(at >= 0 && at <= this.look.limit);
+  }
+}
