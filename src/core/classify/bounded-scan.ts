@@ -11,6 +11,7 @@
 
 import type { GateList, GramTable, Requirement } from './required-grams.js';
 import { compileGateList } from './required-grams.js';
+import { classEnd, topLevelBranches } from './regex-source.js';
 
 /** What a scan needs of a branch: where it first matches a text (-1 for nowhere), and what it requires. */
 export interface SearchBranch {
@@ -55,7 +56,7 @@ export function scanShapeOf(source: string, flags: string): ScanShape | null {
   // `(?:A|B|...)` spanning the rest is its alternatives; anything else is one alternative.
   const alternatives =
     rest.startsWith('(?:') && groupEnd(rest, 0) === rest.length - 1
-      ? topLevelBranches(rest.slice(3, -1))
+      ? topLevelBranches(rest.slice(3, -1), true)
       : [rest];
   if (alternatives === null) return null;
   return { look, limit: Number(run[1]), alternatives };
@@ -67,50 +68,16 @@ function groupEnd(source: string, open: number): number {
   for (let i = open; i < source.length; i++) {
     const c = source[i];
     if (c === '\\') i++;
-    else if (c === '[') {
-      i++;
-      if (source[i] === '^') i++;
-      while (i < source.length && source[i] !== ']') i += source[i] === '\\' ? 2 : 1;
-    } else if (c === '(') depth++;
+    else if (c === '[') i = classEnd(source, i);
+    else if (c === '(') depth++;
     else if (c === ')' && --depth === 0) return i;
   }
   return -1;
 }
 
-/**
- * The branches of `source` at its top level, or null when it has a capturing group or an unbalanced parenthesis
- * (a capture's number would change alone, and a fragment that does not close is no expression).
- */
-function topLevelBranches(source: string): string[] | null {
-  const branches: string[] = [];
-  let depth = 0;
-  let from = 0;
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i];
-    if (c === '\\') i++;
-    else if (c === '[') {
-      i++;
-      if (source[i] === '^') i++;
-      while (i < source.length && source[i] !== ']') i += source[i] === '\\' ? 2 : 1;
-    } else if (c === '(') {
-      if (source[i + 1] !== '?') return null;
-      if (source[i + 2] === '<' && source[i + 3] !== '=' && source[i + 3] !== '!') return null;
-      depth++;
-    } else if (c === ')') {
-      if (--depth < 0) return null;
-    } else if (c === '|' && depth === 0) {
-      branches.push(source.slice(from, i));
-      from = i + 1;
-    }
-  }
-  if (depth !== 0) return null;
-  branches.push(source.slice(from));
-  return branches;
-}
-
 /** Whether `source` is one branch: balanced, without a capturing group or a bar at its top level. */
 function isOneBranch(source: string): boolean {
-  return topLevelBranches(source)?.length === 1;
+  return topLevelBranches(source, true)?.length === 1;
 }
 
 /**

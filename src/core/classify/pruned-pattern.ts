@@ -18,6 +18,7 @@ import {
 import { compiledNow } from '../text/compiled-now.js';
 import { preparedGates, type PreparedGates } from './prepared-gates.js';
 import { ScanBranch, scanShapeOf, type SearchBranch } from './bounded-scan.js';
+import { topLevelBranches } from './regex-source.js';
 
 /** Fewer top-level branches than this are not split: one gate for the whole pattern, as before. */
 export const minBranches = 8;
@@ -37,29 +38,7 @@ const maxSeparate = 16;
  * (`u`, `v`) sources, whose classes nest.
  */
 export function splitAlternation(source: string): string[] | null {
-  const branches: string[] = [];
-  let depth = 0;
-  let from = 0;
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i];
-    if (c === '\\') i++;
-    else if (c === '[') {
-      // A class ends at its first unescaped `]` (`[]` is empty and `[^]` any character in this syntax).
-      i++;
-      if (source[i] === '^') i++;
-      while (i < source.length && source[i] !== ']') i += source[i] === '\\' ? 2 : 1;
-    } else if (c === '(') {
-      if (source[i + 1] !== '?') return null;
-      if (source[i + 2] === '<' && source[i + 3] !== '=' && source[i + 3] !== '!') return null;
-      depth++;
-    } else if (c === ')') depth--;
-    else if (c === '|' && depth === 0) {
-      branches.push(source.slice(from, i));
-      from = i + 1;
-    }
-  }
-  branches.push(source.slice(from));
-  return branches;
+  return topLevelBranches(source, false);
 }
 
 /**
