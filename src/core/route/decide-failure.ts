@@ -21,12 +21,31 @@ import {
 import { circuitsAfterFailure } from '../circuit/circuit.js';
 import { descriptorsOf } from '../circuit/route-circuits.js';
 import { classifyEvidenceDetailed } from '../classify/classify.js';
+import type { Evidence } from '../evidence/evidence.js';
 import { evidenceMessage } from '../evidence/evidence-message.js';
 import { evaluateRules, type PolicyDecision } from '../policy/evaluate.js';
 import type { PolicyDocument } from '../policy/policy-document.js';
 import { rulesOfPolicy, type RecoveryRules } from '../policy/recovery-rules.js';
 import { replayEvidenceOf } from '../safety/replay-progress.js';
 import { assessReplaySafety } from '../safety/safety-gate.js';
+
+/**
+ * The evidence as the failure of the call the route's current candidate made, when it names no provider or agent
+ * itself (a thrown \`fetch failed\` an embedding's \`run\` passed on as it was): the candidate's provider, else its
+ * profile id as the agent. The classifier reads evidence of no named source more cautiously
+ * (src/core/catalogue/model-call-anchor.ts); an attempt's own failure has a source. A report of another generation
+ * is left as it came: which candidate ran it is not guessed.
+ */
+function asTheAttempts(report: FailureFacts, route: Route, world: RouteWorld): Evidence {
+  const evidence = report.evidence;
+  if (evidence.providerId !== null || evidence.agentId !== null || report.generation !== route.generation) {
+    return evidence;
+  }
+  const candidate = candidatesOf(world).find((c) => c.profile_id === route.candidate);
+  return candidate?.provider !== undefined
+    ? { ...evidence, providerId: candidate.provider }
+    : { ...evidence, agentId: route.candidate };
+}
 
 /**
  * A provider failure of the route's attempt, decided whole: classified, correlated to the attempt (EVD-03),
@@ -39,7 +58,9 @@ import { assessReplaySafety } from '../safety/safety-gate.js';
  * open (`prompt_open`, CUR-34), or no attempt of the route is running (`not_allowed`).
  */
 export function decideFailure(route: Route, report: FailureFacts, world: RouteWorld): Decision {
-  const { classification, timingOrigin } = classifyEvidenceDetailed(report.evidence, { now: world.nowMs });
+  const { classification, timingOrigin } = classifyEvidenceDetailed(asTheAttempts(report, route, world), {
+    now: world.nowMs,
+  });
   const history = (r: RouteCommon, decision: string, extra: Partial<AttemptRecord> = {}): RouteEffect => ({
     kind: 'record_attempt',
     attempt: attemptOf(r, classification, timingOrigin, decision, world.nowMs, extra),
