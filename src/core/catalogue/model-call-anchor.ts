@@ -15,6 +15,8 @@ export const modelCallAnchor = new RegExp(
     String.raw`\bapi\b|api[ _]error|\bllm|\bmodel|模型|completion|inferenc|\bprompt|embeddings?\b|assistant`,
     String.raw`context (?:length|window)|max_tokens|token|\bchat|\bai\b|agent|provider|upstream|gateway|backend`,
     String.raw`\bstream(?:s|ing|ed)?\b|chunk|finish|overloaded|"param"\s{0,4}:|/v1/messages|generatecontent`,
+    // The exception classes and message shape of the model SDKs generated alike (OpenAI's, Anthropic's and others').
+    String.raw`\bapi(?:connection|timeout|status)error\b|\bratelimiterror\b|\berror code: [1-5]\d\d - `,
     // Providers, model families and serving layers.
     String.raw`anthropic|openai|claude|gemini|gpt-?\d|\bo[134]\b|bedrock|vertex|ollama|openrouter|deepseek|mistral`,
     String.raw`groq|qwen|dashscope|litellm|\bxai\b|grok|moonshot|kimi|zhipu|glm|cohere|perplexity|fireworks`,
