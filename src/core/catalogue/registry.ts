@@ -12,6 +12,7 @@ import { providerDialectRules } from './rules/provider-dialects.js';
 import { peerSuiteRules } from './rules/peer-suites.js';
 import { proseHardRules } from './rules/prose-hard.js';
 import { providerSignatureRules } from './rules/provider-signatures.js';
+import { sdkSetupRules } from './rules/sdk-setup.js';
 import { servingLayerRules } from './rules/serving-layer.js';
 import { toolLookalikeRules } from './rules/tool-lookalikes.js';
 import { toolSurfaceRules } from './rules/tool-surface.js';
@@ -38,6 +39,7 @@ export const catalogueRules: readonly Rule[] = Object.freeze(
     ...clientTransportRules,
     ...toolLookalikeRules,
     ...proseHardRules,
+    ...sdkSetupRules,
     ...hardShapeRules,
     ...networkRules,
     ...httpStatusRules,

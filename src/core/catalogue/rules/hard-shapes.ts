@@ -41,7 +41,7 @@ export const negatedState =
   /\b(?:has|have|is|are|was|were)(?:n.t| not| never)\s{1,4}(?:yet\s{1,4})?(?:been\s{1,4})?(?:reached|exceeded|exhausted|used up|depleted|run out|revoked|expired|terminated|disabled|blocked|denied)\b/;
 
 /** What every family leaves alone: text about an error, a hedge, an action on something else, a tool's subject. */
-const notAProviderRefusal = new RegExp(
+export const notAProviderRefusal = new RegExp(
   `${proseCue.source}|${hedgedCause.source}|${notTheModelCall.source}|${toolSubject.source}|${managementAction.source}|${negatedState.source}`,
 );
 
@@ -97,8 +97,8 @@ export const hardShapeRules: readonly Rule[] = [
     code: 'model_unavailable',
     confidence: 'high',
     when: {
-      keywords: ['model', 'models', 'endpoints', 'policy_blocked', 'modelproviderpolicyerror'],
-      text: /\bmodels?\b[^\n]{0,60}\b(?:(?:has |have )?not (?:been )?(?:activated|enabled|opened|purchased|accepted|agreed)|(?:access )?(?:is |was |has been )?denied|(?:is |was )?blocked|(?:does not|doesn.t|do not|don.t) support (?:the )?(?:[\w-]{1,20} ){0,2}(?:feature|plan|tool use|tools(?! (?:parameter|param|field|argument|option))|function calling)|is cold|not ready for (?:inference|use)|is gated|(?:terms|licen[cs]e|use case (?:details|form))\b[^\n]{0,30}\bnot (?:been )?(?:accepted|agreed|submitted))\b|\b(?:has not activated|have not activated|not found|cannot use|can.t use|no access to|access to|not agreed to|not accepted)(?: the| this| that)? models?\b|\baccess to (?:[\w.-]{1,30} ){0,2}models?\b[^\n]{0,20}\b(?:is |are )?(?:not allowed|not permitted|denied|blocked)\b|\bnot (?:yet )?(?:agreed to|accepted) (?:the )?[\w. -]{0,40}\bmodel(?:.s)? (?:terms|licen[cs]e|eula)\b|\bno endpoints found that support\b|\bpolicy_blocked\b|\bmodelproviderpolicyerror\b/,
+      keywords: ['model', 'models', 'endpoints', 'policy_blocked', 'modelproviderpolicyerror', '模型'],
+      text: /\bmodels?\b[^\n]{0,60}\b(?:(?:has |have )?not (?:been )?(?:activated|enabled|opened|purchased|accepted|agreed)|(?:access )?(?:is |was |has been )?denied|(?:is |was )?blocked|(?:does not|doesn.t|do not|don.t) support (?:the )?(?:[\w-]{1,20} ){0,2}(?:feature|plan|tool use|tools(?! (?:parameter|param|field|argument|option))|function calling)|is cold|not ready for (?:inference|use)|is gated|(?:terms|licen[cs]e|use case (?:details|form))\b[^\n]{0,30}\bnot (?:been )?(?:accepted|agreed|submitted))\b|\b(?:has not activated|have not activated|not found|cannot use|can.t use|no access to|access to|not agreed to|not accepted)(?: the| this| that)? models?\b|\baccess to (?:[\w.-]{1,30} ){0,2}models?\b[^\n]{0,20}\b(?:is |are )?(?:not allowed|not permitted|denied|blocked)\b|\bnot (?:yet )?(?:agreed to|accepted) (?:the )?[\w. -]{0,40}\bmodel(?:.s)? (?:terms|licen[cs]e|eula)\b|\bno endpoints found that support\b|\bpolicy_blocked\b|\bmodelproviderpolicyerror\b|无权(?:使用|访问|调用)(?:此|该)?模型|(?:没有|无)(?:权限)?(?:使用|访问|调用)(?:此|该)?模型的?权限/,
       // A model file, its weights or a download is the local runtime's; a model picker or selector is the UI's. A tool
       // call the user denied or has yet to approve, and a response a content filter blocked, are no gate on the model.
       unless: new RegExp(
@@ -138,7 +138,7 @@ export const hardShapeRules: readonly Rule[] = [
         'allowed',
         'service',
       ],
-      text: /\b(?:base[ _-]?url|api[ _-]?base|api[ _-]?url|endpoint|region|deployment(?: name)?|resource name|(?:llm |model |ai )?provider|(?:chat |language |default )model)\b[^\n]{0,20}\b(?:is not set|not set|is not configured|not configured|not properly configured|is missing|missing|is empty|cannot be empty|must not be empty|is required|not servable|is incorrect|incorrect|is invalid|is not correct)\b|\b(?:endpoint|provider)\b[^\n]{0,20}\bnot found\b(?! in\b)|\bno (?:llm |model |ai )?provider found\b|\bdoes not have an? (?:[\w.-]{1,30} ){0,5}(?:model|provider|endpoint|deployment) configured\b|\bno (?:language |chat |default |llm )?(?:models?|providers?|endpoints?) (?:is |are |has been |have been )?(?:configured|set up|selected|defined)\b|\b(?:set up|configure|add) at least one (?:chat |language |llm )?(?:model|provider)\b|\bnot (?:currently )?(?:available|accessible|supported|servable|access) (?:in|from) (?:your |the |this )?(?:location|region|country|territory|data ?center)\b|\bmethod not allowed\b|\b(?:request )?(?:path|url) (?:is )?(?:incorrect|not correct)\b|\bpermission denied to enable service\b/,
+      text: /\b(?:base[ _-]?url|api[ _-]?base|api[ _-]?url|endpoint|region|deployment(?: name)?|resource name|(?:llm |model |ai )?provider|(?:chat |language |default )model)\b[^\n]{0,20}\b(?:is not set|not set|is not configured|not configured|not properly configured|is missing|missing|is empty|cannot be empty|must not be empty|is required|not servable|is incorrect|incorrect|is invalid|is not correct)\b|\b(?:endpoint|provider)\b[^\n]{0,20}\bnot found\b(?! in\b)|\bno (?:llm |model |ai )?provider found\b|\bdoes not have an? (?:[\w.-]{1,30} ){0,5}(?:model|provider|endpoint|deployment) configured\b|\bno (?:language |chat |default |llm )?(?:models?|providers?|endpoints?) (?:is |are |has been |have been )?(?:configured|set up|selected|defined)\b|\b(?:set up|configure|add) at least one (?:chat |language |llm )?(?:model|provider)\b|\bnot (?:currently )?(?:available|accessible|supported|servable|access) (?:in|from) (?:your |the |this )?(?:location|region|country|territory|data ?center)\b|\b(?:connecting|connections?|access(?:ing)?|requests?|calling) from an? (?:restricted|unsupported|blocked|sanctioned) (?:region|country|location|territory)\b|\bmethod not allowed\b|\b(?:request )?(?:path|url) (?:is )?(?:incorrect|not correct)\b|\bpermission denied to enable service\b/,
       // An OAuth or identity provider, a sign-in or an SSO login is the agent's own session, not a model provider; a
       // metrics, health, callback or exporter endpoint is no model API's.
       unless: new RegExp(
@@ -199,8 +199,9 @@ export const hardShapeRules: readonly Rule[] = [
         'requires',
         'require',
         'required',
+        'billing',
       ],
-      text: /\b(?:access )?(?:denied|disabled|blocked) by (?:your |the )?(?:[\w-]{1,20} )?(?:organi[sz]ation|org|enterprise|admin(?:istrator)?|workspace|team|account|copilot)(?:.s)? polic(?:y|ies)\b|\brequires? (?:an? |the |your )?(?:[\w-]{1,15} )?(?:paid|pro|plus|max|team|teams|business|enterprise|premium|higher|upgraded|active|valid|individual|ultra|standard|starter|developer|scale) (?:plan|subscription|tier)\b|\brequires? (?:an? |the |your )?(?:active |valid |paid )?subscription\b|\brequires? an? (?:[\w-]{1,15} ){0,3}policy to be enabled\b|\b(?:must|need to|please) (?:subscribe to|upgrade (?:to|your) (?:an? |the )?(?:[\w-]{1,15} ){0,2}(?:plan|subscription|tier|account))\b|\b(?:plan|subscription|tier)\b[^\n]{0,20}\b(?:has expired|expired|does not include|doesn.t include|is not included|not included)\b|\b(?:free|trial) (?:users?|accounts?|plans?|tiers?) (?:can only|cannot|can.t|are not allowed to|is limited to|are limited to)\b|\bplease use an? (?:[\w-]{1,15} ){0,3}(?:subscription|plan)\b/,
+      text: /\b(?:access )?(?:denied|disabled|blocked) by (?:your |the )?(?:[\w-]{1,20} )?(?:organi[sz]ation|org|enterprise|admin(?:istrator)?|workspace|team|account|copilot)(?:.s)? polic(?:y|ies)\b|\brequires? (?:an? |the |your )?(?:[\w-]{1,15} )?(?:paid|pro|plus|max|team|teams|business|enterprise|premium|higher|upgraded|active|valid|individual|ultra|standard|starter|developer|scale) (?:plan|subscription|tier)\b|\brequires? (?:an? |the |your )?(?:active |valid |paid )?subscription\b|\brequires? an? (?:[\w-]{1,15} ){0,3}policy to be enabled\b|\b(?:must|need to|please) (?:subscribe to|upgrade (?:to|your) (?:an? |the )?(?:[\w-]{1,15} ){0,2}(?:plan|subscription|tier|account))\b|\b(?:plan|subscription|tier)\b[^\n]{0,20}\b(?:has expired|expired|does not include|doesn.t include|is not included|not included)\b|\b(?:free|trial) (?:users?|accounts?|plans?|tiers?) (?:can only|cannot|can.t|are not allowed to|is limited to|are limited to)\b|\bplease use an? (?:[\w-]{1,15} ){0,3}(?:subscription|plan)\b|\bnot available (?:for|on|in|with) (?:billing|your (?:current )?(?:plan|tier|subscription)|(?:the )?free (?:plan|tier)|free (?:users|accounts))\b/,
       // "Upgrade your plan for a higher rate limit" is advice beside a throttle, not the plan's refusal; an execution,
       // query, migration or test plan, and a plan file or mode, are no subscription.
       unless: new RegExp(
@@ -226,8 +227,10 @@ export const hardShapeRules: readonly Rule[] = [
         'credentials',
         'auth',
         'authentication',
+        '令牌',
+        '密钥',
       ],
-      text: /\bno (?:api[ _-]?key|key|credentials?|token|auth(?:entication)?) (?:was )?(?:found |configured |set |available )?for (?:the )?(?:provider|model|[a-z][\w.-]{1,30}[:/])|\bcould not (?:automatically )?(?:determine|find|locate|load) (?:the |any )?(?:default )?credentials\b/,
+      text: /\bno (?:api[ _-]?key|key|credentials?|token|auth(?:entication)?) (?:was )?(?:found |configured |set |available )?for (?:the )?(?:provider|model|[a-z][\w.-]{1,30}[:/])|\bcould not (?:automatically )?(?:determine|find|locate|load|resolve) (?:the |any )?(?:default )?credentials\b|\bno (?:[\w-]{1,20} ){0,3}(?:api[ _-]?key|auth(?:entication)? token|access token|credentials?) (?:was |were )?found\b|未(?:提供|设置|配置)\s?(?:令牌|密钥|api[ _-]?key|token)|缺少\s?(?:令牌|密钥|api[ _-]?key)/,
       unless: notAProviderRefusal,
     },
   },
