@@ -56,11 +56,12 @@ const wellKnownNames = [
 /**
  * Words inside derived ids that name a layer, a protocol or a placeholder rather than a vendor: rule families
  * such as `http.`, `network.` or `provider.`, the Agent Client Protocol (`acp`), the `-code`/`-cli`/`-shell`
- * of agent ids, the `generic` and `some-agent` fixture ids.
+ * of agent ids, the `generic` and `some-agent` fixture ids, the `-ai` of a service id (`azure-ai`).
  */
 const neutralWords = new Set([
   'acp',
   'agent',
+  'ai',
   'cli',
   'code',
   'generic',
@@ -92,11 +93,21 @@ const ordinaryWords = new Set([
 
 /**
  * Vendor and agent names that are also keywords or ordinary words of TypeScript code (the Continue editor
- * extension, Together AI, the `open` of Open WebUI, Meta's Llama API, Cursor's agent, Writer's models): as a bare
+ * extension, Together AI, the `open` of Open WebUI, Meta's Llama API, Cursor's agent, Writer's models, the `search`
+ * and `reader` of a search or reader tool's id): as a bare
  * word they would flag every `continue;`, `open()`, the HTTP API's pagination `cursor` or "another writer won".
  * Their hyphenated ids (`cursor-acp`), the adapter ids and rule ids still count as signatures.
  */
-const namesThatAreWords = new Set(['continue', 'together', 'open', 'meta', 'cursor', 'writer']);
+const namesThatAreWords = new Set([
+  'continue',
+  'together',
+  'open',
+  'meta',
+  'cursor',
+  'writer',
+  'search',
+  'reader',
+]);
 
 /** The classifier's own output vocabulary: codes are provider-neutral by design (DAT-02). */
 const catalogueCodes = new Set<string>([...transientCodes, ...hardCodes, ...nonProviderCodes]);

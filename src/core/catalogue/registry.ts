@@ -15,6 +15,7 @@ import { providerSignatureRules } from './rules/provider-signatures.js';
 import { sdkSetupRules } from './rules/sdk-setup.js';
 import { servingLayerRules } from './rules/serving-layer.js';
 import { toolLookalikeRules } from './rules/tool-lookalikes.js';
+import { toolSourceRules } from './rules/tool-sources.js';
 import { toolSurfaceRules } from './rules/tool-surface.js';
 import { withModelCallAnchor } from './model-call-anchor.js';
 import type { Rule } from './rule.js';
@@ -38,6 +39,7 @@ export const catalogueRules: readonly Rule[] = Object.freeze(
     ...agentTurnRules,
     ...clientTransportRules,
     ...toolLookalikeRules,
+    ...toolSourceRules,
     ...proseHardRules,
     ...sdkSetupRules,
     ...hardShapeRules,

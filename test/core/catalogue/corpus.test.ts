@@ -31,11 +31,12 @@ describe('[CLS-01][CLS-16][CLS-20] labelled corpus replay', () => {
     ]);
   });
 
-  // 97.6 %: above issue 10's 97 % target. It was 98.3 % until the model-call anchor
+  // 97.4 %: above issue 10's 97 % target. It was 98.3 % until the model-call anchor
   // (src/core/catalogue/model-call-anchor.ts) gave up 16 development answers from unnamed sources for fewer unsafe
   // answers on text the project has never seen (docs/classification.md), and 97.7 % until round 32 added 64 records
-  // from peer projects' own test suites, six of which no shape rule reads (corpus/README.md, "Round 32").
-  it.each(corpusFiles)('%s: at least 97.6%% code accuracy and no unsafe prediction', (file) => {
+  // from peer projects' own test suites, six of which no shape rule reads (corpus/README.md, "Round 32"), and 97.6 %
+  // until round 33 added 64 more of that genre, nine left unread (corpus/README.md, "Round 33").
+  it.each(corpusFiles)('%s: at least 97.4%% code accuracy and no unsafe prediction', (file) => {
     const records = replay(file);
     expect(records.length).toBeGreaterThan(10);
     const misses: string[] = [];
@@ -50,7 +51,7 @@ describe('[CLS-01][CLS-16][CLS-20] labelled corpus replay', () => {
     }
     const accuracy = (records.length - misses.length) / records.length;
     expect(unsafe, 'not_provider/unclassified records classified transient or hard').toEqual([]);
-    expect(accuracy, misses.join('\n')).toBeGreaterThanOrEqual(0.976);
+    expect(accuracy, misses.join('\n')).toBeGreaterThanOrEqual(0.974);
   });
 });
 

@@ -59,6 +59,28 @@ describe('[CLS-23][DAT-08] timing hints', () => {
     );
   });
 
+  it('the IETF RateLimit fields: a structured item exhausted decides, and the older RateLimit-Reset', () => {
+    // A bare 429 from a named provider (an unnamed one must name the model call: the model-call anchor).
+    const reset = (headers: Record<string, string>) => {
+      const out = classify(
+        { kind: 'http', status: 429, headers, body: '{}', provider: 'some-provider', observed_at: observed },
+        { now: later },
+      );
+      expect(out.code).toBe('rate_limited');
+      return out.reset_at ?? out.retry_after;
+    };
+    expect(
+      reset({ ratelimit: '"api";r=0;t=55', 'ratelimit-policy': '"fixed window";"api";q=500;w=300' }),
+    ).toBe(plus(55));
+    // Of two windows, the exhausted one says when a request can go again, not the one that resets sooner.
+    expect(reset({ RateLimit: '"burst";r=3;t=1, "hour";r=0;t=600' })).toBe(plus(600));
+    expect(reset({ 'RateLimit-Reset': '30', 'RateLimit-Remaining': '0' })).toBe(plus(30));
+    // No time in the field, or not a number: no hint rather than a guess.
+    expect(reset({ ratelimit: '"api";r=0' })).toBeNull();
+    expect(reset({ ratelimit: '"api";r=0;t=soon' })).toBeNull();
+    expect(reset({ 'ratelimit-reset': 'tomorrow' })).toBeNull();
+  });
+
   it('anthropic-ratelimit-*-reset instants and the unified subscription reset', () => {
     const h = {
       'anthropic-ratelimit-requests-reset': '2026-06-01T12:00:30Z',

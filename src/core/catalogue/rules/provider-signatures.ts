@@ -837,7 +837,7 @@ export const providerSignatureRules: readonly Rule[] = [
     confidence: 'high',
     when: {
       keywords: ['project', 'project_id', 'projectid'],
-      text: /\b(?:could not|couldn.t|unable to|failed to|cannot|can.t) (?:resolve|detect|determine|find|infer|get) (?:a |the |your )?(?:google cloud |gcp |cloud |default )?project[ _-]?id\b|\brequires an? (?:google cloud |gcp |cloud )?project[ _-]?id\b|\bproject[ _-]?id (?:is )?(?:missing|required|not (?:set|found|configured|provided))\b/,
+      text: /\b(?:could not|couldn.t|unable to|failed to|cannot|can.t) (?:resolve|detect|determine|find|infer|get) (?:a |the |your )?(?:google cloud |gcp |cloud |default )?project(?:[ _-]?id)?\b|\brequires an? (?:google cloud |gcp |cloud )?project[ _-]?id\b|\bproject[ _-]?id (?:is )?(?:missing|required|not (?:set|found|configured|provided))\b/,
       // A deployment or hosting CLI's own project (firebase, vercel, supabase) is no model's.
       unless: new RegExp(
         `\\b(?:firebase|supabase|vercel|netlify|heroku|railway|sentry|wrangler)\\b|${proseCue.source}|${notTheModelCall.source}`,

@@ -8,8 +8,8 @@ const plainSeconds = /^\d{1,10}(?:\.\d{1,9})?$/;
 
 /**
  * Timing from response headers: `retry-after` (seconds or an HTTP-date in any of its three forms), `retry-after-ms`, OpenAI/Groq
- * `x-ratelimit-reset-*` durations, Anthropic `anthropic-ratelimit-*-reset` instants and the unified
- * subscription reset. Among per-bucket resets the exhausted bucket (remaining 0) decides; else the latest.
+ * `x-ratelimit-reset-*` durations, Anthropic `anthropic-ratelimit-*-reset` instants, the unified
+ * subscription reset and the IETF `RateLimit` fields (`RateLimit: "api";r=0;t=55`, `RateLimit-Reset: 55`). Among per-bucket resets the exhausted bucket (remaining 0) decides; else the latest.
  */
 export function headerHints(headers: HeaderList, referenceMs: number): RawHints {
   if (headers.length === 0) return {};
@@ -57,6 +57,17 @@ function resetHint(
         buckets.push(bucket({ delaySeconds: seconds }, get(`x-ratelimit-remaining-${m[1]}`)));
       continue;
     }
+    // The IETF RateLimit fields: the draft's older `RateLimit-Reset` (seconds) with `RateLimit-Remaining`, and its
+    // structured `RateLimit: "policy";r=0;t=55` (each item's remaining quota `r` and seconds until it resets `t`).
+    if (name === 'ratelimit-reset' && plainSeconds.test(value.trim())) {
+      buckets.push(bucket({ delaySeconds: Number(value.trim()) }, get('ratelimit-remaining')));
+      continue;
+    }
+    if (name === 'ratelimit') {
+      for (const item of structuredRateLimitItems(value))
+        buckets.push(bucket({ delaySeconds: item.resetSeconds }, item.remaining));
+      continue;
+    }
     if (name === 'x-ratelimit-reset' && /^\d{1,13}(?:\.\d+)?$/.test(value.trim())) {
       const v = value.trim();
       const hint: RawHint =
@@ -69,6 +80,29 @@ function resetHint(
   const pool = exhausted.length > 0 ? exhausted : buckets;
   pool.sort((a, b) => b.atMs - a.atMs);
   return { resetAt: pool[0]!.hint };
+}
+
+/** A `RateLimit` item's parameters: `;r=` (remaining quota) and `;t=` (seconds until reset), both integers. */
+const rateLimitParameter = /;\s{0,4}([rt])\s{0,4}=\s{0,4}(\d{1,10})(?![\d.])/g;
+
+/**
+ * The items of a structured `RateLimit` field (`"api";r=0;t=55, "burst";r=3;t=1`) that say when they reset; an item
+ * without `t` tells no time and is skipped. At most 16 items are read: a field is a handful.
+ */
+function structuredRateLimitItems(
+  value: string,
+): Array<{ resetSeconds: number; remaining: string | undefined }> {
+  const items: Array<{ resetSeconds: number; remaining: string | undefined }> = [];
+  for (const item of value.split(',').slice(0, 16)) {
+    let reset: string | undefined;
+    let remaining: string | undefined;
+    for (const [, key, number] of item.matchAll(rateLimitParameter)) {
+      if (key === 't') reset ??= number;
+      else remaining ??= number;
+    }
+    if (reset !== undefined) items.push({ resetSeconds: Number(reset), remaining });
+  }
+  return items;
 }
 
 /**
