@@ -176,6 +176,12 @@ export const planted: readonly Planted[] = [
     header: ['x-proxy', `svc-user:${s}@squid:3128`],
   }))(fake(87, 18)),
   ((s) => ({
+    format: 'Docker registry auth (base64 of user:password)',
+    secret: s,
+    prose: `error getting credentials: config {"auths":{"registry.internal:5000":{"auth":"${s}"}}}`,
+    header: ['x-registry-auth', s],
+  }))(Buffer.from(`svc-user:${fake(88, 14)}`).toString('base64')),
+  ((s) => ({
     format: 'Bearer opaque token (hex)',
     secret: s,
     prose: `sent Authorization: Bearer ${s} and got 401`,

@@ -108,8 +108,11 @@ const cjkKeyWordList = [
 ];
 const cjkKeyWords = cjkKeyWordList.join('|');
 
-/** Names whose value is a credential only when it looks like one (`key: "service"` is Google's metadata). */
-const weakNames = ci(String.raw`(?:token|key|signature|sig|session(?:id|_id|-id)?)`);
+/**
+ * Names whose value is a credential only when it looks like one (`key: "service"` is Google's metadata; `auth` is a
+ * Docker registry's or npm's base64 `user:password`, `auth: "required"` stays).
+ */
+const weakNames = ci(String.raw`(?:token|key|signature|sig|auth|session(?:id|_id|-id)?)`);
 
 /**
  * Between a name and its value: quotes (JSON escaped up to twice), a colon or equals sign (or either URL-encoded, as
@@ -603,7 +606,7 @@ export const secretFormats: readonly SecretFormat[] = [
   {
     // `token=abc123xyz`, `"key": "..."`: a weak name's value is redacted when it reads as a short key.
     name: 'weak_assignment',
-    starts: ['token', 'key', 'signature', 'sig', 'session'],
+    starts: ['token', 'key', 'signature', 'sig', 'auth', 'session'],
     source:
       wordStart +
       weakNames +

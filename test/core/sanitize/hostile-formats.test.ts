@@ -205,3 +205,21 @@ describe('[DAT-09][CLS-21] user:password@host:port without a scheme (a proxy set
     },
   );
 });
+
+describe('[DAT-09][CLS-21] an `auth` value (a Docker registry or npm credential, base64 of user:password)', () => {
+  const basic = Buffer.from('svc-user:Hx7pQ2vLm999').toString('base64');
+  it.each([
+    [`{"auths":{"ghcr.io":{"auth":"${basic}"}}}`, basic],
+    [`_auth=${basic}`, basic],
+    ['"auth": "9f8e7d6c5b4a39281706f5e4d3c2b1a0"', '9f8e7d6c5b4a39281706f5e4d3c2b1a0'],
+  ])('redacts it: %s', (text, secret) => {
+    expectGone(text, secret);
+  });
+
+  it.each(['auth: required', 'auth=oauth2', '"auth":"none"', 'auth failed: 401 Unauthorized'])(
+    'keeps a word or a short name: %s',
+    (text) => {
+      expect(redactSecrets(text)).toBe(text);
+    },
+  );
+});
