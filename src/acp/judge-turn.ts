@@ -10,6 +10,7 @@ import {
   type TurnProjection,
 } from '../core/index.js';
 import { stderrEvidence, type EvidenceOrigin } from './acp-evidence.js';
+import { boundedJson } from '../core/evidence/bounded-json.js';
 
 /** How a judged turn ended. A failure carries its terminal evidence, classification and the safety verdict. */
 export type TurnResult =
@@ -115,7 +116,9 @@ export function failure(
 function messageOf(evidence: EvidenceEnvelope): string {
   switch (evidence.kind) {
     case 'acp_error':
-      return `${evidence.error.message} ${evidence.error.data === undefined ? '' : JSON.stringify(evidence.error.data)}`;
+      // The agent's data as the envelope bounds it (depth, entries, bytes): `JSON.stringify` of data nested
+      // 100,000 deep, which `JSON.parse` reads, overflows the stack and the turn is never judged.
+      return `${evidence.error.message} ${evidence.error.data === undefined ? '' : boundedJson(evidence.error.data).text}`;
     case 'stderr':
       return evidence.text;
     case 'process_exit':

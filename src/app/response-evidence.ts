@@ -1,5 +1,6 @@
 import { evidenceBounds, headerRecord, type EvidenceHints, type HttpEnvelope } from '../core/index.js';
 import { cutUtf8 } from '../core/text/utf8.js';
+import { withoutSplitRun } from '../core/text/key-characters.js';
 
 /** What `evidenceOfResponse` reads of a `fetch` Response (or anything shaped like one). */
 export interface ResponseLike {
@@ -54,7 +55,9 @@ async function boundedBody(response: ResponseLike, maxBytes: number, timeoutMs: 
     if (typeof response.text !== 'function') return '';
     // No stream to cut: the whole text arrives at once (a test double, a polyfill). Bounded in time all the same.
     const text = await withDeadline(Promise.resolve(response.text()), timeoutMs);
-    return typeof text === 'string' ? cutUtf8(text, maxBytes) : '';
+    if (typeof text !== 'string') return '';
+    const kept = cutUtf8(text, maxBytes);
+    return kept.length === text.length ? text : withoutSplitRun(kept, text.charCodeAt(kept.length));
   } catch {
     // A body that cannot be read is absent: the status and headers are evidence enough.
     return '';
@@ -92,14 +95,23 @@ async function readStream(
   }
   const all = new Uint8Array(Math.min(bytes, maxBytes));
   let at = 0;
+  // The first byte past the bound, when the body went on: a key it splits is left out (`withoutSplitRun`).
+  let next = Number.NaN;
   for (const chunk of chunks) {
     const take = chunk.subarray(0, all.length - at);
     all.set(take, at);
     at += take.length;
-    if (at >= all.length) break;
+    if (at >= all.length) {
+      if (take.length < chunk.length) next = chunk[take.length]!;
+      else {
+        const following = chunks[chunks.indexOf(chunk) + 1];
+        if (following !== undefined && following.length > 0) next = following[0]!;
+      }
+      break;
+    }
   }
   // Decoded as a stream: a multi-byte character cut at the bound is left out rather than kept as U+FFFD.
-  return new TextDecoder().decode(all, { stream: true });
+  return withoutSplitRun(new TextDecoder().decode(all, { stream: true }), next);
 }
 
 /** The promise's value, or undefined once `ms` have passed (the timer never holds the process open). */

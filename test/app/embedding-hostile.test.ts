@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { symlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -133,6 +133,37 @@ describe('a run that settles with garbage never strands its route', () => {
       expect(route).toMatchObject({ outcome: 'needs_action', reason: 'unclassified' });
       expect(route?.lastFailure?.safe_excerpt).toContain('cannot fail its attempt');
     }
+  });
+
+  it('[DAT-13] a phase that holds a credential reaches no event and no database row (it is not echoed raw)', async () => {
+    const key = '9f8e7d6c5b4a39281706f5e4d3c2b1a0';
+    const events: unknown[] = [];
+    const database = await tempDatabase();
+    const recourse = await openRecourse({
+      database,
+      clock: new ManualClock(t0),
+      run: () => ({ status: 'failure', evidence: { ...overloaded, phase: `token=${key}` } }),
+      onEvent: (e) => events.push(e),
+    });
+    try {
+      await recourse.engine.saveProfile(profile);
+      await recourse.engine.startRoute({ routeId: 't', profileId: 'fleet' });
+      for (let i = 0; i < 6; i++) {
+        await recourse.engine.idle();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      const route = await recourse.engine.route('t');
+      expect(route).toMatchObject({ outcome: 'needs_action', reason: 'unclassified' });
+      expect(JSON.stringify([events, route, await recourse.store.listAttempts('t')])).not.toContain(
+        key.slice(0, 12),
+      );
+    } finally {
+      await recourse.close();
+    }
+    for (const file of (await readdir(dirname(database))).filter((f) => f.startsWith(basename(database))))
+      expect((await readFile(join(dirname(database), file))).toString('latin1')).not.toContain(
+        key.slice(0, 12),
+      );
   });
 
   it('an onError that throws does not take the host process down', async () => {

@@ -170,6 +170,18 @@ export const planted: readonly Planted[] = [
     header: ['Proxy-Authorization', `Basic ${Buffer.from(`svc-user:${s}`).toString('base64')}`],
   }))(fake(24, 18)),
   ((s) => ({
+    format: 'proxy user:password@host:port without a scheme',
+    secret: s,
+    prose: `tunneling socket could not be established: proxy svc-user:${s}@10.20.0.5:3128 refused`,
+    header: ['x-proxy', `svc-user:${s}@squid:3128`],
+  }))(fake(87, 18)),
+  ((s) => ({
+    format: 'Docker registry auth (base64 of user:password)',
+    secret: s,
+    prose: `error getting credentials: config {"auths":{"registry.internal:5000":{"auth":"${s}"}}}`,
+    header: ['x-registry-auth', s],
+  }))(Buffer.from(`svc-user:${fake(88, 14)}`).toString('base64')),
+  ((s) => ({
     format: 'Bearer opaque token (hex)',
     secret: s,
     prose: `sent Authorization: Bearer ${s} and got 401`,

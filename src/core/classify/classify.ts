@@ -1,4 +1,4 @@
-import { factsOf, forEachTokenAt, type Facts } from './facts.js';
+import { factsOf, forEachTokenAt, sourceOffset, type Facts } from './facts.js';
 import { fieldKey, statusKey, type CompiledCatalogue } from './compiled-catalogue.js';
 import { matchRule } from './match-rule.js';
 import type { GramTable } from './required-grams.js';
@@ -163,7 +163,7 @@ function run(
     current !== undefined &&
     (evidence.invocationId !== current.invocationId || evidence.promptGeneration !== current.promptGeneration)
   ) {
-    const excerpt = safeExcerpt(facts.raw, defaultAnchor(evidence));
+    const excerpt = safeExcerpt(facts.source, defaultAnchor(evidence));
     return {
       classification: unclassified(base, 'stale', null, null, 'low', excerpt),
       timingOrigin,
@@ -282,14 +282,15 @@ function build(
   grams: GramTable,
 ): Classification {
   if (resolution.kind === 'none') {
-    return unclassified(base, 'unknown', null, null, 'low', safeExcerpt(facts.raw, defaultAnchor(evidence)));
+    const excerpt = safeExcerpt(facts.source, defaultAnchor(evidence));
+    return unclassified(base, 'unknown', null, null, 'low', excerpt);
   }
   const { winner } = resolution;
   const rule = winner.compiled.rule;
   const excerpt = safeExcerpt(
-    facts.raw,
+    facts.source,
     winner.offset >= 0
-      ? { at: 'offset', offset: unstrippedOffset(facts.raw, winner.offset) }
+      ? { at: 'offset', offset: sourceOffset(facts, unstrippedOffset(facts.raw, winner.offset)) }
       : defaultAnchor(evidence),
   );
   if (resolution.kind === 'conflict') {

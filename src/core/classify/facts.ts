@@ -38,8 +38,16 @@ export interface Facts {
   readonly headers: HeaderList;
   /** The error message alone (an ACP error without its `data`), untrimmed. */
   readonly message: string;
-  /** The classification window, original case and escape sequences (for excerpts: offsets map back to it). */
+  /** The classification window, original case and escape sequences (`sourceOffset` maps its offsets to `source`). */
   readonly raw: string;
+  /**
+   * The whole text the window was cut from (`raw` itself when nothing was cut). Excerpts are cut from it, not from
+   * `raw`: a window edge may fall inside a key or between a key word and its key, and only the text as it is around
+   * that edge lets the redactor see the key whole and recognize it.
+   */
+  readonly source: string;
+  /** Where the pieces of `raw` lie in `source`: (offset in `raw`, offset in `source`) pairs, ascending. */
+  readonly pieces: readonly number[];
   /** The same window without terminal escape sequences, lower-cased (rules and timing read this). */
   readonly text: string;
 }
@@ -49,7 +57,7 @@ export interface Facts {
  * status, the rules' gates and timing read one table (an answer never depends on it).
  */
 export function factsOf(evidence: Evidence, grams?: GramTable): Facts {
-  const raw = windowOf(primaryText(evidence));
+  const { raw, source, pieces } = primaryWindow(evidence);
   // Rules read the text without terminal escape sequences; the excerpt is cut from `raw` (see unstrippedOffset).
   const text = stripTerminalCodes(raw).toLowerCase();
   const fields = structuredFields(text);
@@ -72,8 +80,18 @@ export function factsOf(evidence: Evidence, grams?: GramTable): Facts {
     headers,
     message: evidence.kind === 'acp_error' ? stripTerminalCodes(evidence.message) : raw,
     raw,
+    source,
+    pieces,
     text,
   };
+}
+
+/** An offset in `facts.raw` as the offset of the same character in `facts.source`. */
+export function sourceOffset(facts: Facts, rawOffset: number): number {
+  const pieces = facts.pieces;
+  let k = 0;
+  while (k + 2 < pieces.length && pieces[k + 2]! <= rawOffset) k += 2;
+  return pieces[k + 1]! + (rawOffset - pieces[k]!);
 }
 
 function primaryText(evidence: Evidence): string {
@@ -81,10 +99,7 @@ function primaryText(evidence: Evidence): string {
     case 'http':
       return evidence.body;
     case 'acp_error':
-      // Window each part first: two 64 KiB texts need not be joined to read their heads and tails.
-      return evidence.data === null
-        ? evidence.message
-        : `${windowOf(evidence.message)}\n${windowOf(evidence.data)}`;
+      return evidence.message;
     case 'acp_update':
       return evidence.text ?? '';
     case 'stderr':
@@ -96,6 +111,37 @@ function primaryText(evidence: Evidence): string {
         ? evidence.message
         : `${evidence.name}: ${evidence.message}`;
   }
+}
+
+/** A classification window: the text rules read, the text it was cut from, and where its pieces lie in it. */
+interface TextWindow {
+  readonly raw: string;
+  readonly source: string;
+  readonly pieces: readonly number[];
+}
+
+/** The pieces of a window that is its whole text (the common case: one shared array). */
+const wholeText: readonly number[] = Object.freeze([0, 0]);
+
+/** What marks the place where the middle of a long text was left out. */
+const gap = '\n…\n';
+
+function primaryWindow(evidence: Evidence): TextWindow {
+  const text = primaryText(evidence);
+  if (evidence.kind !== 'acp_error' || evidence.data === null) return windowOf(text);
+  // Window each part first: two 64 KiB texts need not be joined to read their heads and tails.
+  const message = windowOf(text);
+  const data = windowOf(evidence.data);
+  const raw = `${message.raw}\n${data.raw}`;
+  if (message.pieces === wholeText && data.pieces === wholeText)
+    return { raw, source: raw, pieces: wholeText };
+  const shift = (pieces: readonly number[], rawBy: number, sourceBy: number) =>
+    pieces.map((offset, i) => offset + (i % 2 === 0 ? rawBy : sourceBy));
+  return {
+    raw,
+    source: `${text}\n${evidence.data}`,
+    pieces: [...message.pieces, ...shift(data.pieces, message.raw.length + 1, text.length + 1)],
+  };
 }
 
 function structuredStatus(evidence: Evidence): number | null {
@@ -110,9 +156,14 @@ function statusFromCodeField(fields: ReadonlyMap<string, readonly string[]>): nu
   return null;
 }
 
-function windowOf(text: string): string {
-  if (text.length <= windowHeadChars + windowTailChars) return text;
-  return `${text.slice(0, windowHeadChars)}\n…\n${text.slice(text.length - windowTailChars)}`;
+function windowOf(text: string): TextWindow {
+  if (text.length <= windowHeadChars + windowTailChars) return { raw: text, source: text, pieces: wholeText };
+  const tailStart = text.length - windowTailChars;
+  return {
+    raw: `${text.slice(0, windowHeadChars)}${gap}${text.slice(tailStart)}`,
+    source: text,
+    pieces: [0, 0, windowHeadChars + gap.length, tailStart],
+  };
 }
 
 /** FNV-1a over UTF-16 code units: the hash a token is filtered by, computed as the scan reads it. */

@@ -1,5 +1,6 @@
 import { evidenceBounds, truncationMark } from './bounds.js';
 import { cutUtf8, utf8ByteLength } from '../text/utf8.js';
+import { withoutSplitRun } from '../text/key-characters.js';
 
 /**
  * Serializes an arbitrary value as JSON text within a byte budget, a depth and a per-container entry limit,
@@ -41,6 +42,8 @@ function writeString(value: string, state: WriteState): void {
   // Cut before escaping: a value far beyond the budget is never stringified whole.
   let kept = cutUtf8(value, Math.max(0, budget - 2));
   for (;;) {
+    // A key the cut split is left out whole (its first characters alone would not read as a key).
+    if (kept.length !== value.length) kept = withoutSplitRun(kept, value.charCodeAt(kept.length));
     const piece = JSON.stringify(kept);
     if (utf8ByteLength(piece) <= budget) {
       emit(piece, state);

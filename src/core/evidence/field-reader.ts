@@ -1,5 +1,6 @@
 import { evidenceBounds } from './bounds.js';
 import { cutUtf8 } from '../text/utf8.js';
+import { withoutSplitRun } from '../text/key-characters.js';
 import { describe, pointer, type FieldIssue } from '../validation/field-issue.js';
 
 /** One validation problem of an envelope, addressed by a JSON pointer (`/error/code`). */
@@ -89,8 +90,9 @@ export class FieldReader {
   bound(key: string, value: string, maxBytes: number): string {
     const kept = cutUtf8(value, maxBytes);
     if (kept.length === value.length) return value;
-    // The cut is marked in `truncated` (and shown by readers); the text stays a cheap slice of the input.
+    // The cut is marked in `truncated` (and shown by readers); the text stays a cheap slice of the input. A key the
+    // cut split is left out whole: its first characters alone would not read as a key and would come out.
     this.truncated.push(this.path(key));
-    return kept;
+    return withoutSplitRun(kept, value.charCodeAt(kept.length));
   }
 }

@@ -5,6 +5,7 @@ import type { Classification } from '../classify/classification.js';
 import type { TimingOrigin } from '../classify/classify.js';
 import { phaseFailsAttempt } from '../evidence/phases.js';
 import { formatIsoUtc } from '../time/iso-time.js';
+import { describe } from '../validation/field-issue.js';
 
 /*
  * What a failure report says about the route's attempt, and the attempt row it leaves: the correlation checks of
@@ -58,7 +59,9 @@ export function staleness(
   if (e.phase !== null && !phaseFailsAttempt(e.phase.toLowerCase())) {
     return {
       reason: 'stale_evidence',
-      detail: `evidence of phase ${JSON.stringify(e.phase)} cannot fail an attempt`,
+      // The phase is the adapter's text, and the detail goes into events and the next evidence: echoed as every
+      // bad input is, short and with any credential redacted.
+      detail: `evidence of phase ${describe(e.phase)} cannot fail an attempt`,
     };
   }
   if (attempt !== null && attempt.finished) {

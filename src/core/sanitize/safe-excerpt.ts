@@ -1,5 +1,6 @@
 import { isFreeOfSecrets, redactRange } from './redact-secrets.js';
 import { cutUtf8, cutUtf8Tail } from '../text/utf8.js';
+import { isKeyCharacter } from '../text/key-characters.js';
 import { stripDisplayCodes } from '../text/display-codes.js';
 import { stripControlCharacters } from '../text/whitespace.js';
 import { asText } from './as-text.js';
@@ -92,11 +93,6 @@ function clean(text: string): string {
     .join('\n');
 }
 
-/** Characters a credential can contain (`[A-Za-z0-9._~+/=*-]`); any other character is a safe place to cut. */
-const tokenCharacters = new Uint8Array(128);
-for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._~+/=*-')
-  tokenCharacters[c.charCodeAt(0)] = 1;
-
 /**
  * `String.prototype.charCodeAt` called explicitly: inlined whatever the text's representation (see
  * secret-patterns.ts; reading `text[i]` of many representations is a generic lookup per character).
@@ -109,7 +105,7 @@ function snapForward(text: string, index: number): number {
   const limit = Math.min(text.length, index + snapChars);
   for (let i = index; i < limit; i++) {
     const c = charCodeAt.call(text, i);
-    if (c >= 128 || tokenCharacters[c] !== 1) return i;
+    if (!isKeyCharacter(c)) return i;
   }
   return index;
 }

@@ -108,8 +108,11 @@ const cjkKeyWordList = [
 ];
 const cjkKeyWords = cjkKeyWordList.join('|');
 
-/** Names whose value is a credential only when it looks like one (`key: "service"` is Google's metadata). */
-const weakNames = ci(String.raw`(?:token|key|signature|sig|session(?:id|_id|-id)?)`);
+/**
+ * Names whose value is a credential only when it looks like one (`key: "service"` is Google's metadata; `auth` is a
+ * Docker registry's or npm's base64 `user:password`, `auth: "required"` stays).
+ */
+const weakNames = ci(String.raw`(?:token|key|signature|sig|auth|session(?:id|_id|-id)?)`);
 
 /**
  * Between a name and its value: quotes (JSON escaped up to twice), a colon or equals sign (or either URL-encoded, as
@@ -232,6 +235,8 @@ const keyLike = (text: string, start: number, end: number): number =>
   looksLikeKey(text.slice(start, end)) && !isRequestId(text, start, end) ? start : -1;
 
 const emailLocal = /[A-Za-z0-9._%+-]/;
+/** A character of the password in `user:password@host` (what a URL's user information may hold, unescaped). */
+const passwordCharacter = /[^\s:/?#@'"<>]/;
 
 const base64Value = /^[A-Za-z0-9+/]+={0,2}$/;
 const printableWithColon = /^[\x20-\x39\x3b-\x7e][\x20-\x7e]*:[\x20-\x7e]*$/;
@@ -601,7 +606,7 @@ export const secretFormats: readonly SecretFormat[] = [
   {
     // `token=abc123xyz`, `"key": "..."`: a weak name's value is redacted when it reads as a short key.
     name: 'weak_assignment',
-    starts: ['token', 'key', 'signature', 'sig', 'session'],
+    starts: ['token', 'key', 'signature', 'sig', 'auth', 'session'],
     source:
       wordStart +
       weakNames +
@@ -656,6 +661,27 @@ export const secretFormats: readonly SecretFormat[] = [
       let from = start;
       while (from > 0 && start - from < 64 && emailLocal.test(text[from - 1]!)) from--;
       return from > 0 && emailLocal.test(text[from - 1]!) ? -1 : from;
+    },
+  },
+  {
+    // `user:password@host:port` without a scheme, as a proxy setting is written (`HTTPS_PROXY=bob:pw@squid:3128`):
+    // an IP address or a name without a domain, which the e-mail format above does not take (`bob:pw@proxy.corp`
+    // is an address there). The port is required: `name:package@1.2.3` and `x:y@1` are versions. What precedes
+    // the `@` is read backwards by `accept`; the host stays readable.
+    name: 'host_credentials',
+    starts: ['@'],
+    trigger: '(?<=[^\\s/?#@\'"<>]:[^\\s:/?#@\'"<>]{1,128})@(?=[A-Za-z0-9.-]{1,253}:[0-9])',
+    source: String.raw`(@)(?=(?:[A-Za-z0-9-]{1,63}\.){0,8}[A-Za-z0-9-]{1,63}:[0-9]{1,5}(?![0-9A-Za-z]))`,
+    replacement: `${redacted}@`,
+    accept: (text, at) => {
+      let colon = at;
+      while (colon > 0 && at - colon < 128 && passwordCharacter.test(text[colon - 1]!)) colon--;
+      if (colon === at || colon === 0 || text[colon - 1] !== ':') return -1;
+      let user = colon - 1;
+      while (user > 0 && colon - 1 - user < 64 && emailLocal.test(text[user - 1]!)) user--;
+      if (user === colon - 1) return -1;
+      // After `://` or another colon this is a URL's or a longer list's part, not a user name.
+      return user > 0 && /[:/A-Za-z0-9._%+-]/.test(text[user - 1]!) ? -1 : user;
     },
   },
   {

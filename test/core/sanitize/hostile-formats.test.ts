@@ -181,3 +181,45 @@ describe('[DAT-09][CLS-21] hostile formats (issue 10, second pass)', () => {
       expect(redactSecrets(text)).toBe(text);
   });
 });
+
+describe('[DAT-09][CLS-21] user:password@host:port without a scheme (a proxy setting)', () => {
+  it.each([
+    [
+      'tunneling socket could not be established: proxy svc-user:Hx7pQ2vLm9@10.20.0.5:3128',
+      'svc-user:Hx7pQ2vLm9',
+    ],
+    ['HTTPS_PROXY=bob:S3cretPass1@squid:3128', 'bob:S3cretPass1'],
+    ['{"proxy": "alice:Tr0ub4dor&3x@corp-proxy:8080"}', 'alice:Tr0ub4dor&3x'],
+    ['connect ECONNREFUSED via admin:hunter2hunter2@localhost:8080', 'admin:hunter2hunter2'],
+  ])('redacts the user and password and keeps the host: %s', (text, credentials) => {
+    const out = redactSecrets(text);
+    expect(out).not.toContain(credentials.split(':')[1]);
+    expect(out).toContain('[REDACTED]@');
+    expect(safeExcerpt(text)).not.toContain(credentials.split(':')[1]);
+  });
+
+  it.each(['dependency:lodash@4.17.21', 'npm ERR! peer x:y@1', 'ssh git@10.0.0.1:22', 'a:b:c@host:1'])(
+    'keeps what only looks like one: %s',
+    (text) => {
+      expect(redactSecrets(text)).toBe(text);
+    },
+  );
+});
+
+describe('[DAT-09][CLS-21] an `auth` value (a Docker registry or npm credential, base64 of user:password)', () => {
+  const basic = Buffer.from('svc-user:Hx7pQ2vLm999').toString('base64');
+  it.each([
+    [`{"auths":{"ghcr.io":{"auth":"${basic}"}}}`, basic],
+    [`_auth=${basic}`, basic],
+    ['"auth": "9f8e7d6c5b4a39281706f5e4d3c2b1a0"', '9f8e7d6c5b4a39281706f5e4d3c2b1a0'],
+  ])('redacts it: %s', (text, secret) => {
+    expectGone(text, secret);
+  });
+
+  it.each(['auth: required', 'auth=oauth2', '"auth":"none"', 'auth failed: 401 Unauthorized'])(
+    'keeps a word or a short name: %s',
+    (text) => {
+      expect(redactSecrets(text)).toBe(text);
+    },
+  );
+});
