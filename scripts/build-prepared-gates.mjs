@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { catalogueRules } from '../dist/core/index.js';
 import { BranchTable, PrunedPattern } from '../dist/core/classify/pruned-pattern.js';
+import { nearOf } from '../dist/core/classify/compiled-catalogue.js';
 
 const target = fileURLToPath(new URL('../dist/core/classify/prepared-gates.js', import.meta.url));
 
@@ -22,6 +23,17 @@ for (const rule of catalogueRules) {
   }
 }
 const scans = table.scansForBuild();
+/** The gates of every `near` condition's patterns, run with the `g` flag (`nearOf`), by flags and source. */
+const nearGates = new Map();
+for (const rule of catalogueRules) {
+  if (rule.when.near === undefined) continue;
+  const near = nearOf(rule.when.near, new Map());
+  for (const [pattern, gate] of [
+    [near.anchor, near.anchorGate],
+    [near.word, near.wordGate],
+  ])
+    nearGates.set(`${pattern.flags}/${pattern.source}`, gate.wordsForBuild());
+}
 
 /**
  * The text of every source and branch, each once: the scans' sources, 16-26 thousand characters each, are branches of
@@ -52,17 +64,34 @@ const patterns = [...entries].map(([key, g]) => {
     ...list(g),
   ];
 });
-const scanList = [...scans].map(([key, s]) => [
-  flagsOf(key),
-  piece(sourceOf(key)),
-  list(s.alternatives),
-  s.look === null ? null : list(s.look),
-]);
-const json = JSON.stringify({ pieces, patterns, scans: scanList });
+/** Where each of `parts` is in `text`, as [start, end] pairs: a scan's alternatives and lookahead are cut from it. */
+function spans(text, parts) {
+  let from = 0;
+  return parts.map((part) => {
+    const start = text.indexOf(part, from);
+    if (start < 0) throw new Error(`not in the scan: ${part}`);
+    from = start + part.length;
+    return [start, from];
+  });
+}
+const scanList = [...scans].map(([key, s]) => {
+  const { look, limit, alternatives } = s.shape;
+  const source = sourceOf(key);
+  return [
+    flagsOf(key),
+    piece(source),
+    look === null ? null : [...spans(source, [look.source])[0], look.limit],
+    limit,
+    spans(source, alternatives).flat(),
+    list(s.alternatives),
+    s.look === null ? null : list(s.look),
+  ];
+});
+const json = JSON.stringify({ pieces, patterns, scans: scanList, near: [...nearGates] });
 writeFileSync(
   target,
   `// Written by scripts/build-prepared-gates.mjs (npm run build): see src/core/classify/prepared-gates.ts.
-const { pieces, patterns, scans } = JSON.parse(${JSON.stringify(json)});
+const { pieces, patterns, scans, near } = JSON.parse(${JSON.stringify(json)});
 const gates = ([words, starts, covers, coverStarts, firstCover]) => ({ words, starts, covers, coverStarts, firstCover });
 export const preparedGates = new Map(
   patterns.map(([flags, branchPieces, sourcePiece, ...lists]) => {
@@ -71,14 +100,25 @@ export const preparedGates = new Map(
     return [\`\${flags}/\${source}\`, { branches, ...gates(lists) }];
   }),
 );
+function shapeOf(source, look, limit, spans) {
+  const alternatives = [];
+  for (let i = 0; i < spans.length; i += 2) alternatives.push(source.slice(spans[i], spans[i + 1]));
+  return { look: look === null ? null : { source: source.slice(look[0], look[1]), limit: look[2] }, limit, alternatives };
+}
 export const preparedScans = new Map(
-  scans.map(([flags, sourcePiece, alternatives, look]) => [
+  scans.map(([flags, sourcePiece, look, limit, spans, alternatives, lookGates]) => [
     \`\${flags}/\${pieces[sourcePiece]}\`,
-    { alternatives: gates(alternatives), look: look === null ? null : gates(look) },
+    {
+      shape: shapeOf(pieces[sourcePiece], look, limit, spans),
+      alternatives: gates(alternatives),
+      look: lookGates === null ? null : gates(lookGates),
+    },
   ]),
 );
+export const preparedNearGates = new Map(near);
 `,
 );
 console.log(
-  `prepared gates: ${entries.size} patterns, ${scans.size} scans, ${Math.round(json.length / 1024)} KiB`,
+  `prepared gates: ${entries.size} patterns, ${scans.size} scans, ${nearGates.size} near patterns, ` +
+    `${Math.round(json.length / 1024)} KiB`,
 );

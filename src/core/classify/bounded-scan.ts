@@ -9,9 +9,8 @@
  * trigrams (as `PrunedPattern` does for a pattern's top-level branches), each shared by every pattern that has it.
  */
 
-import type { GateList, GramTable, Requirement } from './required-grams.js';
+import type { GateList, GateListArrays, GramTable, Requirement } from './required-grams.js';
 import { compileGateList, gateListFrom } from './required-grams.js';
-import type { PreparedScan } from './prepared-gates.js';
 import { classEnd, topLevelBranches } from './regex-source.js';
 
 /** What a scan needs of a branch: where it first matches a text (-1 for nowhere), and what it requires. */
@@ -25,6 +24,12 @@ export interface ScanShape {
   readonly look: { readonly source: string; readonly limit: number } | null;
   readonly limit: number;
   readonly alternatives: readonly string[];
+}
+
+/** A scan's gates as the build prepares them: one per alternative, in order, and its lookahead's rest's (or null). */
+export interface ScanGates {
+  readonly alternatives: GateListArrays;
+  readonly look: GateListArrays | null;
 }
 
 /** A lazy or greedy run of any characters with a bound, at the start of a source: `[\s\S]{0,N}?`. */
@@ -104,7 +109,7 @@ export class ScanBranch implements SearchBranch {
     private readonly look: { readonly branch: SearchBranch; readonly limit: number } | null,
     private readonly alternatives: readonly SearchBranch[],
     private readonly limit: number,
-    private readonly prepared?: PreparedScan,
+    private readonly prepared?: ScanGates,
   ) {}
 
   get requirement(): Requirement {

@@ -12,6 +12,7 @@
  * never depend on them.
  */
 
+import type { ScanGates, ScanShape } from './bounded-scan.js';
 import type { GateListArrays } from './required-grams.js';
 
 /** One pattern's split branches (null: not split) and its gates as the arrays of a `GateList`. */
@@ -19,10 +20,12 @@ export interface PreparedGates extends GateListArrays {
   readonly branches: readonly string[] | null;
 }
 
-/** One scan's gates: one per alternative, in order, and its lookahead's rest's (null when it has no lookahead). */
-export interface PreparedScan {
-  readonly alternatives: GateListArrays;
-  readonly look: GateListArrays | null;
+/**
+ * One scan's shape (`scanShapeOf`: reading a source of 16-26 thousand characters three times over, cold) and its
+ * gates.
+ */
+export interface PreparedScan extends ScanGates {
+  readonly shape: ScanShape;
 }
 
 /** Prepared gates by `${flags}/${source}` of the whole pattern. */
@@ -30,3 +33,9 @@ export const preparedGates: ReadonlyMap<string, PreparedGates> = new Map();
 
 /** Prepared scan gates by `${flags}/${source}` of the scan (a top-level branch of some pattern). */
 export const preparedScans: ReadonlyMap<string, PreparedScan> = new Map();
+
+/**
+ * The gates of the `near` conditions' patterns (each run with the `g` flag: `LazyGate`), as a `Gate`'s words (null:
+ * requires nothing), by `${flags}/${source}`.
+ */
+export const preparedNearGates: ReadonlyMap<string, readonly number[] | null> = new Map();

@@ -102,7 +102,8 @@ export class BranchTable {
     const key = `${flags}/${source}`;
     let branch = this.branches.get(key);
     if (branch === undefined) {
-      const shape = scanShapeOf(source, flags);
+      const prepared = this.scans.get(key);
+      const shape = prepared?.shape ?? scanShapeOf(source, flags);
       branch =
         shape === null
           ? new Branch(source, flags)
@@ -111,7 +112,7 @@ export class BranchTable {
               shape.look && { branch: this.get(shape.look.source, flags), limit: shape.look.limit },
               shape.alternatives.map((alternative) => this.get(alternative, flags)),
               shape.limit,
-              this.scans.get(key),
+              prepared,
             );
       this.branches.set(key, branch);
     }
@@ -128,7 +129,9 @@ export class BranchTable {
     for (const [key, branch] of this.branches) {
       if (!(branch instanceof ScanBranch)) continue;
       const { alternatives, look } = branch.gatesForBuild();
+      const flags = key.slice(0, key.indexOf('/'));
       scans.set(key, {
+        shape: scanShapeOf(key.slice(flags.length + 1), flags)!,
         alternatives: gateListArrays(alternatives),
         look: look === null ? null : gateListArrays(look),
       });

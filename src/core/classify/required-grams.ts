@@ -532,15 +532,31 @@ function cover(requirement: Requirement): number[] | null {
   }
 }
 
-/** A pattern's gate, built the first time its rule is a candidate: start-up pays only for the rules it uses. */
+/**
+ * A pattern's gate, built the first time its rule is a candidate: start-up pays only for the rules it uses. `prepared`:
+ * the gate's words as the build prepared them (src/core/classify/prepared-gates.ts; null: requires nothing), or
+ * undefined to read the pattern.
+ */
 export class LazyGate {
   private gate: Gate | undefined;
 
-  constructor(private readonly pattern: RegExp) {}
+  constructor(
+    private readonly pattern: RegExp,
+    private readonly prepared?: readonly number[] | null,
+  ) {}
 
   get(): Gate {
-    if (this.gate === undefined) this.gate = compileGate(requiredGrams(this.pattern));
+    if (this.gate === undefined) {
+      if (this.prepared === undefined) this.gate = compileGate(requiredGrams(this.pattern));
+      else this.gate = this.prepared === null ? null : Int32Array.from(this.prepared);
+    }
     return this.gate;
+  }
+
+  /** The gate's words as `get` reads them from the pattern, for the build (scripts/build-prepared-gates.mjs). */
+  wordsForBuild(): number[] | null {
+    const gate = compileGate(requiredGrams(this.pattern));
+    return gate === null ? null : Array.from(gate);
   }
 }
 

@@ -7,8 +7,10 @@ import {
   splitAlternation,
 } from '../../../src/core/classify/pruned-pattern.js';
 import { GramTable } from '../../../src/core/classify/required-grams.js';
+import { scanShapeOf } from '../../../src/core/classify/bounded-scan.js';
 import type { PreparedGates, PreparedScan } from '../../../src/core/classify/prepared-gates.js';
-import { defaultCatalogue } from '../../../src/core/index.js';
+import { catalogueRules, defaultCatalogue } from '../../../src/core/index.js';
+import { nearOf } from '../../../src/core/classify/compiled-catalogue.js';
 import { knownEvidenceTexts } from '../../helpers/known-texts.js';
 
 /**
@@ -19,6 +21,7 @@ function computedTables(): {
   prepared: Map<string, PreparedGates>;
   scans: Map<string, PreparedScan>;
   patterns: Array<{ id: string; pattern: RegExp }>;
+  near: Map<string, readonly number[] | null>;
 } {
   const table = new BranchTable(new Map(), new Map());
   const prepared = new Map<string, PreparedGates>();
@@ -34,7 +37,14 @@ function computedTables(): {
       if (!prepared.has(key)) prepared.set(key, new PrunedPattern(pattern, table).gatesForBuild());
     }
   }
-  return { prepared, scans: table.scansForBuild(), patterns };
+  const near = new Map<string, readonly number[] | null>();
+  for (const rule of catalogueRules) {
+    if (rule.when.near === undefined) continue;
+    const { anchor, anchorGate, word, wordGate } = nearOf(rule.when.near, new Map());
+    near.set(`${anchor.flags}/${anchor.source}`, anchorGate.wordsForBuild());
+    near.set(`${word.flags}/${word.source}`, wordGate.wordsForBuild());
+  }
+  return { prepared, scans: table.scansForBuild(), patterns, near };
 }
 
 /** Where the whole pattern first matches, as the classifier read it before branches were pruned. */
@@ -202,14 +212,17 @@ describe('[CLS-04] a long alternation runs only the branches whose trigrams the 
     const built = (await import(builtModule)) as {
       preparedGates: ReadonlyMap<string, PreparedGates>;
       preparedScans: ReadonlyMap<string, PreparedScan>;
+      preparedNearGates: ReadonlyMap<string, readonly number[] | null>;
     };
-    const { prepared, scans } = computedTables();
+    const { prepared, scans, near } = computedTables();
     expect([...built.preparedGates.keys()].sort()).toEqual([...prepared.keys()].sort());
     for (const [key, gates] of prepared)
       expect(built.preparedGates.get(key), key.slice(0, 80)).toEqual(gates);
     expect([...built.preparedScans.keys()].sort()).toEqual([...scans.keys()].sort());
     for (const [key, gates] of scans) expect(built.preparedScans.get(key), key.slice(0, 80)).toEqual(gates);
     expect(scans.size).toBeGreaterThanOrEqual(2);
+    expect(built.preparedNearGates).toEqual(near);
+    expect(near.size).toBeGreaterThan(0);
   });
 
   it("lays out a scan's gates from the prepared table when its flags and source are there", () => {
@@ -221,6 +234,7 @@ describe('[CLS-04] a long alternation runs only the branches whose trigrams the 
     ).toBe(0);
     // A prepared gate no text meets for each alternative refuses what the scan matches: the table gave the gates.
     const refusing: PreparedScan = {
+      shape: scanShapeOf(scan, '')!,
       alternatives: {
         words: [65_535, 65_535],
         starts: [0, 1],
@@ -232,6 +246,17 @@ describe('[CLS-04] a long alternation runs only the branches whose trigrams the 
     };
     const table = new BranchTable(new Map(), new Map([[`/${scan}`, refusing]]));
     expect(new PrunedPattern(pattern, table).search('a quota exceeded', new GramTable())).toBe(-1);
+  });
+
+  it("takes a near condition's gates from the prepared table when its flags and source are there", () => {
+    const near = { anchor: /quota/, word: /daily/, before: 20, after: 20 };
+    const grams = new GramTable();
+    expect(nearOf(near, new Map()).anchorGate.get()).not.toBeNull();
+    expect(grams.allows(nearOf(near, new Map()).anchorGate.get(), 'daily quota')).toBe(true);
+    // A prepared gate that no text meets refuses the text: the table, not the pattern, gave it.
+    const refusing = nearOf(near, new Map([['g/quota', [65_535]]]));
+    expect(grams.allows(refusing.anchorGate.get(), 'daily quota')).toBe(false);
+    expect(grams.allows(refusing.wordGate.get(), 'daily quota')).toBe(true);
   });
 
   it('reads the gates of a pattern from the prepared table when its flags and source are there', () => {
