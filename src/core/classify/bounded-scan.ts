@@ -9,8 +9,8 @@
  * trigrams (as `PrunedPattern` does for a pattern's top-level branches), each shared by every pattern that has it.
  */
 
-import type { GateList, GramTable, Requirement } from './required-grams.js';
-import { compileGateList } from './required-grams.js';
+import type { GateList, GateListArrays, GramTable, Requirement } from './required-grams.js';
+import { compileGateList, gateListFrom } from './required-grams.js';
 import { classEnd, topLevelBranches } from './regex-source.js';
 
 /** What a scan needs of a branch: where it first matches a text (-1 for nowhere), and what it requires. */
@@ -24,6 +24,12 @@ export interface ScanShape {
   readonly look: { readonly source: string; readonly limit: number } | null;
   readonly limit: number;
   readonly alternatives: readonly string[];
+}
+
+/** A scan's gates as the build prepares them: one per alternative, in order, and its lookahead's rest's (or null). */
+export interface ScanGates {
+  readonly alternatives: GateListArrays;
+  readonly look: GateListArrays | null;
 }
 
 /** A lazy or greedy run of any characters with a bound, at the start of a source: `[\s\S]{0,N}?`. */
@@ -85,6 +91,7 @@ function isOneBranch(source: string): boolean {
  * plain branch it keeps the answer for the last text it read.
  */
 export class ScanBranch implements SearchBranch {
+  private own: Requirement | undefined;
   private gates: GateList | undefined;
   private held: Int32Array | undefined;
   private lookGates: GateList | undefined;
@@ -92,12 +99,27 @@ export class ScanBranch implements SearchBranch {
   private lastText: string | null = null;
   private lastIndex = -1;
 
+  /**
+   * `read`: the scan's own requirement, read when first asked for (only a pattern prepared without the build's
+   * table asks). `prepared`: its gates as the build prepared them (src/core/classify/prepared-gates.ts), or
+   * undefined to lay them out from the alternatives' requirements at the first run.
+   */
   constructor(
-    readonly requirement: Requirement,
+    private readonly read: () => Requirement,
     private readonly look: { readonly branch: SearchBranch; readonly limit: number } | null,
     private readonly alternatives: readonly SearchBranch[],
     private readonly limit: number,
+    private readonly prepared?: ScanGates,
   ) {}
+
+  get requirement(): Requirement {
+    return (this.own ??= this.read());
+  }
+
+  /** This scan's gates as `matches` lays them out without a prepared table (for the build and its test). */
+  gatesForBuild(): { readonly alternatives: GateList; readonly look: GateList | null } {
+    return { alternatives: this.alternativeGates(false), look: this.lookGateList(false) };
+  }
 
   search(text: string, grams: GramTable): number {
     if (text !== this.lastText) {
@@ -109,7 +131,7 @@ export class ScanBranch implements SearchBranch {
 
   private matches(text: string, grams: GramTable): boolean {
     // Gates built at the first run, not when the catalogue is compiled: most processes meet few scans.
-    const gates = (this.gates ??= compileGateList(this.alternatives.map((a) => a.requirement)));
+    const gates = (this.gates ??= this.alternativeGates(true));
     const held = (this.held ??= new Int32Array(this.alternatives.length));
     const count = grams.select(gates, text, held);
     let found = false;
@@ -118,9 +140,22 @@ export class ScanBranch implements SearchBranch {
       found = at >= 0 && at <= this.limit;
     }
     if (!found || this.look === null) return found;
-    const lookGates = (this.lookGates ??= compileGateList([this.look.branch.requirement]));
+    const lookGates = (this.lookGates ??= this.lookGateList(true)!);
     if (grams.select(lookGates, text, this.lookHeld) === 0) return true;
     const at = this.look.branch.search(text, grams);
     return !(at >= 0 && at <= this.look.limit);
+  }
+
+  /** A gate per alternative: prepared at build time when `usePrepared` and there is one, else read now. */
+  private alternativeGates(usePrepared: boolean): GateList {
+    if (usePrepared && this.prepared !== undefined) return gateListFrom(this.prepared.alternatives);
+    return compileGateList(this.alternatives.map((a) => a.requirement));
+  }
+
+  /** The lookahead's rest's gate (null without a lookahead), prepared or read as `alternativeGates`. */
+  private lookGateList(usePrepared: boolean): GateList | null {
+    if (this.look === null) return null;
+    if (usePrepared && this.prepared?.look) return gateListFrom(this.prepared.look);
+    return compileGateList([this.look.branch.requirement]);
   }
 }

@@ -11,6 +11,7 @@ import type { EvidenceKind } from '../evidence/envelope.js';
 import { RecourseError } from '../errors.js';
 import { isCjk, tokenFilter, TokenIndex } from './facts.js';
 import { BranchTable, PrunedPattern } from './pruned-pattern.js';
+import { preparedNearGates } from './prepared-gates.js';
 import { GramTable, LazyGate } from './required-grams.js';
 
 /** A rule prepared for matching: its rank and the keys it is indexed under. */
@@ -181,14 +182,21 @@ export function compileCatalogue(version: string, rules: readonly Rule[]): Compi
   };
 }
 
-function nearOf(near: NonNullable<RuleCondition['near']>): NonNullable<CompiledRule['near']> {
+/**
+ * `near`'s patterns as global copies, each with its gate (prepared at build time when the table has its flags and
+ * source: `preparedNearGates`).
+ */
+export function nearOf(
+  near: NonNullable<RuleCondition['near']>,
+  prepared: ReadonlyMap<string, readonly number[] | null> = preparedNearGates,
+): NonNullable<CompiledRule['near']> {
   const anchor = new RegExp(near.anchor.source, 'g');
   const word = new RegExp(near.word.source, 'g');
   return {
     anchor,
-    anchorGate: new LazyGate(anchor),
+    anchorGate: new LazyGate(anchor, prepared.get(`${anchor.flags}/${anchor.source}`)),
     word,
-    wordGate: new LazyGate(word),
+    wordGate: new LazyGate(word, prepared.get(`${word.flags}/${word.source}`)),
     before: near.before,
     after: near.after,
   };

@@ -9,6 +9,8 @@
 
 import {
   compileGateList,
+  gateListArrays,
+  gateListFrom,
   type GateList,
   type GramTable,
   requiredGrams,
@@ -16,7 +18,7 @@ import {
   type Requirement,
 } from './required-grams.js';
 import { compiledNow } from '../text/compiled-now.js';
-import { preparedGates, type PreparedGates } from './prepared-gates.js';
+import { preparedGates, preparedScans, type PreparedGates, type PreparedScan } from './prepared-gates.js';
 import { ScanBranch, scanShapeOf, type SearchBranch } from './bounded-scan.js';
 import { topLevelBranches } from './regex-source.js';
 
@@ -83,8 +85,14 @@ class Branch implements SearchBranch {
 export class BranchTable {
   private readonly branches = new Map<string, SearchBranch>();
 
-  /** `prepared`: gates prepared at build time, by flags and source of the whole pattern (`preparedGates`). */
-  constructor(readonly prepared: ReadonlyMap<string, PreparedGates> = preparedGates) {}
+  /**
+   * `prepared`: gates prepared at build time, by flags and source of the whole pattern (`preparedGates`); `scans`:
+   * those of the scans among the branches, by flags and source of the scan (`preparedScans`).
+   */
+  constructor(
+    readonly prepared: ReadonlyMap<string, PreparedGates> = preparedGates,
+    private readonly scans: ReadonlyMap<string, PreparedScan> = preparedScans,
+  ) {}
 
   /**
    * The branch of that source under those flags (flags without `g`, `y`, `i`, `u` or `v`): a scan from the start of
@@ -94,19 +102,41 @@ export class BranchTable {
     const key = `${flags}/${source}`;
     let branch = this.branches.get(key);
     if (branch === undefined) {
-      const shape = scanShapeOf(source, flags);
+      const prepared = this.scans.get(key);
+      const shape = prepared?.shape ?? scanShapeOf(source, flags);
       branch =
         shape === null
           ? new Branch(source, flags)
           : new ScanBranch(
-              requiredGramsOf(source, flags),
+              () => requiredGramsOf(source, flags),
               shape.look && { branch: this.get(shape.look.source, flags), limit: shape.look.limit },
               shape.alternatives.map((alternative) => this.get(alternative, flags)),
               shape.limit,
+              prepared,
             );
       this.branches.set(key, branch);
     }
     return branch;
+  }
+
+  /**
+   * The gates of every scan this table has met, laid out from their alternatives' requirements as without a
+   * prepared table, by `${flags}/${source}` (for scripts/build-prepared-gates.mjs, after `gatesForBuild` of every
+   * pattern has met them).
+   */
+  scansForBuild(): Map<string, PreparedScan> {
+    const scans = new Map<string, PreparedScan>();
+    for (const [key, branch] of this.branches) {
+      if (!(branch instanceof ScanBranch)) continue;
+      const { alternatives, look } = branch.gatesForBuild();
+      const flags = key.slice(0, key.indexOf('/'));
+      scans.set(key, {
+        shape: scanShapeOf(key.slice(flags.length + 1), flags)!,
+        alternatives: gateListArrays(alternatives),
+        look: look === null ? null : gateListArrays(look),
+      });
+    }
+    return scans;
   }
 
   /** Whether the branch of that source under those flags is a scan (it is never run as part of a whole pattern). */
@@ -216,13 +246,7 @@ export class PrunedPattern {
     return {
       branches,
       separate: prebuilt.branches?.some((branch) => this.branchTable.isScan(branch, flags)) ?? false,
-      gates: {
-        words: Int32Array.from(prebuilt.words),
-        starts: Int32Array.from(prebuilt.starts),
-        covers: Int32Array.from(prebuilt.covers),
-        coverStarts: Int32Array.from(prebuilt.coverStarts),
-        firstCover: Int32Array.from(prebuilt.firstCover),
-      },
+      gates: gateListFrom(prebuilt),
       held: new Int32Array(branches?.length ?? 1),
     };
   }
@@ -235,11 +259,7 @@ export class PrunedPattern {
     const prepared = this.prepare();
     return {
       branches: prepared.branches === null ? null : splitAlternation(this.pattern.source),
-      words: Array.from(prepared.gates.words),
-      starts: Array.from(prepared.gates.starts),
-      covers: Array.from(prepared.gates.covers),
-      coverStarts: Array.from(prepared.gates.coverStarts),
-      firstCover: Array.from(prepared.gates.firstCover),
+      ...gateListArrays(prepared.gates),
     };
   }
 }

@@ -461,6 +461,40 @@ export function compileGateList(requirements: readonly Requirement[]): GateList 
   };
 }
 
+/**
+ * A `GateList` from its arrays as plain numbers (the gates prepared at build time: src/core/classify/prepared-gates.ts),
+ * and back: `gateListFrom(gateListArrays(list))` holds the same numbers as `list`.
+ */
+export function gateListFrom(arrays: GateListArrays): GateList {
+  return {
+    words: Int32Array.from(arrays.words),
+    starts: Int32Array.from(arrays.starts),
+    covers: Int32Array.from(arrays.covers),
+    coverStarts: Int32Array.from(arrays.coverStarts),
+    firstCover: Int32Array.from(arrays.firstCover),
+  };
+}
+
+/** The arrays of `list` as plain numbers, as the build writes them. */
+export function gateListArrays(list: GateList): GateListArrays {
+  return {
+    words: Array.from(list.words),
+    starts: Array.from(list.starts),
+    covers: Array.from(list.covers),
+    coverStarts: Array.from(list.coverStarts),
+    firstCover: Array.from(list.firstCover),
+  };
+}
+
+/** The arrays of a `GateList` as plain numbers. */
+export interface GateListArrays {
+  readonly words: readonly number[];
+  readonly starts: readonly number[];
+  readonly covers: readonly number[];
+  readonly coverStarts: readonly number[];
+  readonly firstCover: readonly number[];
+}
+
 /** The most trigrams a cover may have: past that, reading it would cost about what the gate does. */
 const maxCover = 16;
 
@@ -498,15 +532,31 @@ function cover(requirement: Requirement): number[] | null {
   }
 }
 
-/** A pattern's gate, built the first time its rule is a candidate: start-up pays only for the rules it uses. */
+/**
+ * A pattern's gate, built the first time its rule is a candidate: start-up pays only for the rules it uses. `prepared`:
+ * the gate's words as the build prepared them (src/core/classify/prepared-gates.ts; null: requires nothing), or
+ * undefined to read the pattern.
+ */
 export class LazyGate {
   private gate: Gate | undefined;
 
-  constructor(private readonly pattern: RegExp) {}
+  constructor(
+    private readonly pattern: RegExp,
+    private readonly prepared?: readonly number[] | null,
+  ) {}
 
   get(): Gate {
-    if (this.gate === undefined) this.gate = compileGate(requiredGrams(this.pattern));
+    if (this.gate === undefined) {
+      if (this.prepared === undefined) this.gate = compileGate(requiredGrams(this.pattern));
+      else this.gate = this.prepared === null ? null : Int32Array.from(this.prepared);
+    }
     return this.gate;
+  }
+
+  /** The gate's words as `get` reads them from the pattern, for the build (scripts/build-prepared-gates.mjs). */
+  wordsForBuild(): number[] | null {
+    const gate = compileGate(requiredGrams(this.pattern));
+    return gate === null ? null : Array.from(gate);
   }
 }
 

@@ -7,9 +7,45 @@ import {
   splitAlternation,
 } from '../../../src/core/classify/pruned-pattern.js';
 import { GramTable } from '../../../src/core/classify/required-grams.js';
-import type { PreparedGates } from '../../../src/core/classify/prepared-gates.js';
-import { defaultCatalogue } from '../../../src/core/index.js';
+import { scanShapeOf } from '../../../src/core/classify/bounded-scan.js';
+import type { PreparedGates, PreparedScan } from '../../../src/core/classify/prepared-gates.js';
+import { catalogueRules, defaultCatalogue } from '../../../src/core/index.js';
+import { nearOf } from '../../../src/core/classify/compiled-catalogue.js';
 import { knownEvidenceTexts } from '../../helpers/known-texts.js';
+
+/**
+ * The tables scripts/build-prepared-gates.mjs writes into dist, computed here from the sources with one branch table
+ * for the whole catalogue (as the build does): every rule pattern's gates, and every scan's among their branches.
+ */
+function computedTables(): {
+  prepared: Map<string, PreparedGates>;
+  scans: Map<string, PreparedScan>;
+  patterns: Array<{ id: string; pattern: RegExp }>;
+  near: Map<string, readonly number[] | null>;
+} {
+  const table = new BranchTable(new Map(), new Map());
+  const prepared = new Map<string, PreparedGates>();
+  const patterns: Array<{ id: string; pattern: RegExp }> = [];
+  const seen = new Set<PrunedPattern>();
+  for (const compiled of defaultCatalogue.rules) {
+    for (const pruned of [compiled.test.text, compiled.test.unless, compiled.test.anchorWhenUnnamed]) {
+      if (pruned === null || seen.has(pruned)) continue;
+      seen.add(pruned);
+      const { pattern } = pruned;
+      patterns.push({ id: compiled.rule.id, pattern });
+      const key = `${pattern.flags}/${pattern.source}`;
+      if (!prepared.has(key)) prepared.set(key, new PrunedPattern(pattern, table).gatesForBuild());
+    }
+  }
+  const near = new Map<string, readonly number[] | null>();
+  for (const rule of catalogueRules) {
+    if (rule.when.near === undefined) continue;
+    const { anchor, anchorGate, word, wordGate } = nearOf(rule.when.near, new Map());
+    near.set(`${anchor.flags}/${anchor.source}`, anchorGate.wordsForBuild());
+    near.set(`${word.flags}/${word.source}`, wordGate.wordsForBuild());
+  }
+  return { prepared, scans: table.scansForBuild(), patterns, near };
+}
 
 /** Where the whole pattern first matches, as the classifier read it before branches were pruned. */
 function wholeSearch(pattern: RegExp, text: string): number {
@@ -143,22 +179,11 @@ describe('[CLS-04] a long alternation runs only the branches whose trigrams the 
   });
 
   it('takes gates prepared at build time for what it would compute, over every catalogue pattern and text', () => {
-    // What scripts/build-prepared-gates.mjs writes into dist: each rule pattern's gates, computed from scratch.
-    const prepared = new Map<string, PreparedGates>();
-    const patterns: Array<{ id: string; pattern: RegExp }> = [];
-    const seen = new Set<PrunedPattern>();
-    for (const compiled of defaultCatalogue.rules) {
-      for (const pruned of [compiled.test.text, compiled.test.unless, compiled.test.anchorWhenUnnamed]) {
-        if (pruned === null || seen.has(pruned)) continue;
-        seen.add(pruned);
-        const { pattern } = pruned;
-        patterns.push({ id: compiled.rule.id, pattern });
-        const gates = new PrunedPattern(pattern, new BranchTable(new Map())).gatesForBuild();
-        prepared.set(`${pattern.flags}/${pattern.source}`, gates);
-      }
-    }
-    const fromBuild = new BranchTable(prepared);
-    const computed = new BranchTable(new Map());
+    // What scripts/build-prepared-gates.mjs writes into dist: each rule pattern's gates, and its scans', computed
+    // from scratch.
+    const { prepared, scans, patterns } = computedTables();
+    const fromBuild = new BranchTable(prepared, scans);
+    const computed = new BranchTable(new Map(), new Map());
     const known = texts();
     const grams = new GramTable();
     const wrong: string[] = [];
@@ -175,6 +200,63 @@ describe('[CLS-04] a long alternation runs only the branches whose trigrams the 
     }
     expect(wrong).toEqual([]);
     expect(prepared.size).toBeGreaterThan(100);
+    // The catalogue's two scans (notTheModelCall, notTheProviderAccount), each met and answered from its table.
+    expect(scans.size).toBeGreaterThanOrEqual(2);
+  });
+
+  it('finds in dist the tables the code computes: every pattern, branch and scan gate as the build wrote it', async () => {
+    // The test suite's global setup builds dist as npm run build does (test/setup/build-dist.ts): what a fresh
+    // `recourse classify` reads, compared with what it would compute from the sources without it. A stale table
+    // or one written or read back wrongly fails here, pattern by pattern.
+    const builtModule = new URL('../../../dist/core/classify/prepared-gates.js', import.meta.url).href;
+    const built = (await import(builtModule)) as {
+      preparedGates: ReadonlyMap<string, PreparedGates>;
+      preparedScans: ReadonlyMap<string, PreparedScan>;
+      preparedNearGates: ReadonlyMap<string, readonly number[] | null>;
+    };
+    const { prepared, scans, near } = computedTables();
+    expect([...built.preparedGates.keys()].sort()).toEqual([...prepared.keys()].sort());
+    for (const [key, gates] of prepared)
+      expect(built.preparedGates.get(key), key.slice(0, 80)).toEqual(gates);
+    expect([...built.preparedScans.keys()].sort()).toEqual([...scans.keys()].sort());
+    for (const [key, gates] of scans) expect(built.preparedScans.get(key), key.slice(0, 80)).toEqual(gates);
+    expect(scans.size).toBeGreaterThanOrEqual(2);
+    expect(built.preparedNearGates).toEqual(near);
+    expect(near.size).toBeGreaterThan(0);
+  });
+
+  it("lays out a scan's gates from the prepared table when its flags and source are there", () => {
+    const scan = String.raw`^[\s\S]{0,40}?(?:rate limit|quota exceeded)`;
+    const pattern = new RegExp(`${scan}|x1`);
+    const grams = new GramTable();
+    expect(
+      new PrunedPattern(pattern, new BranchTable(new Map(), new Map())).search('a quota exceeded', grams),
+    ).toBe(0);
+    // A prepared gate no text meets for each alternative refuses what the scan matches: the table gave the gates.
+    const refusing: PreparedScan = {
+      shape: scanShapeOf(scan, '')!,
+      alternatives: {
+        words: [65_535, 65_535],
+        starts: [0, 1],
+        covers: [],
+        coverStarts: [0, 0, 0],
+        firstCover: [65_535, 65_535],
+      },
+      look: null,
+    };
+    const table = new BranchTable(new Map(), new Map([[`/${scan}`, refusing]]));
+    expect(new PrunedPattern(pattern, table).search('a quota exceeded', new GramTable())).toBe(-1);
+  });
+
+  it("takes a near condition's gates from the prepared table when its flags and source are there", () => {
+    const near = { anchor: /quota/, word: /daily/, before: 20, after: 20 };
+    const grams = new GramTable();
+    expect(nearOf(near, new Map()).anchorGate.get()).not.toBeNull();
+    expect(grams.allows(nearOf(near, new Map()).anchorGate.get(), 'daily quota')).toBe(true);
+    // A prepared gate that no text meets refuses the text: the table, not the pattern, gave it.
+    const refusing = nearOf(near, new Map([['g/quota', [65_535]]]));
+    expect(grams.allows(refusing.anchorGate.get(), 'daily quota')).toBe(false);
+    expect(grams.allows(refusing.wordGate.get(), 'daily quota')).toBe(true);
   });
 
   it('reads the gates of a pattern from the prepared table when its flags and source are there', () => {
