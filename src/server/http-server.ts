@@ -309,8 +309,9 @@ function credentialExpiry(request: FastifyRequest): number | null {
 
 /** The token of an `Authorization: Bearer TOKEN` header, or null. */
 function bearerToken(header: string): string | null {
-  // The scheme is case-insensitive (RFC 9110 section 11.1): `bearer`, `BEARER` are the same.
-  return /^Bearer ([\x21-\x7e]{1,512})$/i.exec(header)?.[1] ?? null;
+  // The scheme is case-insensitive (RFC 9110 section 11.1): `bearer`, `BEARER` are the same; one or more spaces
+  // may follow it (`"Bearer" 1*SP b64token`, RFC 6750 section 2.1).
+  return /^Bearer +([\x21-\x7e]{1,512})$/i.exec(header)?.[1] ?? null;
 }
 
 /** The caller's role, or an error: 401 without a valid credential, 403 when the role may not do this. */
