@@ -13,10 +13,10 @@ import { parseJsonBody } from './json-body.js';
 export function installRequestEdges(app: FastifyInstance): () => void {
   app.removeContentTypeParser('text/plain');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, text, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, bytes, done) => {
     try {
       refuseContentCoding(request.headers['content-encoding']);
-      done(null, parseJsonBody(text as string));
+      done(null, parseJsonBody(utf8Text(bytes as Buffer)));
     } catch (error) {
       done(error as Error, undefined);
     }
@@ -51,4 +51,18 @@ function refuseContentCoding(coding: string | undefined): void {
     'unsupported_media_type',
     `the body is sent with Content-Encoding ${JSON.stringify(codings.join(', ').slice(0, 40))}: send it uncompressed`,
   );
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * A JSON body is UTF-8 (RFC 8259 section 8.1). Decoded leniently, a Latin-1 `ü` became U+FFFD and was stored
+ * as such, whatever the `charset` said: bytes that are not UTF-8 are refused instead, and nothing is changed.
+ */
+function utf8Text(bytes: Buffer): string {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    throw new HttpError(400, 'malformed_json', 'the body is not UTF-8: send JSON encoded as UTF-8');
+  }
 }

@@ -44,3 +44,35 @@ describe('a request body with a Content-Encoding', () => {
     expect(plain.status).toBe(200);
   });
 });
+
+/** JSON is UTF-8 (RFC 8259 8.1): bytes that are not are refused, not decoded into replacement characters. */
+describe('a request body that is not UTF-8', () => {
+  const live = suiteService({ webRoot: null });
+
+  it('is 400 malformed_json saying so, whatever its charset says; nothing is recorded; UTF-8 is kept exactly', async () => {
+    const created = await call(live.url, 'operator', 'PUT', '/v1/plans/p', {});
+    expect(created.status).toBe(200);
+    const report = (bytes: Buffer, type: string) =>
+      fetch(`${live.url}/v1/plans/p/errors`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tokens.adapter}`, 'content-type': type },
+        body: bytes,
+      });
+    const text = '{"phase":"strategize","message":"Zeitüberschreitung"}';
+    for (const type of ['application/json; charset=iso-8859-1', 'application/json']) {
+      const latin1 = await report(Buffer.from(text, 'latin1'), type);
+      expect(latin1.status, type).toBe(400);
+      expect(await latin1.json()).toEqual({
+        error: { code: 'malformed_json', message: 'the body is not UTF-8: send JSON encoded as UTF-8' },
+      });
+    }
+    expect(
+      ((await call(live.url, 'viewer', 'GET', '/v1/plans/p/errors')).body as { errors: [] }).errors,
+    ).toEqual([]);
+    const utf8 = await report(Buffer.from(text, 'utf8'), 'application/json');
+    expect(utf8.status).toBe(200);
+    expect(((await utf8.json()) as { record: { message: string } }).record.message).toBe(
+      'Zeitüberschreitung',
+    );
+  });
+});
