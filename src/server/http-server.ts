@@ -54,6 +54,13 @@ const maxPathParamLength = 512;
 const noQuery = z.strictObject({});
 
 /**
+ * The body of an endpoint that declares none: nothing, or `{}`. A field there is an error rather than dropped: a
+ * `DELETE /v1/profiles/{id}` sent with `{"version": 3}` (the fence a PUT takes in its body) would otherwise delete
+ * whatever version is stored now.
+ */
+const noBody = z.strictObject({}).optional();
+
+/**
  * How many event streams may be open at once: in all, for one role, and for one token (so one holder of a token,
  * a runaway script or a browser with hundreds of tabs, cannot take every place of the people who share its role).
  */
@@ -162,7 +169,8 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
         const role = roles.get(request) ?? null;
         let body: unknown;
         try {
-          body = e.body === undefined ? undefined : parse(e.body, request.body);
+          if (e.body === undefined) parse(noBody, request.body);
+          else body = parse(e.body, request.body);
         } catch (error) {
           e.onInvalidBody?.(request.body);
           throw error;
@@ -309,8 +317,9 @@ function credentialExpiry(request: FastifyRequest): number | null {
 
 /** The token of an `Authorization: Bearer TOKEN` header, or null. */
 function bearerToken(header: string): string | null {
-  // The scheme is case-insensitive (RFC 9110 section 11.1): `bearer`, `BEARER` are the same.
-  return /^Bearer ([\x21-\x7e]{1,512})$/i.exec(header)?.[1] ?? null;
+  // The scheme is case-insensitive (RFC 9110 section 11.1): `bearer`, `BEARER` are the same; one or more spaces
+  // may follow it (`"Bearer" 1*SP b64token`, RFC 6750 section 2.1).
+  return /^Bearer +([\x21-\x7e]{1,512})$/i.exec(header)?.[1] ?? null;
 }
 
 /** The caller's role, or an error: 401 without a valid credential, 403 when the role may not do this. */

@@ -80,11 +80,24 @@ export const classifyBody = z.strictObject({
   generation: generation.optional(),
 });
 
+/**
+ * A whole number from a query string, from 1 to `max`: decimal digits only. `z.coerce.number()` took what
+ * `Number()` takes (`0x10` as 16, `1e3` as 1000, ` 5` as 5) and called an empty value "too small" and a repeated
+ * one "NaN"; the CLI refuses all of those, and so does the server now, saying what it wants.
+ */
+function queryCount(max: number) {
+  return z
+    .string()
+    .regex(/^[0-9]{1,10}$/, `must be a whole number from 1 to ${max}, in decimal digits`)
+    .transform(Number)
+    .pipe(z.number().int().min(1, `must be from 1 to ${max}`).max(max, `must be from 1 to ${max}`));
+}
+
 export const listRoutesQuery = z.strictObject({
   state: z.enum(routeStates).optional(),
   profile_id: id.optional(),
   cursor: id.optional(),
-  limit: z.coerce.number().int().min(1).max(1000).optional(),
+  limit: queryCount(1000).optional(),
 });
 
 const taskId = z.strictObject({ task_id: id });
@@ -123,5 +136,5 @@ export const signInBody = z.strictObject({ token: z.string().min(1).max(512) });
 /** A newest-first list: `cursor` is the previous answer's `next_cursor`; `limit` 1 to 200 (50 by default). */
 export const pageQuery = z.strictObject({
   cursor: z.string().min(1).max(512).optional(),
-  limit: z.coerce.number().int().min(1).max(200).optional(),
+  limit: queryCount(200).optional(),
 });

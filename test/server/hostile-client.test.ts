@@ -45,6 +45,24 @@ describe('a 401', () => {
   });
 });
 
+describe('the Authorization header', () => {
+  it('takes one or more spaces after Bearer (RFC 6750 2.1), and nothing else between scheme and token', async () => {
+    for (const header of [`Bearer  ${tokens.viewer}`, `bearer   ${tokens.viewer}`]) {
+      const me = await fetch(`${suite.url}/v1/me`, { headers: { authorization: header } });
+      expect(me.status, header).toBe(200);
+      expect(((await me.json()) as { role: string }).role).toBe('viewer');
+    }
+    for (const header of [
+      `Bearer\t${tokens.viewer}`,
+      `Bearer${tokens.viewer}`,
+      `Bearer ${tokens.viewer} x`,
+    ]) {
+      const me = await fetch(`${suite.url}/v1/me`, { headers: { authorization: header } });
+      expect(me.status, header).toBe(401);
+    }
+  });
+});
+
 describe('a 422', () => {
   it('lists the first 50 field errors and counts them all: 20,000 unknown fields do not come back 20,000 times', async () => {
     const body: Record<string, unknown> = { action: 'cancel', expected_generation: 1 };
