@@ -809,7 +809,7 @@ export const providerSignatureRules: readonly Rule[] = [
       // "Model is unavailable, please try again later" is a passing state, not the model's fate: the status decides.
       // The tail (later, shortly, in a moment) is required: "please try again with a different model" is the fate.
       unless:
-        /no endpoints found matching your data policy|\bis unavailable[,.;]?\s{0,2}(?:please )?(?:try again|retry) (?:later|shortly|in a (?:moment|while|few))\b(?!\s{0,2}with\b)|\bnot available (?:for|on|in|with) (?:billing|your (?:current )?(?:plan|tier|subscription)|(?:the )?free (?:plan|tier)|free (?:users|accounts))\b/,
+        /no endpoints found matching your data policy|\bis unavailable[,.;]?\s{0,2}(?:please )?(?:try again|retry) (?:later|shortly|in a (?:moment|while|few))\b(?!\s{0,2}with\b)|\bnot available (?:for|on|in|with) (?:billing|your (?:current )?(?:plan|tier|subscription)|(?:the )?free (?:plan|tier)|free (?:users|accounts))\b|\bmethod not found\b|\bset_config_option\b/,
     },
   },
   {
