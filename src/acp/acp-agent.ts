@@ -32,6 +32,9 @@ import { resolveLaunchEnv, type LaunchRecipe } from './launch-recipe.js';
 import { PromptTurn, type UpdateListener } from './prompt-turn.js';
 import { sessionUpdateOf, tapStream } from './wire-tap.js';
 
+/** How long standard error must stay quiet after an agent's error before the turn is judged, and the most it waits. */
+const stderrQuietMs = 25;
+const stderrQuietMaxMs = 250;
 /** A launch that cannot start: the recipe's environment does not resolve. Nothing was spawned. */
 export class AcpLaunchError extends RecourseError {
   constructor(readonly issues: readonly { readonly path: string; readonly message: string }[]) {
@@ -241,6 +244,9 @@ export class AcpAgent {
     // The response has passed the wire tap, so every update written before it is queued: drain, then judge.
     this.openGeneration = 0;
     await this.turn.drain();
+    // An agent's error may name its cause only on standard error, a separate pipe read after the answer: let it
+    // arrive (quiet for 25 ms, 250 ms at most) before the judge reads it. Only errors wait; an answer does not.
+    if (settlement.kind === 'error') await this.process.stderr.quiet(stderrQuietMs, stderrQuietMaxMs);
     const origin = this.origin(generation);
     const stderrText = this.process.stderr.textSince(stderrMark);
     const result = await this.turn.examine((projection, replay) =>

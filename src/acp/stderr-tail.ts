@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
 /**
  * The managed stderr tail: the last `capacityBytes` bytes an agent wrote to stderr, kept as a bounded ring so a
  * chatty agent costs constant memory. Read as UTF-8 text (a character cut at the start becomes U+FFFD).
@@ -38,6 +40,21 @@ export class StderrTail {
   /** The whole tail as text. */
   text(): string {
     return this.textSince(0);
+  }
+
+  /**
+   * Resolves once nothing more was written for `quietMs`, or after `maxMs` at most. Standard error is a pipe of its
+   * own: a line the agent wrote just before its JSON-RPC error may be read after the error, on a loaded machine by
+   * tens of milliseconds, so a judge that reads the tail at once would miss the cause it names.
+   */
+  async quiet(quietMs: number, maxMs: number): Promise<void> {
+    const deadline = Date.now() + maxMs;
+    let seen = this.total;
+    for (;;) {
+      await sleep(Math.max(0, Math.min(quietMs, deadline - Date.now())));
+      if (this.total === seen || Date.now() >= deadline) return;
+      seen = this.total;
+    }
   }
 
   /** Bytes ever written: a mark for `textSince`. */

@@ -94,6 +94,12 @@ describe('ACP adapter over a real transport', () => {
     });
   });
 
+  it("[EVD-01] a stderr line read just after the agent's generic error still explains it (the pipes are separate)", async () => {
+    const f = failed((await turn('error_then_stderr')).result);
+    expect(f.evidence.kind).toBe('stderr');
+    expect(f.classification).toMatchObject({ code: 'provider_overloaded', class: 'transient' });
+  });
+
   it('[EVD-01] a frame over the 32 MiB limit ends the turn with evidence that says so, not only the broken pipe it caused', async () => {
     const { result } = await turn('oversized');
     const f = failed(result);
