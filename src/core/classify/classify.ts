@@ -1,5 +1,5 @@
 import { factsOf, forEachTokenAt, sourceOffset, type Facts } from './facts.js';
-import { fieldKey, statusKey, type CompiledCatalogue } from './compiled-catalogue.js';
+import { fieldKey, sourceKey, statusKey, type CompiledCatalogue } from './compiled-catalogue.js';
 import { matchRule } from './match-rule.js';
 import type { GramTable } from './required-grams.js';
 import { unstrippedOffset } from './terminal-codes.js';
@@ -224,6 +224,7 @@ function findMatches(facts: Facts, catalogue: CompiledCatalogue, all: boolean): 
   if (facts.rpcCode !== null) take(`rpc:${facts.rpcCode}`);
   if (facts.exitCode !== null) take(`exit:${facts.exitCode}`);
   if (facts.signal !== null) take(`signal:${facts.signal}`);
+  for (let i = 0; i < facts.sourceIds.length; i++) take(sourceKey(facts.sourceIds[i]!));
   for (const index of catalogue.always) {
     if (marks[index] === pass) continue;
     marks[index] = pass;
