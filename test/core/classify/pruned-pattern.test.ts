@@ -13,6 +13,18 @@ import { catalogueRules, defaultCatalogue } from '../../../src/core/index.js';
 import { nearOf } from '../../../src/core/classify/compiled-catalogue.js';
 import { knownEvidenceTexts } from '../../helpers/known-texts.js';
 
+/** Each pattern of the shipped catalogue once (text, veto, anchor), with the id of the first rule that has it. */
+function* distinctPatterns(): Generator<{ id: string; pruned: PrunedPattern }> {
+  const seen = new Set<PrunedPattern>();
+  for (const compiled of defaultCatalogue.rules) {
+    for (const pruned of [compiled.test.text, compiled.test.unless, compiled.test.anchorWhenUnnamed]) {
+      if (pruned === null || seen.has(pruned)) continue;
+      seen.add(pruned);
+      yield { id: compiled.rule.id, pruned };
+    }
+  }
+}
+
 /**
  * The tables scripts/build-prepared-gates.mjs writes into dist, computed here from the sources with one branch table
  * for the whole catalogue (as the build does): every rule pattern's gates, and every scan's among their branches.
@@ -26,16 +38,11 @@ function computedTables(): {
   const table = new BranchTable(new Map(), new Map());
   const prepared = new Map<string, PreparedGates>();
   const patterns: Array<{ id: string; pattern: RegExp }> = [];
-  const seen = new Set<PrunedPattern>();
-  for (const compiled of defaultCatalogue.rules) {
-    for (const pruned of [compiled.test.text, compiled.test.unless, compiled.test.anchorWhenUnnamed]) {
-      if (pruned === null || seen.has(pruned)) continue;
-      seen.add(pruned);
-      const { pattern } = pruned;
-      patterns.push({ id: compiled.rule.id, pattern });
-      const key = `${pattern.flags}/${pattern.source}`;
-      if (!prepared.has(key)) prepared.set(key, new PrunedPattern(pattern, table).gatesForBuild());
-    }
+  for (const { id, pruned } of distinctPatterns()) {
+    const { pattern } = pruned;
+    patterns.push({ id, pattern });
+    const key = `${pattern.flags}/${pattern.source}`;
+    if (!prepared.has(key)) prepared.set(key, new PrunedPattern(pattern, table).gatesForBuild());
   }
   const near = new Map<string, readonly number[] | null>();
   for (const rule of catalogueRules) {
@@ -110,20 +117,15 @@ describe('[CLS-04] a long alternation runs only the branches whose trigrams the 
     let split = 0;
     let matched = 0;
     // The model-call anchor is one pattern that dozens of rules share: read once.
-    const seen = new Set<PrunedPattern>();
-    for (const compiled of defaultCatalogue.rules) {
-      for (const pruned of [compiled.test.text, compiled.test.unless, compiled.test.anchorWhenUnnamed]) {
-        if (pruned === null || seen.has(pruned)) continue;
-        seen.add(pruned);
-        const { pattern } = pruned;
-        if ((splitAlternation(pattern.source)?.length ?? 0) >= minBranches) split++;
-        const answers = wholeSearchesOf(pattern);
-        for (const [i, text] of known.entries()) {
-          const expected = answers[i]!;
-          if (expected >= 0) matched++;
-          if (pruned.search(text, grams) !== expected || pruned.test(text, grams) !== expected >= 0)
-            wrong.push(`${compiled.rule.id} /${pattern.source.slice(0, 40)}/: ${text.slice(0, 80)}`);
-        }
+    for (const { id, pruned } of distinctPatterns()) {
+      const { pattern } = pruned;
+      if ((splitAlternation(pattern.source)?.length ?? 0) >= minBranches) split++;
+      const answers = wholeSearchesOf(pattern);
+      for (const [i, text] of known.entries()) {
+        const expected = answers[i]!;
+        if (expected >= 0) matched++;
+        if (pruned.search(text, grams) !== expected || pruned.test(text, grams) !== expected >= 0)
+          wrong.push(`${id} /${pattern.source.slice(0, 40)}/: ${text.slice(0, 80)}`);
       }
     }
     expect(wrong).toEqual([]);
