@@ -52,6 +52,11 @@ interface SecretFormat {
    * character, so an unbounded one could be read many times), the secret is not.
    */
   readonly extend?: RegExp;
+  /**
+   * The same for a secret that goes on in units longer than a character (JSON escapes): a sticky expression
+   * matched once at the match's end.
+   */
+  readonly extendRun?: RegExp;
 }
 
 const redacted = '[REDACTED]';
@@ -263,12 +268,18 @@ const keyCharacter = /[A-Za-z0-9_+/-]/;
  * Where the secret in a run of JSON escapes (`\u0073\u006b\u002d...`) begins, or -1: the run and the 48
  * characters before it are decoded (the key word before the run counts: `"api_key":"\u0041..."`) and read by
  * `findSecrets` like any text. A secret found there that reaches the run is redacted from its first character to
- * the run's end; escaped words (`\u003cbody\u003e`) and escaped URLs without a key stay. An escaped backslash
- * decodes to a blank, so the decoded text holds no escape to decode again.
+ * the run's end (`escapedRun`: a run longer than one match included); escaped words (`\u003cbody\u003e`) and
+ * escaped URLs without a key stay. An escaped backslash decodes to a blank, so the decoded text holds no escape to
+ * decode again.
  */
 function escapedSecretStart(text: string, start: number, end: number): number {
   // A run refused once is refused again from any escape inside it (`\u0041a\u0042a...`): not decoded again.
   if (text === refusedEscapes.text && start > refusedEscapes.start && start < refusedEscapes.end) return -1;
+  // A run accepted once is already redacted to its end: an escape inside it adds nothing. Deciding each again (a
+  // window decoded and read per escape, each span then reaching a little further) made a long run cost about a
+  // hundred times its length.
+  if (text === acceptedEscapes.text && start > acceptedEscapes.start && start < acceptedEscapes.end)
+    return -1;
   let from = start;
   while (from > 0 && start - from < 64 && keyCharacter.test(text[from - 1]!)) from--;
   // Never from the middle of an escape (a run longer than one match goes on from an escape's last characters):
@@ -290,7 +301,15 @@ function escapedSecretStart(text: string, start: number, end: number): number {
     i += m[0].length;
   }
   for (const span of findSecrets(decoded)) {
-    if (rawAt[span.end - 1]! >= from) return Math.max(from, rawAt[span.start]!);
+    if (rawAt[span.end - 1]! >= from) {
+      // `findSecrets(decoded)` has just cleared this state: it is written after.
+      escapedRun.lastIndex = end;
+      escapedRun.test(text);
+      acceptedEscapes.text = text;
+      acceptedEscapes.start = start;
+      acceptedEscapes.end = escapedRun.lastIndex;
+      return Math.max(from, rawAt[span.start]!);
+    }
   }
   refusedEscapes.text = text;
   refusedEscapes.start = start;
@@ -310,6 +329,14 @@ function outsideEscape(text: string, at: number): number {
 
 /** The last run of escapes refused in the current `findSecrets` call (which clears it first: no state between calls). */
 const refusedEscapes = { text: '', start: -1, end: -1 };
+/** The last run of escapes accepted as a secret in the current `findSecrets` call, to the run's end; cleared alike. */
+const acceptedEscapes = { text: '', start: -1, end: -1 };
+
+/**
+ * The rest of a run of escapes and key characters: the `escaped_key` expression's unit, unbounded. A secret in
+ * escapes is redacted to the run's end, which a match (at most 256 units) may fall short of.
+ */
+const escapedRun = /(?:\\{1,3}u00[2-7][0-9a-fA-F]|[A-Za-z0-9_+/=.-])*/y;
 
 /** The last characters of the key words outside ASCII (`cjkKeyWordList`): where the scan stops for them. */
 const cjkKeyWordEnds = new Set(cjkKeyWordList.map((w) => w.charCodeAt(w.length - 1)));
@@ -433,6 +460,7 @@ export const secretFormats: readonly SecretFormat[] = [
     // Never from inside a run of escapes (each run is read from its first escape), at most 256 characters.
     source: String.raw`(?<!\\{1,3}u00[2-7][0-9a-fA-F]\\{0,2})((?:\\{1,3}u00[2-7][0-9a-fA-F]|[A-Za-z0-9_+/=.-]){8,256})`,
     accept: escapedSecretStart,
+    extendRun: escapedRun,
   },
   {
     name: 'prefixed_api_key',
@@ -1100,6 +1128,7 @@ export function findSecrets(text: string): SecretSpan[] {
   const n = text.length;
   let i = 0;
   refusedEscapes.text = '';
+  acceptedEscapes.text = '';
   while (i < n) {
     // The scan runs to the next place a format can begin; what lies between is never looked at again.
     i = nextCandidate(text, i);
@@ -1193,6 +1222,10 @@ function attempt(text: string, at: number, index: number): SecretSpan | null {
   if (start < 0) return null;
   if (format.extend !== undefined) {
     while (end < text.length && format.extend.test(text[end]!)) end++;
+  }
+  if (format.extendRun !== undefined) {
+    format.extendRun.lastIndex = end;
+    if (format.extendRun.test(text)) end = format.extendRun.lastIndex;
   }
   if (wrappable.has(index)) end = wrappedEnd(text, end);
   return { start, end, replacement: format.replacement ?? redacted };

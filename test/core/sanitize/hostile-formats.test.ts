@@ -113,6 +113,29 @@ describe('[DAT-09][CLS-21] hostile formats (issue 10, second pass)', () => {
     expect(fragmentsIn(decoded(safeExcerpt(text)), secret), text).toEqual([]);
   });
 
+  // A run of escapes longer than one match (256 units): the match's span ended there and, in a run of escapes only,
+  // no later escape could begin another (each run is read from its first), so the rest of the key was shown. Every
+  // escape of a long run decided again also made the run cost about a hundred times its length (the worst fuzz input,
+  // bench/classify-worst-case).
+  const longKey = Array.from(
+    { length: 400 },
+    (_, i) => 'Zq9abcDEF123ghiJKL456mnoPQRstuVWXyz078'[(i * 7) % 37],
+  ).join('');
+  it.each([
+    ['a 400-character key', `{"api_key":"${escaped(longKey)}"} tail`, longKey],
+    [
+      'a key whose run goes on',
+      `{"api_key":"${escaped('Zq9abcDEF123ghiJKL456mno')}${'\\u0041b'.repeat(200)}"} tail`,
+      'AbAbAbAbAbAbAbAbAbAb',
+    ],
+    ['a run of escapes and key characters', `x ${'\\u0041/v2/0'.repeat(300)} y`, 'A/v2/0A/v2/0A/v2/0'],
+  ])('redacts a key in escapes longer than one match to the end of its run: %s', (_label, text, secret) => {
+    const decoded = (out: string) =>
+      out.replace(/\\{1,3}u00([0-9a-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    expect(fragmentsIn(decoded(redactSecrets(text)), secret)).toEqual([]);
+    expect(redactSecrets(text)).toMatch(/\[REDACTED\]("} tail| y)$/);
+  });
+
   it.each([
     '{"html":"\\u003chtml\\u003e\\u003cbody\\u003eBad Gateway\\u003c/body\\u003e\\u003c/html\\u003e"}',
     `{"message":"${escaped('Rate limit exceeded for this model')}"}`,
