@@ -222,8 +222,9 @@ export class Engine {
 
   /**
    * Stores a dynamic profile (version 1 or legacy policies in, normalized version 1 out). The store numbers
-   * versions: 1 for a new profile, one more on each change; saving an unchanged document returns the latest
-   * version as it is. With `expectedVersion`, an edit of a version that is no longer the latest is a conflict.
+   * versions: 1 for a new profile (one more than the last version of a deleted one of that id), one more on each
+   * change; saving an unchanged document returns the latest version as it is. With `expectedVersion`, an edit of a
+   * version that is no longer the latest is a conflict.
    */
   async saveProfile(input: DynamicProfileInput, options: SaveProfileOptions = {}): Promise<DynamicProfile> {
     requireObject(options, 'the save options');
@@ -249,7 +250,10 @@ export class Engine {
         );
       }
       if (latest !== null && 'candidates' in latest && sameDocument(latest, profile)) return latest;
-      const stored = { ...profile, version: (latest?.version ?? 0) + 1 };
+      // A profile created again under a deleted one's id goes on from its last version: an edit still holding a
+      // version of the deleted profile (`If-Match: "1"`) must not apply to the new one.
+      const base = latest?.version ?? (await tx.retiredProfileVersion(profile.id));
+      const stored = { ...profile, version: base + 1 };
       await tx.saveProfile(stored, nowMs);
       return stored;
     });
@@ -281,7 +285,7 @@ export class Engine {
         },
       ]);
     }
-    const outcome = await this.submit(async (tx) => {
+    const outcome = await this.submit(async (tx, nowMs) => {
       if (expected !== undefined) {
         const latest = await readLatest(tx, profileId);
         if (latest !== null && latest.version !== expected) {
@@ -294,7 +298,7 @@ export class Engine {
       }
       const routes = await tx.countProfileRoutes(profileId);
       if (routes > 0) return routes;
-      return (await tx.deleteProfile(profileId)) ? 0 : -1;
+      return (await tx.deleteProfile(profileId, nowMs)) ? 0 : -1;
     });
     if (outcome < 0) throw new ProfileNotFoundError(profileId);
     if (outcome > 0) {

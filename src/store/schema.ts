@@ -3,6 +3,7 @@ import type { Generated } from 'kysely';
 /** The relational schema shared by the SQLite and (later) PostgreSQL adapters. Times are epoch ms (UTC). */
 export interface Database {
   profiles: ProfileRow;
+  retired_profiles: RetiredProfileRow;
   routes: RouteRow;
   attempts: AttemptRow;
   dispatch_intents: IntentRow;
@@ -22,6 +23,13 @@ export interface ProfileRow {
   /** The normalized dynamic profile as JSON. */
   document: string;
   created_at_ms: number;
+}
+
+/** A deleted profile's last version: a profile created again under its id goes on numbering from it. */
+export interface RetiredProfileRow {
+  id: string;
+  last_version: number;
+  retired_at_ms: number;
 }
 
 export interface RouteRow {

@@ -135,6 +135,7 @@ describe('one transition owner: generation fencing', () => {
               resolveIntent: (i, o, at) => tx.resolveIntent(i, o, at),
               saveProfile: (p, at) => tx.saveProfile(p, at),
               readProfile: (id) => tx.readProfile(id),
+              retiredProfileVersion: (id) => tx.retiredProfileVersion(id),
               readCircuits: (keys) => tx.readCircuits(keys),
               writeCircuit: (c, v) => tx.writeCircuit(c, v),
               confirmCircuitReads: () => tx.confirmCircuitReads(),

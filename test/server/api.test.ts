@@ -156,6 +156,40 @@ describe('profiles', () => {
     expect((await call(suite.url, 'viewer', 'GET', '/v1/profiles/contested')).status).toBe(404);
   });
 
+  it('[API-02] a profile deleted and created again goes on from its last version: an If-Match from before the delete is stale', async () => {
+    const document = { name: 'First life', candidates: [{ profile_id: 'x', policy: policy(1, 5, 'stop') }] };
+    await call(suite.url, 'admin', 'PUT', '/v1/profiles/reborn', document);
+    await call(suite.url, 'admin', 'PUT', '/v1/profiles/reborn', { ...document, name: 'Edited' });
+    expect((await call(suite.url, 'admin', 'DELETE', '/v1/profiles/reborn')).status).toBe(204);
+    // A client that saw version 2 before the delete: its edit must not create or overwrite anything.
+    const lateEdit = await call(suite.url, 'admin', 'PUT', '/v1/profiles/reborn', document, {
+      'if-match': '"2"',
+    });
+    expect(lateEdit.status).toBe(409);
+    expect((await call(suite.url, 'viewer', 'GET', '/v1/profiles/reborn')).status).toBe(404);
+    const again = await call(suite.url, 'admin', 'PUT', '/v1/profiles/reborn', {
+      ...document,
+      name: 'Second life',
+    });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ version: 3, name: 'Second life' });
+    expect(again.headers.get('etag')).toBe('"3"');
+    // Edits and deletes holding a version of the deleted profile are stale for the new one.
+    for (const version of ['"1"', '"2"']) {
+      const edit = await call(suite.url, 'admin', 'PUT', '/v1/profiles/reborn', document, {
+        'if-match': version,
+      });
+      expect(edit.status).toBe(409);
+      expect(edit.body).toMatchObject({ error: { code: 'version_conflict' }, current: { version: 3 } });
+      const remove = await call(suite.url, 'admin', 'DELETE', '/v1/profiles/reborn', undefined, {
+        'if-match': version,
+      });
+      expect(remove.status).toBe(409);
+    }
+    const current = await call(suite.url, 'viewer', 'GET', '/v1/profiles/reborn');
+    expect(current.body).toMatchObject({ version: 3, name: 'Second life' });
+  });
+
   it('deleting a profile a route names is refused (409 in_use); an unused one is deleted, then 404', async () => {
     await startRoute('uses-fleet');
     const refused = await call(suite.url, 'admin', 'DELETE', '/v1/profiles/uses-fleet');

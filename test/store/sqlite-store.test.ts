@@ -62,6 +62,7 @@ describe('SQLite adapter', () => {
         '0006-plans',
         '0007-attempt-delay-source',
         '0008-route-leases',
+        '0009-retired-profiles',
       ]);
     } finally {
       await store.close();

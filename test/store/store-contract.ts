@@ -443,6 +443,32 @@ export function storeContract(
       });
     });
 
+    it('[DUR-08] a deleted profile leaves its last version, so one created again under its id goes on from it', async () => {
+      await withStore(async (store) => {
+        const v1: DynamicProfile = {
+          id: 'p',
+          name: 'P',
+          version: 1,
+          candidates: [{ profile_id: 'a', enabled: true, policy: standardPolicy }],
+        };
+        expect(await store.transact((tx) => tx.retiredProfileVersion('p'))).toBe(0);
+        expect(await store.transact((tx) => tx.deleteProfile('p', t0))).toBe(false);
+        expect(await store.transact((tx) => tx.retiredProfileVersion('p'))).toBe(0);
+        await store.transact(async (tx) => {
+          await tx.saveProfile(v1, t0);
+          await tx.saveProfile({ ...v1, version: 2, name: 'P2' }, t0 + 1);
+        });
+        expect(await store.transact((tx) => tx.deleteProfile('p', t0 + 2))).toBe(true);
+        expect(await store.readProfile('p')).toBeNull();
+        expect(await store.transact((tx) => tx.retiredProfileVersion('p'))).toBe(2);
+        expect(await store.transact((tx) => tx.retiredProfileVersion('other'))).toBe(0);
+        // Created again at 3 and deleted: the last version only grows.
+        await store.transact((tx) => tx.saveProfile({ ...v1, version: 3 }, t0 + 3));
+        expect(await store.transact((tx) => tx.deleteProfile('p', t0 + 4))).toBe(true);
+        expect(await store.transact((tx) => tx.retiredProfileVersion('p'))).toBe(3);
+      });
+    });
+
     it('[CIR-04] circuit writes are fenced by version: two writers of one circuit cannot both win', async () => {
       await withStore(async (store) => {
         const c = openCircuit;

@@ -168,8 +168,13 @@ export interface StoreTransaction {
   saveProfile(profile: DynamicProfile, atMs: number): Promise<void>;
   /** As `Store.readProfile`, inside the transaction. */
   readProfile(id: string): Promise<DynamicProfile | null>;
-  /** Deletes every version of the profile; false when none was stored. */
-  deleteProfile(id: string): Promise<boolean>;
+  /**
+   * Deletes every version of the profile and keeps its last version (`retiredProfileVersion`), so a profile created
+   * again under the id goes on numbering from it; false when none was stored.
+   */
+  deleteProfile(id: string, atMs: number): Promise<boolean>;
+  /** The last version of the deleted profiles of this id (0 when none was ever deleted). */
+  retiredProfileVersion(id: string): Promise<number>;
   /** How many stored routes name the profile. */
   countProfileRoutes(id: string): Promise<number>;
   readCircuits(keys: readonly string[]): Promise<ReadonlyMap<string, Circuit>>;

@@ -260,11 +260,33 @@ export class PostgresTransaction implements StoreTransaction {
     return read;
   }
 
-  async deleteProfile(id: string): Promise<boolean> {
+  async deleteProfile(id: string, atMs: number): Promise<boolean> {
     await this.flush();
     this.profileReads.delete(id);
-    const result = await this.db.deleteFrom('profiles').where('id', '=', id).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+    const versions = await this.db.deleteFrom('profiles').where('id', '=', id).returning('version').execute();
+    if (versions.length === 0) return false;
+    const last = Math.max(...versions.map((row) => Number(row.version)));
+    await this.db
+      .insertInto('retired_profiles')
+      .values({ id, last_version: last, retired_at_ms: atMs })
+      .onConflict((c) =>
+        c.column('id').doUpdateSet((eb) => ({
+          last_version: sql<number>`greatest(${eb.ref('retired_profiles.last_version')}, ${eb.ref('excluded.last_version')})`,
+          retired_at_ms: eb.ref('excluded.retired_at_ms'),
+        })),
+      )
+      .execute();
+    return true;
+  }
+
+  async retiredProfileVersion(id: string): Promise<number> {
+    await this.flush();
+    const row = await this.db
+      .selectFrom('retired_profiles')
+      .select('last_version')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row === undefined ? 0 : Number(row.last_version);
   }
 
   async countProfileRoutes(id: string): Promise<number> {

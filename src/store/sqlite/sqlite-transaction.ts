@@ -115,7 +115,10 @@ const statements = {
     'UPDATE dispatch_intents SET outcome = @outcome, resolved_at_ms = @at WHERE id = @id AND outcome IS NULL',
   saveProfile: `${insert('profiles', ['id', 'version', 'name', 'document', 'created_at_ms'])} ON CONFLICT (id, version) DO UPDATE SET name = excluded.name, document = excluded.document`,
   readProfile: 'SELECT version, document FROM profiles WHERE id = ? ORDER BY version DESC LIMIT 1',
-  deleteProfile: 'DELETE FROM profiles WHERE id = ?',
+  deleteProfile: 'DELETE FROM profiles WHERE id = ? RETURNING version',
+  retireProfile:
+    'INSERT INTO retired_profiles (id, last_version, retired_at_ms) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET last_version = max(last_version, excluded.last_version), retired_at_ms = excluded.retired_at_ms',
+  retiredProfileVersion: 'SELECT last_version FROM retired_profiles WHERE id = ?',
   countProfileRoutes: 'SELECT count(*) AS n FROM routes WHERE profile_id = ?',
   readCircuits: (n: number) => `SELECT * FROM circuits WHERE key IN (${Array(n).fill('?').join(', ')})`,
   insertCircuit: `${insert('circuits', circuitColumns)} ON CONFLICT (key) DO NOTHING`,
@@ -226,9 +229,18 @@ export class SqliteTransaction implements StoreTransaction {
     return Promise.resolve(row === undefined ? null : this.profiles.parse(id, row.version, row.document));
   }
 
-  deleteProfile(id: string): Promise<boolean> {
-    const result = this.cache.prepare(statements.deleteProfile).run(id);
-    return Promise.resolve(result.changes > 0);
+  deleteProfile(id: string, atMs: number): Promise<boolean> {
+    const versions = this.cache.prepare(statements.deleteProfile).all(id) as Array<{ version: number }>;
+    if (versions.length === 0) return Promise.resolve(false);
+    const last = Math.max(...versions.map((row) => Number(row.version)));
+    this.cache.prepare(statements.retireProfile).run(id, last, atMs);
+    return Promise.resolve(true);
+  }
+
+  retiredProfileVersion(id: string): Promise<number> {
+    const row = this.cache.prepare(statements.retiredProfileVersion).get(id) as
+      { last_version: number } | undefined;
+    return Promise.resolve(row === undefined ? 0 : Number(row.last_version));
   }
 
   countProfileRoutes(id: string): Promise<number> {
