@@ -110,7 +110,9 @@ export function startWork(input: StartInput, newId: () => string): Work<StartRes
       newId,
     );
     const nowMs = world.nowMs;
-    const started = decideStart(input, world);
+    // A route started again under a purged one's id goes on from its generation (see `Transaction.deleteRoute`).
+    const firstGeneration = (await tx.retiredRouteGeneration(input.routeId)) + 1;
+    const started = decideStart({ ...input, firstGeneration }, world);
     if (started.outcome !== 'started') return started;
     await tx.insertRoute(started.route);
     after.events.push({

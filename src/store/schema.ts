@@ -4,6 +4,7 @@ import type { Generated } from 'kysely';
 export interface Database {
   profiles: ProfileRow;
   retired_profiles: RetiredProfileRow;
+  retired_routes: RetiredRouteRow;
   routes: RouteRow;
   attempts: AttemptRow;
   dispatch_intents: IntentRow;
@@ -30,6 +31,12 @@ export interface RetiredProfileRow {
   id: string;
   last_version: number;
   retired_at_ms: number;
+}
+
+/** A purged route's last generation: a route started again under its id goes on from it. */
+export interface RetiredRouteRow {
+  id: string;
+  last_generation: number;
 }
 
 export interface RouteRow {

@@ -136,6 +136,7 @@ describe('one transition owner: generation fencing', () => {
               saveProfile: (p, at) => tx.saveProfile(p, at),
               readProfile: (id) => tx.readProfile(id),
               retiredProfileVersion: (id) => tx.retiredProfileVersion(id),
+              retiredRouteGeneration: (id) => tx.retiredRouteGeneration(id),
               readCircuits: (keys) => tx.readCircuits(keys),
               writeCircuit: (c, v) => tx.writeCircuit(c, v),
               confirmCircuitReads: () => tx.confirmCircuitReads(),

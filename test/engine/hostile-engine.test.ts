@@ -299,6 +299,38 @@ describe('times in the future and in the past, policies at their bounds', () => 
 });
 
 describe('retention', () => {
+  it('[RTE-16][RTE-17] a route started again under a purged id goes on from its generation: an action fenced on the purged one is stale', async () => {
+    const h = await harness();
+    try {
+      await h.engine.saveProfile(profileDocument(standardPolicy));
+      // A dispatch that is never delivered stops the route (ambiguous): it waits for nothing and can be purged.
+      h.dispatcher.mode = 'reject';
+      await h.engine.startRoute({ routeId: 'r1', profileId: 'p' });
+      await h.engine.idle();
+      const stopped = await h.route('r1');
+      expect(stopped).toMatchObject({ state: 'action_required', reason: 'ambiguous_dispatch' });
+      expect(await h.engine.purgeRoutes({ beforeMs: h.clock.now() + 1 })).toBe(1);
+      h.dispatcher.mode = 'ack';
+      // A restart between: the generation is stored, not remembered in memory.
+      await h.restart();
+      const again = await h.engine.startRoute({ routeId: 'r1', profileId: 'p' });
+      expect(again.generation).toBe(stopped.generation + 1);
+      await h.engine.idle();
+      // An operator acting on the generation they saw of the purged route: refused, nothing moves.
+      const late = await h.engine.act({
+        routeId: 'r1',
+        action: 'stop',
+        expectedGeneration: stopped.generation,
+      });
+      expect(late).toMatchObject({ outcome: 'refused', reason: 'stale_generation' });
+      expect(await h.route('r1')).toMatchObject({ state: 'active', generation: stopped.generation + 1 });
+      // The initial dispatch of the new route carries its generation.
+      expect(h.dispatcher.kinds()).toEqual(['initial:a:1', `initial:a:${stopped.generation + 1}`]);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('a route stopped for an ambiguous dispatch waits for nothing: it is purged, and then its profile can go', async () => {
     const h = await harness();
     try {

@@ -58,7 +58,7 @@ describe('PostgreSQL adapter', () => {
         '0005-event-order',
         '0006-intent-answers',
         '0007-own-answers-unannounced',
-        '0008-retired-profiles',
+        '0008-retired-ids',
       ]);
     } finally {
       await db.store.close();

@@ -62,7 +62,7 @@ describe('SQLite adapter', () => {
         '0006-plans',
         '0007-attempt-delay-source',
         '0008-route-leases',
-        '0009-retired-profiles',
+        '0009-retired-ids',
       ]);
     } finally {
       await store.close();

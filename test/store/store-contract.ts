@@ -443,6 +443,23 @@ export function storeContract(
       });
     });
 
+    it('[RTE-16] a purged route leaves its generation, so one started again under its id goes on from it', async () => {
+      await withStore(async (store) => {
+        const { retry_wait: r } = routesInEveryState();
+        expect(await store.transact((tx) => tx.retiredRouteGeneration(r.id))).toBe(0);
+        await store.transact((tx) => tx.insertRoute(r));
+        const fence = { generation: r.generation, state: r.state, revision: r.revision };
+        // A stale fence deletes nothing and retires nothing.
+        expect(
+          await store.transact((tx) => tx.deleteRoute(r.id, { ...fence, generation: r.generation - 1 })),
+        ).toBe(false);
+        expect(await store.transact((tx) => tx.retiredRouteGeneration(r.id))).toBe(0);
+        expect(await store.transact((tx) => tx.deleteRoute(r.id, fence))).toBe(true);
+        expect(await store.transact((tx) => tx.retiredRouteGeneration(r.id))).toBe(r.generation);
+        expect(await store.transact((tx) => tx.retiredRouteGeneration(`${r.id}-other`))).toBe(0);
+      });
+    });
+
     it('[DUR-08] a deleted profile leaves its last version, so one created again under its id goes on from it', async () => {
       await withStore(async (store) => {
         const v1: DynamicProfile = {

@@ -13,6 +13,11 @@ export interface StartInput {
   readonly caller: CallerKind;
   /** The caller's opaque data, stored with the route. */
   readonly payload: JsonValue | null;
+  /**
+   * The generation to start at: 1, or one more than a purged route's of the same id, so an action fenced on the
+   * purged route's generation is stale for the new one.
+   */
+  readonly firstGeneration?: number;
 }
 
 export type StartDecision =
@@ -20,7 +25,7 @@ export type StartDecision =
   | { readonly outcome: 'no_profile' | 'no_candidate' | 'invalid_configuration'; readonly message: string };
 
 /**
- * A new route (generation 1) and its initial dispatch: a dynamic route starts on the first enabled candidate no
+ * A new route (generation 1, or `firstGeneration`) and its initial dispatch: a dynamic route starts on the first enabled candidate no
  * open circuit refuses (else the first enabled one: a person asked to start); an interactive route on its
  * concrete profile. A start on a circuit that expired takes its probe lease.
  */
@@ -49,7 +54,7 @@ export function decideStart(input: StartInput, world: RouteWorld): StartDecision
   const intent = {
     id: intentId,
     routeId: route.id,
-    generation: 1,
+    generation: route.generation,
     candidate,
     kind: 'initial' as const,
     createdAtMs: world.nowMs,

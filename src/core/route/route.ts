@@ -151,9 +151,10 @@ export const freshUsage: CandidateUsage = Object.freeze({
   resetWaitUsed: Object.freeze({ transient: false, hard: false }),
 });
 
-/** A new route: active on the first candidate, generation 1, with its initial dispatch pending. */
+/** A new route: active on the first candidate, generation 1 (or `firstGeneration`), its initial dispatch pending. */
 export function newRoute(input: {
   readonly id: string;
+  readonly firstGeneration?: number;
   readonly mode: RouteMode;
   readonly profileId: string;
   readonly caller: CallerKind;
@@ -168,7 +169,7 @@ export function newRoute(input: {
     profileId: input.profileId,
     caller: input.caller,
     candidate: input.candidate,
-    generation: 1,
+    generation: input.firstGeneration ?? 1,
     revision: 1,
     cycle: 1,
     excluded: [],

@@ -199,7 +199,26 @@ export class PostgresTransaction implements StoreTransaction {
     await this.db.deleteFrom('attempts').where('route_id', '=', routeId).execute();
     await this.db.deleteFrom('dispatch_intents').where('route_id', '=', routeId).execute();
     await this.db.deleteFrom('replay_snapshots').where('route_id', '=', routeId).execute();
+    await this.db
+      .insertInto('retired_routes')
+      .values({ id: routeId, last_generation: fence.generation })
+      .onConflict((c) =>
+        c.column('id').doUpdateSet((eb) => ({
+          last_generation: sql<number>`greatest(${eb.ref('retired_routes.last_generation')}, ${eb.ref('excluded.last_generation')})`,
+        })),
+      )
+      .execute();
     return true;
+  }
+
+  async retiredRouteGeneration(routeId: string): Promise<number> {
+    await this.flush();
+    const row = await this.db
+      .selectFrom('retired_routes')
+      .select('last_generation')
+      .where('id', '=', routeId)
+      .executeTakeFirst();
+    return row === undefined ? 0 : Number(row.last_generation);
   }
 
   appendAttempt(a: AttemptRecord): Promise<void> {

@@ -107,6 +107,9 @@ const statements = {
   appendAttempt: insert('attempts', attemptColumns),
   deleteRoute:
     'DELETE FROM routes WHERE id = @id AND generation = @fence_generation AND state = @fence_state AND revision = @fence_revision',
+  retireRoute:
+    'INSERT INTO retired_routes (id, last_generation) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET last_generation = max(last_generation, excluded.last_generation)',
+  retiredRouteGeneration: 'SELECT last_generation FROM retired_routes WHERE id = ?',
   deleteAttempts: 'DELETE FROM attempts WHERE route_id = ?',
   deleteIntents: 'DELETE FROM dispatch_intents WHERE route_id = ?',
   deleteReplay: 'DELETE FROM replay_snapshots WHERE route_id = ?',
@@ -194,7 +197,14 @@ export class SqliteTransaction implements StoreTransaction {
     if (result.changes !== 1) return Promise.resolve(false);
     for (const statement of [statements.deleteAttempts, statements.deleteIntents, statements.deleteReplay])
       this.cache.prepare(statement).run(id);
+    this.cache.prepare(statements.retireRoute).run(id, fence.generation);
     return Promise.resolve(true);
+  }
+
+  retiredRouteGeneration(id: string): Promise<number> {
+    const row = this.cache.prepare(statements.retiredRouteGeneration).get(id) as
+      { last_generation: number } | undefined;
+    return Promise.resolve(row === undefined ? 0 : Number(row.last_generation));
   }
 
   appendAttempt(a: AttemptRecord): Promise<void> {

@@ -6,7 +6,7 @@ import { sessionLifecyclesMigration } from './0004-session-lifecycles.js';
 import { eventOrderMigration } from './0005-event-order.js';
 import { intentAnswersMigration } from './0006-intent-answers.js';
 import { ownAnswersUnannouncedMigration } from './0007-own-answers-unannounced.js';
-import { retiredProfilesMigration } from './0008-retired-profiles.js';
+import { retiredIdsMigration } from './0008-retired-ids.js';
 
 /** Numbered, append-only migrations of the PostgreSQL schema: a landed one is never edited, a change is a new number. */
 export const postgresMigrations: Readonly<Record<string, Migration>> = {
@@ -17,5 +17,5 @@ export const postgresMigrations: Readonly<Record<string, Migration>> = {
   '0005-event-order': eventOrderMigration,
   '0006-intent-answers': intentAnswersMigration,
   '0007-own-answers-unannounced': ownAnswersUnannouncedMigration,
-  '0008-retired-profiles': retiredProfilesMigration,
+  '0008-retired-ids': retiredIdsMigration,
 };

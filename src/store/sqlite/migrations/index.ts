@@ -7,7 +7,7 @@ import { eventsMigration } from './0005-events.js';
 import { plansMigration } from './0006-plans.js';
 import { attemptDelaySourceMigration } from './0007-attempt-delay-source.js';
 import { routeLeasesMigration } from './0008-route-leases.js';
-import { retiredProfilesMigration } from './0009-retired-profiles.js';
+import { retiredIdsMigration } from './0009-retired-ids.js';
 
 /** Numbered, append-only migrations: a landed migration is never edited, a change is a new number. */
 export const sqliteMigrations: Readonly<Record<string, Migration>> = {
@@ -19,5 +19,5 @@ export const sqliteMigrations: Readonly<Record<string, Migration>> = {
   '0006-plans': plansMigration,
   '0007-attempt-delay-source': attemptDelaySourceMigration,
   '0008-route-leases': routeLeasesMigration,
-  '0009-retired-profiles': retiredProfilesMigration,
+  '0009-retired-ids': retiredIdsMigration,
 };
