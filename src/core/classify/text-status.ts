@@ -23,7 +23,7 @@ const anchoredStatus: ReadonlyArray<readonly [literal: string, pattern: RegExp]>
   ['unexpected status', /unexpected status:?\s([1-5]\d\d)(?!\d)/],
   ['http', /\bhttp(?:\/\d(?:\.\d)?)?(?: status)?:?\s([1-5]\d\d)(?!\d)/],
   [' error', /(?:server|streaming|request|response|upstream|provider|api) error:?\s{0,3}'?([1-5]\d\d)(?!\d)/],
-  ['request failed', /request failed(?: with status(?: code)?)?:?\s{0,3}\(?([1-5]\d\d)(?!\d)/],
+  ['request failed', /request failed(?:,? (?:with )?status(?: code)?)?:?\s{0,3}\(?([1-5]\d\d)(?!\d)/],
   ['returned', /\breturned (?:an? )?(?:http |status |error )?([1-5]\d\d)(?!\d)/],
   // The OpenAI Python SDK 0.x: "Invalid response object from API: '...' (HTTP response code was 500)".
   ['response code was', /\(http response code was ([1-5]\d\d)\)/],

@@ -13,9 +13,10 @@ describe('the model-call anchor: broad transient rules and evidence that names n
   it('[CLS-18][CLS-20] a bare network error from an unnamed source stays unclassified, and is transient from an agent', () => {
     expect(stderr(reset)).toMatchObject({ class: 'unclassified', code: null });
     expect(stderr(reset, { provider: 'generic' })).toMatchObject({ class: 'unclassified', code: null });
+    // A reset that names no stream (its stack frame's `onStreamRead` is no word of its own) is the network's.
     expect(stderr(reset, { agent: 'claude-code' })).toMatchObject({
       class: 'transient',
-      code: 'agent_transport_lost',
+      code: 'network_unavailable',
     });
   });
 

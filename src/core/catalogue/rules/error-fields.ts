@@ -143,8 +143,10 @@ const specs: readonly FieldRuleSpec[] = [
     values: ['invalid_api_key'],
     code: 'auth_required',
     // A gateway that answers a key's spent allowance under this code ("API key reached its usage limit"): the
-    // message names the limit, and the limit wins.
-    unless: /\b(?:reached|exceeded|hit) (?:its|the|your) (?:[\w-]{1,16} )?(?:usage limit|quota)\b/,
+    // message names the limit, and the limit wins. A key that is a client's unset value ("Incorrect API key provided:
+    // undefined") was never configured: provider.missing_credentials.v1 reads it.
+    unless:
+      /\b(?:reached|exceeded|hit) (?:its|the|your) (?:[\w-]{1,16} )?(?:usage limit|quota)\b|\bapi[ _-]?key provided:? ['"`]?(?:undefined|null|none)\b/,
   },
   {
     id: 'openai.account_deactivated.v1',

@@ -22,6 +22,13 @@ const notAFailureReport = new RegExp(
 );
 
 /** CUR-08's vetoes (context cancellation, deadline, cancel escalation) and prose: no transport loss then. */
+/**
+ * A list of models fetched for a picker or at start-up (`Failed to fetch models from ...`, `Error fetching models:`)
+ * that failed its certificate check: a local trust store or proxy to fix, no prompt that failed. A model list that
+ * failed otherwise stays the provider's (prose.ts, round 29).
+ */
+const modelListCertificateFailure = String.raw`\b(?:fail(?:ed|ure)? to (?:fetch|list|load|get)|error (?:fetching|listing|loading)|could not (?:fetch|list|load)|unable to (?:fetch|list|load)) (?:the )?(?:available )?models?(?: list)?\b[^\n]{0,400}?(?:certificate|\bssl(?:error|certverificationerror)?\b)`;
+
 const streamLossVetoes = new RegExp(
   // A stream that names why it ended ("before completion: Proxy request budget exhausted") was ended, not lost.
   // A client that says it will poll again (the job is queued, the stream went quiet) is still waiting, not cut off.
@@ -141,7 +148,7 @@ export const networkRules: readonly Rule[] = [
       // A request to this machine (`Post "https://localhost:31516/messageservice/..."`) whose path is no model API
       // is a local service's certificate, not the way to a provider.
       unless: new RegExp(
-        `${notAFailureReport.source}|${loopbackRequest.source}(?!${modelApiPath.source})[^"\\s]{0,200}"?:\\s{0,3}(?:remote error: )?tls`,
+        `${notAFailureReport.source}|${loopbackRequest.source}(?!${modelApiPath.source})[^"\\s]{0,200}"?:\\s{0,3}(?:remote error: )?tls|${modelListCertificateFailure}`,
       ),
     },
   },
@@ -179,7 +186,7 @@ export const networkRules: readonly Rule[] = [
       text: /\bfetch\s{1,12}failed|failed to fetch|networkerror when attempting|network request failed|network error(?! while reading)|connection error|unable to connect|could not connect|cannot connect|can.t connect|failed to connect|apiconnectionerror|\bconnecterror\b|error connecting to|you (?:are|appear to be) offline|no internet connection|check your (?:internet|network) (?:connection|configuration|settings)|\beconnaborted\b|tunneling socket could not be established|proxy (?:error|connection failed|authentication required)|not supported by the http2 proxy|error sending request for url|err_connection_(?:refused|reset|closed)|err_internet_disconnected|check your firewall rules and network connection|status code 407\b|407 proxy authentication required|connect tunnel failed|connection failed: connect error/,
       // "Failed to fetch ... { status: 500 }": a response came, so the status decides.
       unless: new RegExp(
-        `\\bstatus(?:code)?\\s{0,2}[:=]\\s{0,3}[1-5]\\d\\d|${notAFailureReport.source}|${connectRpcError.source}|${litellmCatchAll.source}`,
+        `\\bstatus(?:code)?\\s{0,2}[:=]\\s{0,3}[1-5]\\d\\d|${notAFailureReport.source}|${connectRpcError.source}|${litellmCatchAll.source}|${modelListCertificateFailure}`,
       ),
     },
   },
@@ -265,6 +272,23 @@ export const networkRules: readonly Rule[] = [
     code: 'network_unavailable',
     confidence: 'low',
     when: { keywords: ['remote'], text: /remote end closed connection without response/ },
+  },
+  {
+    id: 'network.connection_reset.v1',
+    description:
+      "A connection reset (`read ECONNRESET`) with no word of a stream that had started: the request got no answer (one that names its stream, or a connection dropped, is transport.connection_lost.v1's)",
+    tier: 'pattern',
+    // Below the transport-loss rules: a reset beside their words (`Connection dropped (ECONNRESET)`) is theirs.
+    priority: -1,
+    code: 'network_unavailable',
+    confidence: 'high',
+    when: {
+      keywords: ['econnreset'],
+      text: /\beconnreset\b/,
+      unless: new RegExp(
+        String.raw`\bstream(?:ing)?\b[^\n]{0,40}\beconnreset\b|\beconnreset\b[^\n]{0,40}\b(?:while|during) (?:streaming|reading)\b|${streamLossVetoes.source}`,
+      ),
+    },
   },
   {
     id: 'network.socket_hang_up.v1',
@@ -356,7 +380,7 @@ export const networkRules: readonly Rule[] = [
         'stream_terminated',
         'receive',
       ],
-      text: /peer closed connection|connection (?:was )?(?:dropped|reset|lost|interrupted|terminated)(?! by (?:the )?user)|connection was closed|closed (?:the )?connection unexpectedly|stream (?:was )?(?:reset|interrupted|terminated)|stream error[^\n]{0,60}received from peer|stream id \d{1,9}; [a-z_]{3,30}; received from peer|err_stream_premature_close|nghttp2|\beconnreset\b|reset by (?:peer|server)|other side closed|und_err_socket|socket (?:connection )?(?:was )?closed|remoteprotocolerror|chunkedencodingerror|incompleteread|incomplete chunked|response ended prematurely|unexpected (?:eof|end of (?:file|stream))|error decoding response body|transport error|h2 protocol error|connresetexception|error reading from server|error reading from (?:the )?(?:response )?stream\b|http2 error|stream error received|stream ended (?:with an invalid chunk|unexpectedly|prematurely|early|before (?:completion|the response))|\bmodel stream (?:was |is )?(?:invalid|empty|completed without)\b|stream (?:closed|ended) (?:before|without) (?:a )?finish[_ ](?:reason|event)|stream ended (?:before|without) (?:receiving )?(?:a |any |the )?(?:message_stop|terminal event|\[done\])|stream ended (?:before|without) (?:receiving )?(?:a |any |the )?(?:terminal|final) ['"`]?[a-z_]{2,30}['"`]? (?:event|chunk|message)\b|\bdid not receive (?:a |the |any )?(?:done|final|terminal|success|completion)\b[\w ]{0,30}\b(?:response|event|message|chunk) in (?:the )?stream\b|\bpremature end of (?:the )?(?:response|stream|body)\b|response stopped arriving|stalled mid-?stream|response payload is not completed|clientpayloaderror|transferencodingerror|ended the (?:response|stream) before (?:returning|completing|sending)|missing finish reason|invalidchunklength|\bconnectionreset\b|\bzliberror\b|\bstream_read_error\b|finish[_ ]reason\W{0,4}network_error\b|\bstream error: error decoding response\b|stream ended (?:before|without) (?:receiving )?(?:a |any |the )?terminal chunk|\bstream_terminated\b|\b(?:streaming )?response ended before any (?:complete )?data (?:was )?received\b/,
+      text: /peer closed connection|connection (?:was )?(?:dropped|reset|lost|interrupted|terminated)(?! by (?:the )?user)|connection was closed|closed (?:the )?connection unexpectedly|stream (?:was )?(?:reset|interrupted|terminated)|stream error[^\n]{0,60}received from peer|stream id \d{1,9}; [a-z_]{3,30}; received from peer|err_stream_premature_close|nghttp2|\bstream(?:ing)?\b[^\n]{0,40}\beconnreset\b|\beconnreset\b[^\n]{0,40}\b(?:while|during) (?:streaming|reading)\b|reset by (?:peer|server)|other side closed|und_err_socket|socket (?:connection )?(?:was )?closed|remoteprotocolerror|chunkedencodingerror|incompleteread|incomplete chunked|response ended prematurely|unexpected (?:eof|end of (?:file|stream))|error decoding response body|transport error|h2 protocol error|connresetexception|error reading from server|error reading from (?:the )?(?:response )?stream\b|http2 error|stream error received|stream ended (?:with an invalid chunk|unexpectedly|prematurely|early|before (?:completion|the response))|\bmodel stream (?:was |is )?(?:invalid|empty|completed without)\b|stream (?:closed|ended) (?:before|without) (?:a )?finish[_ ](?:reason|event)|stream ended (?:before|without) (?:receiving )?(?:a |any |the )?(?:message_stop|terminal event|\[done\])|stream ended (?:before|without) (?:receiving )?(?:a |any |the )?(?:terminal|final) ['"`]?[a-z_]{2,30}['"`]? (?:event|chunk|message)\b|\bdid not receive (?:a |the |any )?(?:done|final|terminal|success|completion)\b[\w ]{0,30}\b(?:response|event|message|chunk) in (?:the )?stream\b|\bpremature end of (?:the )?(?:response|stream|body)\b|response stopped arriving|stalled mid-?stream|response payload is not completed|clientpayloaderror|transferencodingerror|ended the (?:response|stream) before (?:returning|completing|sending)|missing finish reason|invalidchunklength|\bconnectionreset\b|\bzliberror\b|\bstream_read_error\b|finish[_ ]reason\W{0,4}network_error\b|\bstream error: error decoding response\b|stream ended (?:before|without) (?:receiving )?(?:a |any |the )?terminal chunk|\bstream_terminated\b|\b(?:streaming )?response ended before any (?:complete )?data (?:was )?received\b/,
       unless: streamLossVetoes,
     },
   },

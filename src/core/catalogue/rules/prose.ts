@@ -7,9 +7,13 @@ import { toolAccountWords, toolPlatforms } from './tool-accounts.js';
  */
 /**
  * Text that begins with the cause of an error (`cause: Error: socket hang up ...`, `[cause]: ...`): the error it
- * caused, and so what was being done (a provider call or anything else), is not in the evidence.
+ * caused, and so what was being done (a provider call or anything else), is not in the evidence, unless the cause
+ * names the model API it was a request to (`cause: FetchError: request to https://api.openai.com/v1/chat/completions
+ * failed, reason: connect ETIMEDOUT`) within its first line.
  */
-export const causeOnly = /^\s{0,8}\[?cause\]?:/;
+export const causeOnly = new RegExp(
+  String.raw`^\s{0,8}\[?cause\]?:(?![^\n]{0,300}?(?:${modelTarget.source}))`,
+);
 
 /**
  * A response that arrived but did not parse (a JSON error, a bad chunk, a stream event of a kind the client does not
