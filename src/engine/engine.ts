@@ -143,6 +143,12 @@ const timerRetryMs = 1_000;
  */
 const defaultCloseGraceMs = 5000;
 
+/**
+ * How long a purged route's last generation is kept (30 days): a route started again under its id within that time
+ * goes on from it, so an action a client still holds for the purged route is stale.
+ */
+const retiredRouteMemoryMs = 30 * 86_400_000;
+
 /** A pending `waitFor`, as the engine sees it: ended from outside by close or purge. */
 interface RouteWaiter {
   readonly routeId: string;
@@ -436,6 +442,9 @@ export class Engine {
         return gone;
       }),
     );
+    // A purged route's generation is kept so a stale action cannot reach a route started again under its id; after
+    // `retiredRouteMemoryMs` no client still holds one, and retention must not leave a row per route for good.
+    await this.submit((tx, nowMs) => tx.forgetRetiredRoutes(nowMs - retiredRouteMemoryMs));
     return purged.filter(Boolean).length;
   }
 
@@ -1067,7 +1076,7 @@ function sameDocument(a: DynamicProfile, b: DynamicProfile): boolean {
  * it stopped because its dispatch was ambiguous (`ambiguous_dispatch`: never sent again, waited for no more).
  */
 function purgeIdleWork(routeId: string, beforeMs: number): Work<boolean> {
-  const work = async (tx: Parameters<Work<unknown>>[0]): Promise<boolean> => {
+  const work = async (tx: Parameters<Work<unknown>>[0], nowMs: number): Promise<boolean> => {
     const route = await tx.readRoute(routeId);
     if (route === null || route.updatedAtMs >= beforeMs) return false;
     const attempt = runningAttempt(route);
@@ -1079,7 +1088,7 @@ function purgeIdleWork(routeId: string, beforeMs: number): Work<boolean> {
         : route.state === 'action_required' &&
           (attempt === null || attempt.orphaned || route.reason === 'ambiguous_dispatch');
     if (!waitsForNothing) return false;
-    return tx.deleteRoute(routeId, route);
+    return tx.deleteRoute(routeId, route, nowMs);
   };
   return Object.assign(work, { routeId });
 }

@@ -37,6 +37,7 @@ export interface RetiredProfileRow {
 export interface RetiredRouteRow {
   id: string;
   last_generation: number;
+  retired_at_ms: number;
 }
 
 export interface RouteRow {

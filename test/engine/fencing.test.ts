@@ -137,6 +137,7 @@ describe('one transition owner: generation fencing', () => {
               readProfile: (id) => tx.readProfile(id),
               retiredProfileVersion: (id) => tx.retiredProfileVersion(id),
               retiredRouteGeneration: (id) => tx.retiredRouteGeneration(id),
+              forgetRetiredRoutes: (before) => tx.forgetRetiredRoutes(before),
               readCircuits: (keys) => tx.readCircuits(keys),
               writeCircuit: (c, v) => tx.writeCircuit(c, v),
               confirmCircuitReads: () => tx.confirmCircuitReads(),

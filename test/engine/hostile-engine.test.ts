@@ -331,6 +331,34 @@ describe('retention', () => {
     }
   });
 
+  it("a purged route's generation is forgotten by a purge 30 days later: retention leaves no row per route for good", async () => {
+    const h = await harness();
+    try {
+      await h.engine.saveProfile(profileDocument(standardPolicy));
+      h.dispatcher.mode = 'reject';
+      await h.engine.startRoute({ routeId: 'r1', profileId: 'p' });
+      await h.engine.idle();
+      expect(await h.engine.purgeRoutes({ beforeMs: h.clock.now() + 1 })).toBe(1);
+      await h.advance(29 * 86_400); // day 29
+      expect(await h.engine.purgeRoutes({ beforeMs: h.clock.now() })).toBe(0);
+      h.dispatcher.mode = 'ack';
+      expect((await h.engine.startRoute({ routeId: 'r1', profileId: 'p' })).generation).toBe(2);
+      await h.engine.idle();
+      h.dispatcher.mode = 'reject';
+      await h.engine.startRoute({ routeId: 'r2', profileId: 'p' });
+      await h.engine.idle();
+      expect(await h.engine.purgeRoutes({ beforeMs: h.clock.now() + 1 })).toBe(1);
+      // `advance` sets the clock to t0 plus its seconds: day 60, 31 days after r2 was purged.
+      await h.advance(60 * 86_400);
+      // This purge finds nothing to delete, and forgets r2's generation.
+      expect(await h.engine.purgeRoutes({ beforeMs: h.clock.now() - 86_400_000 * 40 })).toBe(0);
+      h.dispatcher.mode = 'ack';
+      expect((await h.engine.startRoute({ routeId: 'r2', profileId: 'p' })).generation).toBe(1);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('a route stopped for an ambiguous dispatch waits for nothing: it is purged, and then its profile can go', async () => {
     const h = await harness();
     try {

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Route, StoreTransaction } from '../../src/core/index.js';
-import { routesInEveryState } from '../core/route/route-fixtures.js';
+import { routesInEveryState, t0 } from '../core/route/route-fixtures.js';
 import { dropSchemas, testDatabaseUrl } from '../helpers/postgres.js';
 import { openSharedNodeDatabase } from '../helpers/shared-node.js';
 
@@ -211,7 +211,7 @@ describe('[DUR-01] held route updates on the firing path and across writes of on
       await db.store.transact(
         async (tx) => {
           expect(await tx.updateRoute(held, fenceOf(route))).toBe(true);
-          expect(await tx.deleteRoute('again', fenceOf(held))).toBe(true);
+          expect(await tx.deleteRoute('again', fenceOf(held), t0)).toBe(true);
           await tx.insertRoute(fresh);
           expect(await tx.updateRoute(moved, fenceOf(fresh))).toBe(true);
         },

@@ -451,12 +451,17 @@ export function storeContract(
         const fence = { generation: r.generation, state: r.state, revision: r.revision };
         // A stale fence deletes nothing and retires nothing.
         expect(
-          await store.transact((tx) => tx.deleteRoute(r.id, { ...fence, generation: r.generation - 1 })),
+          await store.transact((tx) => tx.deleteRoute(r.id, { ...fence, generation: r.generation - 1 }, t0)),
         ).toBe(false);
         expect(await store.transact((tx) => tx.retiredRouteGeneration(r.id))).toBe(0);
-        expect(await store.transact((tx) => tx.deleteRoute(r.id, fence))).toBe(true);
+        expect(await store.transact((tx) => tx.deleteRoute(r.id, fence, t0 + 10))).toBe(true);
         expect(await store.transact((tx) => tx.retiredRouteGeneration(r.id))).toBe(r.generation);
         expect(await store.transact((tx) => tx.retiredRouteGeneration(`${r.id}-other`))).toBe(0);
+        // Forgotten once older than the cut-off, not before.
+        expect(await store.transact((tx) => tx.forgetRetiredRoutes(t0 + 10))).toBe(0);
+        expect(await store.transact((tx) => tx.retiredRouteGeneration(r.id))).toBe(r.generation);
+        expect(await store.transact((tx) => tx.forgetRetiredRoutes(t0 + 11))).toBe(1);
+        expect(await store.transact((tx) => tx.retiredRouteGeneration(r.id))).toBe(0);
       });
     });
 

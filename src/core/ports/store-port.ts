@@ -164,9 +164,11 @@ export interface StoreTransaction {
    * Deletes the route and its history (attempts, intents, replay snapshots) where the fence holds, and keeps its
    * generation (`retiredRouteGeneration`): a route started again under the id goes on from it.
    */
-  deleteRoute(id: string, fence: RouteFence): Promise<boolean>;
-  /** The last generation of the purged routes of this id (0 when none was ever purged). */
+  deleteRoute(id: string, fence: RouteFence, atMs: number): Promise<boolean>;
+  /** The last generation of the purged routes of this id (0 when none was ever purged or it was forgotten). */
   retiredRouteGeneration(id: string): Promise<number>;
+  /** Forgets the generations of routes purged before `beforeMs`; how many. */
+  forgetRetiredRoutes(beforeMs: number): Promise<number>;
   insertIntent(intent: DispatchIntent): Promise<void>;
   /** Records how an unresolved intent ended; false when it was already resolved or does not exist. */
   resolveIntent(id: string, outcome: IntentOutcome, atMs: number): Promise<boolean>;

@@ -183,7 +183,7 @@ export class PostgresTransaction implements StoreTransaction {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  async deleteRoute(routeId: string, fence: RouteFence): Promise<boolean> {
+  async deleteRoute(routeId: string, fence: RouteFence, atMs: number): Promise<boolean> {
     await this.flush();
     // Read from the database from now on: the route and its intents are gone or stay as they are.
     this.locked.delete(routeId);
@@ -201,14 +201,24 @@ export class PostgresTransaction implements StoreTransaction {
     await this.db.deleteFrom('replay_snapshots').where('route_id', '=', routeId).execute();
     await this.db
       .insertInto('retired_routes')
-      .values({ id: routeId, last_generation: fence.generation })
+      .values({ id: routeId, last_generation: fence.generation, retired_at_ms: atMs })
       .onConflict((c) =>
         c.column('id').doUpdateSet((eb) => ({
           last_generation: sql<number>`greatest(${eb.ref('retired_routes.last_generation')}, ${eb.ref('excluded.last_generation')})`,
+          retired_at_ms: eb.ref('excluded.retired_at_ms'),
         })),
       )
       .execute();
     return true;
+  }
+
+  async forgetRetiredRoutes(beforeMs: number): Promise<number> {
+    await this.flush();
+    const result = await this.db
+      .deleteFrom('retired_routes')
+      .where('retired_at_ms', '<', beforeMs)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   async retiredRouteGeneration(routeId: string): Promise<number> {

@@ -108,7 +108,8 @@ const statements = {
   deleteRoute:
     'DELETE FROM routes WHERE id = @id AND generation = @fence_generation AND state = @fence_state AND revision = @fence_revision',
   retireRoute:
-    'INSERT INTO retired_routes (id, last_generation) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET last_generation = max(last_generation, excluded.last_generation)',
+    'INSERT INTO retired_routes (id, last_generation, retired_at_ms) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET last_generation = max(last_generation, excluded.last_generation), retired_at_ms = excluded.retired_at_ms',
+  forgetRetiredRoutes: 'DELETE FROM retired_routes WHERE retired_at_ms < ?',
   retiredRouteGeneration: 'SELECT last_generation FROM retired_routes WHERE id = ?',
   deleteAttempts: 'DELETE FROM attempts WHERE route_id = ?',
   deleteIntents: 'DELETE FROM dispatch_intents WHERE route_id = ?',
@@ -187,7 +188,7 @@ export class SqliteTransaction implements StoreTransaction {
     return Promise.resolve(result.changes === 1);
   }
 
-  deleteRoute(id: string, fence: RouteFence): Promise<boolean> {
+  deleteRoute(id: string, fence: RouteFence, atMs: number): Promise<boolean> {
     const result = this.cache.prepare(statements.deleteRoute).run({
       id,
       fence_generation: fence.generation,
@@ -197,8 +198,12 @@ export class SqliteTransaction implements StoreTransaction {
     if (result.changes !== 1) return Promise.resolve(false);
     for (const statement of [statements.deleteAttempts, statements.deleteIntents, statements.deleteReplay])
       this.cache.prepare(statement).run(id);
-    this.cache.prepare(statements.retireRoute).run(id, fence.generation);
+    this.cache.prepare(statements.retireRoute).run(id, fence.generation, atMs);
     return Promise.resolve(true);
+  }
+
+  forgetRetiredRoutes(beforeMs: number): Promise<number> {
+    return Promise.resolve(this.cache.prepare(statements.forgetRetiredRoutes).run(beforeMs).changes);
   }
 
   retiredRouteGeneration(id: string): Promise<number> {

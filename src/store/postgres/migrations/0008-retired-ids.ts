@@ -15,6 +15,7 @@ async function up(db: Kysely<unknown>): Promise<void> {
   )`.execute(db);
   await sql`CREATE TABLE retired_routes (
     id text PRIMARY KEY,
-    last_generation bigint NOT NULL
+    last_generation bigint NOT NULL,
+    retired_at_ms bigint NOT NULL
   )`.execute(db);
 }
