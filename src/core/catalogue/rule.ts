@@ -25,6 +25,7 @@ export const fieldKeys = [
   'subtype',
   'quotaid',
   'codexerrorinfo',
+  'error_type',
 ] as const;
 export type FieldKey = (typeof fieldKeys)[number];
 

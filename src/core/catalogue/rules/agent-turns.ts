@@ -50,14 +50,14 @@ export const agentTurnRules: readonly Rule[] = [
   {
     id: 'transport.stream_stalled.v1',
     description:
-      "An agent's model stream stalled with no data within its idle timeout (`stream stalled (no data within idle timeout)`): the stream had opened and stopped",
+      "An agent's model stream stalled with no data within its idle timeout (`stream stalled (no data within idle timeout)`, `Stream idle timeout - no chunks received`): the stream had opened and stopped",
     tier: 'signature',
     code: 'agent_transport_lost',
     confidence: 'medium',
     scope: 'request',
     when: {
-      keywords: ['stalled', 'idle'],
-      text: /\bstream stalled\b|\bno data (?:received )?within (?:the )?idle timeout\b/,
+      keywords: ['stalled', 'idle', 'chunks'],
+      text: /\bstream stalled\b|\bno data (?:received )?within (?:the )?idle timeout\b|\bstream idle timeout\b|\bidle timeout\W{1,4}no chunks received\b/,
     },
   },
   {

@@ -10,7 +10,8 @@ import type { CatalogueCode } from '../codes.js';
 interface FieldRuleSpec {
   readonly id: string;
   readonly description: string;
-  readonly field: 'type' | 'code' | 'status' | 'reason' | 'error' | 'errorkind' | 'codexerrorinfo';
+  readonly field:
+    'type' | 'code' | 'status' | 'reason' | 'error' | 'errorkind' | 'codexerrorinfo' | 'error_type';
   readonly values: readonly string[];
   readonly code: CatalogueCode;
   readonly generic?: boolean;
@@ -22,6 +23,15 @@ interface FieldRuleSpec {
 }
 
 const specs: readonly FieldRuleSpec[] = [
+  // A model server's error_type (`{"error_type": "overloaded", "error": "..."}`, round 36): its queue is full, whatever
+  // status it came under (a 400 in the test suites that raise it).
+  {
+    id: 'provider.error_type_overloaded.v1',
+    description: 'A model server error_type overloaded (its request queue is full)',
+    field: 'error_type',
+    values: ['overloaded'],
+    code: 'provider_overloaded',
+  },
   // Anthropic error.type
   {
     id: 'anthropic.overloaded_error.v1',

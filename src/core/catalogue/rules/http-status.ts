@@ -136,9 +136,10 @@ export const httpStatusRules: readonly Rule[] = [
       status: [500, 502, 503, 504, 520, 521, 522, 523, 524, 525, 526, 530],
       // A gateway whose own code threw answers 5xx with the exception as its body: no provider failed.
       // A CDN's own verdict on its origin ("503 Server Error: Backend is unhealthy", Varnish and Fastly) names
-      // neither the origin nor a provider.
+      // neither the origin nor a provider. An error object typed as the client's bad request under a 5xx
+      // (`{"type": "bad_request", ...}` with 500, round 36) contradicts its status: neither says the provider failed.
       unless: new RegExp(
-        String.raw`cannot read propert(?:y|ies) of (?:undefined|null)|\bbackend is unhealthy\b|${loopbackUnknownError.source}|${notTheModelCall.source}`,
+        String.raw`cannot read propert(?:y|ies) of (?:undefined|null)|\bbackend is unhealthy\b|["']type["']\s{0,3}:\s{0,3}["'](?:bad_request|invalid_request_error)["']|${loopbackUnknownError.source}|${notTheModelCall.source}`,
       ),
     },
   },

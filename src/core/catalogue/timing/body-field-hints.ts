@@ -10,7 +10,7 @@ import { parseIsoDateTime } from '../../time/iso-time.js';
 const delayField =
   /\\{0,3}["']?(?:retrydelay|quotaresetdelay)\\{0,3}["']?\s{0,3}:\s{0,3}\\{0,3}["']([0-9hms.]{1,32})\\{0,3}["']/;
 const secondsField =
-  /\\{0,3}["'](?:retry_after|retry_after_seconds|retryafterseconds|reset_seconds|estimated_time)\\{0,3}["']\s{0,3}:\s{0,3}(\d{1,9}(?:\.\d{1,15})?)(?![\d.])/;
+  /\\{0,3}["'](?:retry_after|retry_after_seconds|retryafterseconds|reset_seconds|resets_in_seconds|estimated_time)\\{0,3}["']\s{0,3}:\s{0,3}(\d{1,9}(?:\.\d{1,15})?)(?![\d.])/;
 /** The same delay in protobuf text form, as Python gRPC clients print `RetryInfo`: `retry_delay {\n  seconds: 19\n}`. */
 const protoDelayField = /\bretry_delay\s{0,3}\{\s{0,12}seconds:\s{0,3}(\d{1,9})(?![\d.])/;
 const msField = /\\{0,3}["'](?:retry_after_ms|retryafterms)\\{0,3}["']\s{0,3}:\s{0,3}(\d{1,12})(?![\d.])/;

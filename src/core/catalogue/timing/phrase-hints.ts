@@ -49,6 +49,14 @@ const chineseUnitSeconds: Readonly<Record<string, number>> = {
  */
 const loggedRetryAfter = /\bretry-after(-ms)?=(\d{1,12})(?![\d.:])/;
 
+/**
+ * "Too Many Requests: retry after 25": a throttle's wait given as a bare number ending the sentence, in seconds as an
+ * HTTP `Retry-After` is (round 36). Only after "too many requests", and only where no word follows the number (not
+ * "retry after 3 attempts").
+ */
+const bareRetryAfter =
+  /\btoo many requests\b[^\n]{0,40}?\bretry after (\d{1,5})(?=\s{0,2}(?:$|[.,;)\]"'\n]))/;
+
 export function relativePhraseHints(text: string): RawHints {
   const logged = loggedRetryAfter.exec(text);
   if (logged) {
@@ -60,6 +68,8 @@ export function relativePhraseHints(text: string): RawHints {
     const seconds = parseHumanDuration(m[1]!);
     return seconds === null ? {} : { retryAfter: { delaySeconds: seconds } };
   }
+  const bare = bareRetryAfter.exec(text);
+  if (bare) return { retryAfter: { delaySeconds: Number(bare[1]) } };
   const zh = chineseRelativePhrase.exec(text) ?? chineseWaitPhrase.exec(text);
   return zh ? { retryAfter: { delaySeconds: Number(zh[1]) * chineseUnitSeconds[zh[2]!]! } } : {};
 }
