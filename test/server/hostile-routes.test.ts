@@ -80,7 +80,7 @@ describe('route actions over HTTP', () => {
     }
   });
 
-  it('[RTE-19] actions and reports on a purged route are 404; its id can start again at generation 1', async () => {
+  it('[RTE-19] actions and reports on a purged route are 404; its id starts again one generation on, so an action fenced on the purged route is stale', async () => {
     const service = await startTestService({ ackTimeoutMs: 60_000 });
     try {
       const url = service.service.url;
@@ -106,8 +106,18 @@ describe('route actions over HTTP', () => {
       expect(ack.status).toBe(404);
       const again = await call(url, 'adapter', 'POST', '/v1/routes', { route_id: 'gone', profile_id: 'p' });
       expect(again.status).toBe(201);
-      expect(again.body).toMatchObject({ generation: 1, state: 'active' });
+      expect(again.body).toMatchObject({ generation: 2, state: 'active' });
       expect((again.body as RouteDocument).dispatch!.id).not.toBe(route.dispatch!.id);
+      // An operator still holding the purged route's generation: refused, the new route unchanged.
+      const late = await call(url, 'operator', 'POST', '/v1/routes/gone/actions', {
+        action: 'stop',
+        expected_generation: 1,
+      });
+      expect(late.status).toBe(409);
+      expect(late.body).toMatchObject({
+        error: { code: 'stale_generation' },
+        route: { state: 'active', generation: 2 },
+      });
     } finally {
       await service.stop();
     }
