@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import type { PlanErrorsDocument } from '../app/plan-json.js';
 import { planErrorFormats, renderPlanErrors, type PlanErrorFormat } from './plan-errors-view.js';
 import { checkedPlanId, getJson, runClientCommand, serverConnection } from './server-client.js';
+import { planErrorsShape } from './plan-answer-shapes.js';
 import { withServerFlags } from './server-flags.js';
 import { styleFor } from './plan-style.js';
 
@@ -27,12 +28,11 @@ export function registerErrorsCommand(program: Command): void {
   ).action(async (planId: string, flags: { format: PlanErrorFormat; server?: string; token?: string }) => {
     await runClientCommand('errors', async () => {
       const id = checkedPlanId(planId);
-      const doc = await getJson<PlanErrorsDocument>(serverConnection(flags), planPath(id, '/errors'), {
-        plan: 'object',
-        errors: 'array',
-        summary: 'object',
-        decision: 'object',
-      });
+      const doc = await getJson<PlanErrorsDocument>(
+        serverConnection(flags),
+        planPath(id, '/errors'),
+        planErrorsShape,
+      );
       process.stdout.write(renderPlanErrors(doc, flags.format, styleFor(process.stdout, process.env)));
       return 0;
     });

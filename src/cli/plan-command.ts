@@ -7,7 +7,7 @@ import { planPath } from './errors-command.js';
 import { renderPlanErrorBlock } from './plan-error-block.js';
 import { checkedPlanId, postJson, putJson, runClientCommand, serverConnection } from './server-client.js';
 import { withServerFlags } from './server-flags.js';
-import type { AnswerShape } from './answer-shape.js';
+import { configuredPlanShape, planWriteShape } from './plan-answer-shapes.js';
 import { styleFor } from './plan-style.js';
 
 interface ServerFlags {
@@ -95,7 +95,7 @@ export function registerPlanCommand(program: Command): void {
             ...(flags.maxRetries === undefined ? {} : { max_retries: flags.maxRetries }),
             ...(flags.subplan === undefined ? {} : { subplan: flags.subplan }),
           },
-          planShape,
+          configuredPlanShape,
           flags.ifRevision === undefined ? {} : { 'if-match': `"${flags.ifRevision}"` },
         );
         process.stdout.write(
@@ -121,7 +121,7 @@ export function registerPlanCommand(program: Command): void {
         serverConnection(flags),
         planPath(checkedPlanId(planId), '/complete'),
         { phase: flags.phase, ...(flags.revision === undefined ? {} : { revision: flags.revision }) },
-        answerShape,
+        planWriteShape,
       );
       if (answer.status !== 'changed') return refused('plan complete', answer);
       process.stdout.write(`complete ${flags.phase}: ${describePlan(answer.plan)}\n`);
@@ -163,7 +163,7 @@ export function registerPlanCommand(program: Command): void {
             ...(flags.actor === undefined ? {} : { actor: flags.actor }),
             ...(flags.toolCall === undefined ? {} : { tool_call: flags.toolCall }),
           },
-          answerShape,
+          planWriteShape,
         );
         if (answer.status !== 'recorded') return refused('plan error', answer);
         process.stdout.write(
@@ -174,18 +174,6 @@ export function registerPlanCommand(program: Command): void {
     },
   );
 }
-
-/** The fields of a plan document (`PUT` answers it) that the commands print. */
-const planShape = {
-  id: 'string',
-  phase: 'string',
-  state: 'string',
-  recovery: 'object',
-  revision: 'number',
-} as const satisfies AnswerShape;
-
-/** The fields every answer to a plan write carries (`changed`, `recorded`, or a refusal), whatever its status. */
-const answerShape = { status: 'string', plan: 'object' } as const satisfies AnswerShape;
 
 /** What `--revision` says, for `complete` and every recovery action. */
 const seenRevision = 'only if the plan is still at this revision (the one you saw)';
@@ -198,7 +186,7 @@ async function act(name: string, planId: string, action: PlanAction, flags: Acti
       serverConnection(flags),
       planPath(checkedPlanId(planId), '/actions'),
       { action, ...(flags.revision === undefined ? {} : { revision: flags.revision }) },
-      answerShape,
+      planWriteShape,
     );
     if (answer.status !== 'changed') return refused(name, answer);
     process.stdout.write(`${action}: ${describePlan(answer.plan)}\n`);

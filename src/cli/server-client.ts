@@ -55,8 +55,13 @@ export function serverConnection(flags: {
 /** How long one request may take before the server counts as unreachable. */
 const requestTimeoutMs = 30_000;
 
-/** Each request names the shape of the answer it reads: other JSON is `not a Recourse answer` (exit 3). */
-export function getJson<T>(server: ServerConnection, path: string, shape: AnswerShape): Promise<T> {
+/**
+ * Each request names the shape of the answer it reads (or a function of the answer's top-level fields that names
+ * it, when the shape depends on a `status`): other JSON is `not a Recourse answer` (exit 3).
+ */
+export type ExpectedShape = AnswerShape | ((answer: Readonly<Record<string, unknown>>) => AnswerShape);
+
+export function getJson<T>(server: ServerConnection, path: string, shape: ExpectedShape): Promise<T> {
   return request<T>(server, 'GET', path, shape);
 }
 
@@ -64,7 +69,7 @@ export function postJson<T>(
   server: ServerConnection,
   path: string,
   body: unknown,
-  shape: AnswerShape,
+  shape: ExpectedShape,
 ): Promise<T> {
   return request<T>(server, 'POST', path, shape, body);
 }
@@ -73,7 +78,7 @@ export function putJson<T>(
   server: ServerConnection,
   path: string,
   body: unknown,
-  shape: AnswerShape,
+  shape: ExpectedShape,
   headers: Readonly<Record<string, string>> = {},
 ): Promise<T> {
   return request<T>(server, 'PUT', path, shape, body, headers);
@@ -83,7 +88,7 @@ async function request<T>(
   server: ServerConnection,
   method: string,
   path: string,
-  shape: AnswerShape,
+  shape: ExpectedShape,
   body?: unknown,
   extraHeaders: Readonly<Record<string, string>> = {},
 ): Promise<T> {
@@ -130,7 +135,10 @@ async function request<T>(
   }
   if (!response.ok)
     throw new ServerClientError(1, `${at}: the server answered ${response.status}${detailOf(text)}`);
-  const problem = shapeProblem(answer, shape);
+  const problem =
+    typeof shape === 'function'
+      ? (shapeProblem(answer, {}) ?? shapeProblem(answer, shape(answer as Record<string, unknown>)))
+      : shapeProblem(answer, shape);
   if (problem !== null) {
     throw new ServerClientError(
       3,

@@ -318,6 +318,49 @@ describe('the server client', () => {
     }
   });
 
+  it('JSON of the right outline but the wrong fields inside is not a Recourse answer: exit 3, one line, no stack trace', async () => {
+    // Each answer has the top-level fields the command reads, with something else inside them.
+    const answers: Record<string, unknown> = {
+      '/v1/plans/doc/errors': { plan: {}, errors: [], summary: {}, decision: {} },
+      '/v1/plans/rec/errors': {
+        plan: { id: 'rec', phase: 'execute', state: 'errored' },
+        errors: [{ message: 7 }],
+        summary: { total_errors: 1, by_category: {} },
+        decision: { should_retry: false, reason: null, message: null, hints: [] },
+      },
+      '/v1/plans/act/actions': { status: 'changed', plan: {} },
+      '/v1/plans/ref/actions': { status: 'refused', plan: { id: 'ref', phase: 'execute', state: 'running' } },
+      '/v1/plans/err/errors': { status: 'recorded', plan: { id: 'err', phase: 'execute', state: 'errored' } },
+    };
+    const stub = createServer((request, response) => {
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify(answers[request.url ?? ''] ?? {}));
+    });
+    await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
+    try {
+      for (const [args, problem] of [
+        [['errors', 'doc'], 'no plan.id string'],
+        [['errors', 'rec', '--format', 'plain'], 'no errors[0].phase string'],
+        [['plan', 'retry', 'act'], 'no plan.id string'],
+        [['plan', 'cancel', 'ref'], 'no reason string'],
+        [['plan', 'error', 'err', '--phase', 'execute', '--message', 'x'], 'no record object'],
+      ] as const) {
+        const run = await runCliInEnv([...args, '--server', url], { RECOURSE_TOKEN: token });
+        expect(run.status, args.join(' ')).toBe(3);
+        expect(run.stdout, args.join(' ')).toBe('');
+        expect(run.stderr, args.join(' ')).toMatch(
+          new RegExp(
+            `^recourse ${args[0] === 'plan' ? `plan ${args[1]}` : 'errors'}: ${url}: the answer to .* is not a Recourse answer \\(${problem.replace(/[[\].]/g, '\\$&')}\\): is it a Recourse server\\?\n$`,
+          ),
+        );
+      }
+    } finally {
+      await new Promise((resolve) => stub.close(resolve));
+    }
+  });
+
   it('no token or a wrong one: one line, exit 4; --server and --token flags work as the variables do', async () => {
     await failing('S1', 1);
     const none = await runCliInEnv(['errors', 'S1'], { RECOURSE_SERVER: server.url });
