@@ -170,8 +170,8 @@ function reasonOf(error: unknown): string {
 }
 
 /**
- * `: <code> (<reason>): <message>` from an error body `{"error": {code, reason?, message, issues?}}`, with the
- * field issues appended; the raw text, cut, when the body has another shape. One line, controls escaped.
+ * `: <code> (<reason>): <message>` from an error body `{"error": {code, reason?, message, issues?}, errors?}`, with
+ * the field issues (`/path: problem; ...`) the message does not already say appended; the raw text, cut, when the body has another shape. One line, controls escaped.
  */
 function detailOf(text: string): string {
   const line = escapeControlCharacters(errorText(text).replace(/\s+/g, ' ')).slice(0, 500);
@@ -195,14 +195,17 @@ function errorText(text: string): string {
   const head = [error.code, typeof error.reason === 'string' ? `(${error.reason})` : undefined]
     .filter((p) => typeof p === 'string')
     .join(' ');
-  let message = typeof error.message === 'string' ? error.message : '';
-  if (message === '' && Array.isArray(error.issues)) {
-    message = error.issues
-      .map((i) => objectOf(i))
-      .map((i) => `${String(i?.path)}: ${String(i?.message)}`)
-      .join('; ');
-  }
-  return [head, message].filter((p) => p !== '').join(': ');
+  const message = typeof error.message === 'string' ? error.message : '';
+  // A 422 lists its field issues beside the error (`errors`, as the server sends them; `issues` inside it is read
+  // too): each one the message does not already say is added, so "2 invalid fields" says which and why.
+  const listed = Array.isArray(body?.errors) ? body.errors : Array.isArray(error.issues) ? error.issues : [];
+  const issues = listed
+    .map((i) => objectOf(i))
+    .filter((i) => i !== null)
+    .map((i) => `${typeof i.path === 'string' && i.path !== '' ? i.path : '/'}: ${String(i.message)}`)
+    .filter((issue) => !message.includes(issue))
+    .join('; ');
+  return [head, message, issues].filter((p) => p !== '').join(': ');
 }
 
 /**

@@ -249,6 +249,18 @@ describe('recourse plan retry|prompt|correct|cancel|revert', () => {
     expect((await world.store.readPlan('C1'))?.recovery.maxRetries).toBe(5);
   });
 
+  it('a request refused for several fields names every field and what is wrong with it (exit 1)', async () => {
+    const bad = await runCliInEnv(
+      ['plan', 'configure', 'C2', '--auto-retry-threshold', '2', '--max-retries', '11'],
+      env,
+    );
+    expect(bad).toMatchObject({ status: 1, stdout: '' });
+    expect(bad.stderr).toBe(
+      `recourse plan configure: ${server.url}: the server answered 422: invalid_input: 2 invalid fields: /auto_retry_threshold: auto_retry_threshold must be a number from 0.0 to 1.0 (got 2); /max_retries: max_retries must be an integer from 0 to 10 (got 11)\n`,
+    );
+    expect(await world.store.readPlan('C2')).toBeNull();
+  });
+
   it('[PLN-18] plan configure changes only the options given: a human-escalated plan stays so', async () => {
     await runCliInEnv(['plan', 'configure', 'human1', '--auto-retry-threshold', '1', '--subplan'], env);
     const later = await runCliInEnv(['plan', 'configure', 'human1', '--max-retries', '2'], env);
