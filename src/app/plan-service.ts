@@ -11,7 +11,6 @@ import {
   recordPlanError,
   recourseCommandTemplates,
   retriesAttempted,
-  revise,
   summarizeHistory,
   type CommandTemplates,
   type ErrorRecoveryPolicy,
@@ -209,12 +208,10 @@ export class PlanService {
         await tx.appendPlanError(record);
         recorded.record = record;
         recorded.history = [...errors, record];
-        // Persist the latest metadata with the plan (PLN-51): it is what survives when only the plan is read.
+        // Persist the latest metadata with the plan (PLN-51): it is what survives when only the plan is read. One
+        // write, one revision: the metadata and, unless retried, the ERRORED state together.
         const detailed = mergeErrorDetails(plan, errorDetailsOf(record), now);
-        return {
-          ok: true,
-          plan: record.verdict === 'retry' ? detailed : revise(detailed, { state: 'errored' }, now),
-        };
+        return { ok: true, plan: record.verdict === 'retry' ? detailed : { ...detailed, state: 'errored' } };
       },
       'error_recorded',
     );

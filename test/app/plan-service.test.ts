@@ -211,6 +211,17 @@ describe('the plan service: recording errors', () => {
     });
   });
 
+  it('[PLN-38] a recorded error is one write: the revision rises by one, retried or ERRORED alike', async () => {
+    const w = await world();
+    await executing(w);
+    const before = (await w.lifecycle.read('P1')).revision;
+    const retried = await w.service.recordError('P1', timeout);
+    expect(retried).toMatchObject({ status: 'recorded', plan: { state: 'running', revision: before + 1 } });
+    const failed = await w.service.recordError('P1', { ...timeout, message: "KeyError: 'x'" });
+    expect(failed).toMatchObject({ status: 'recorded', plan: { state: 'errored', revision: before + 2 } });
+    expect((await w.lifecycle.read('P1')).revision).toBe(before + 2);
+  });
+
   it('[PLN-42][PLN-43][PLN-45] should_retry and should_escalate: both false without an error; history counts every error', async () => {
     const w = await world();
     await executing(w);
