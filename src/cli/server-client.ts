@@ -1,4 +1,5 @@
 import { credentialIdMessage, idProblem } from '../core/index.js';
+import { redactSecrets } from '../core/sanitize/redact-secrets.js';
 import { escapeControlCharacters } from '../core/text/escape-controls.js';
 import { defaultServer, serverPortProblem, serverUrlSecretProblem, tokenProblem } from './server-flags.js';
 import { shapeProblem, type AnswerShape } from './answer-shape.js';
@@ -171,10 +172,11 @@ function reasonOf(error: unknown): string {
 
 /**
  * `: <code> (<reason>): <message>` from an error body `{"error": {code, reason?, message, issues?}, errors?}`, with
- * the field issues (`/path: problem; ...`) the message does not already say appended; the raw text, cut, when the body has another shape. One line, controls escaped.
+ * the field issues (`/path: problem; ...`) the message does not already say appended; the raw text, cut, when the body has another shape. One line, credentials redacted, controls escaped.
  */
 function detailOf(text: string): string {
-  const line = escapeControlCharacters(errorText(text).replace(/\s+/g, ' ')).slice(0, 500);
+  // What a server says is redacted before it is printed: a proxy or a misconfigured server may echo a credential.
+  const line = escapeControlCharacters(redactSecrets(errorText(text)).replace(/\s+/g, ' ')).slice(0, 500);
   return line === '' ? '' : `: ${line}`;
 }
 

@@ -330,6 +330,30 @@ describe('the server client', () => {
     }
   });
 
+  it('a credential in an error a server answers (a proxy or a debug build echoing a request) is not printed', async () => {
+    const key = 'sk-ant-api03-' + 'Q'.repeat(40);
+    const stub = createServer((request, response) => {
+      const status = request.url?.includes('actions') ? 409 : 500;
+      response
+        .writeHead(status, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { code: 'internal', message: `upstream said \u001b[31m${key}` } }));
+    });
+    await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
+    try {
+      const failed = await runCliInEnv(['errors', 'k1', '--server', url], { RECOURSE_TOKEN: token });
+      expect(failed.status).toBe(3);
+      const refused = await runCliInEnv(['plan', 'retry', 'k1', '--server', url], { RECOURSE_TOKEN: token });
+      expect(refused.status).toBe(1);
+      for (const run of [failed, refused]) {
+        expect(run.stderr).toMatch(/^recourse .*: upstream said .*\[REDACTED\]/);
+        expect(run.stderr).not.toContain('QQQQQQQQ');
+      }
+    } finally {
+      await new Promise((resolve) => stub.close(resolve));
+    }
+  });
+
   it('JSON of the right outline but the wrong fields inside is not a Recourse answer: exit 3, one line, no stack trace', async () => {
     // Each answer has the top-level fields the command reads, with something else inside them.
     const answers: Record<string, unknown> = {
