@@ -259,6 +259,19 @@ describe('plan input at the boundary', () => {
     }
   });
 
+  it('a plan id that looks like a credential is refused as one (not said to have the wrong characters), never echoed', async () => {
+    const key = `sk-ant-api03-${'Q'.repeat(40)}`;
+    const answer = await send('adapter', 'PUT', `/v1/plans/build:${key}`, {});
+    expect(answer.status).toBe(422);
+    const [issue] = (answer.json as { errors: { path: string; message: string }[] }).errors;
+    expect(issue?.path).toBe('/id');
+    expect(issue?.message).toMatch(/^plan id looks like a credential/);
+    expect(answer.text).not.toContain('QQQQQQQQ');
+    const shape = await send('adapter', 'PUT', '/v1/plans/-x', {});
+    const [shapeIssue] = (shape.json as { errors: { path: string; message: string }[] }).errors;
+    expect(shapeIssue?.message).toMatch(/^a plan id is 1 to 128 letters/);
+  });
+
   it('a message made only of control characters is 422 at /message, and nothing is stored', async () => {
     await send('adapter', 'PUT', '/v1/plans/blank-1', {});
     const answer = await send('adapter', 'POST', '/v1/plans/blank-1/errors', {

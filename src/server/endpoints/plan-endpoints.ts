@@ -1,4 +1,4 @@
-import { hasIdShape } from '../../core/index.js';
+import { credentialIdMessage, hasIdShape, idProblem } from '../../core/index.js';
 import type {
   PlanActionAnswer,
   PlanConfigureAnswer,
@@ -101,12 +101,16 @@ export function planEndpoints(plans: PlanService): Endpoint[] {
         422: 'invalid fields',
       },
       async handler({ params, body, headers }) {
-        if (!hasIdShape(params.id)) {
-          throw invalid([{ path: '/id', message: planIdRule }]);
+        const id = params.id ?? '';
+        const problem = idProblem(id);
+        if (problem !== null) {
+          // An id of the right characters that holds a key is refused as that, and not shown.
+          const message = problem === 'credential' ? `plan id ${credentialIdMessage}` : planIdRule;
+          throw invalid([{ path: '/id', message }]);
         }
         const expectedRevision = expectedRevisionOf(headers['if-match']);
         return planOrRefused(
-          await plans.configure(params.id, body, {
+          await plans.configure(id, body, {
             ...(expectedRevision === undefined ? {} : { expectedRevision }),
           }),
         );
