@@ -79,6 +79,19 @@ function historyOf(doc: PlanErrorsDocument): string[] {
   ];
 }
 
+/** East Asian wide and fullwidth ranges: a terminal gives each of these characters two cells. */
+const wide =
+  /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{20000}-\u{3fffd}]|\p{Emoji_Presentation}/u;
+/** Combining marks and zero-width joiners, selectors: drawn on the cell before them. */
+const zeroWidth = /[\p{M}\u200b-\u200d\u2060\ufeff]/u;
+
+/** How many terminal cells `text` takes (the box is measured in cells, not characters, so it stays square). */
+function cellsOf(text: string): number {
+  let cells = 0;
+  for (const c of text) cells += wide.test(c) ? 2 : zeroWidth.test(c) ? 0 : 1;
+  return cells;
+}
+
 /** A row of the panel: its text, and the colour it is painted in after the box is measured. */
 type Row = { readonly text: string; readonly paint?: (text: string) => string };
 
@@ -103,11 +116,11 @@ function richPanel(doc: PlanErrorsDocument, latest: PlanErrorRecord, style: Styl
     ...hintLines(latest.hints, 2, { color: false }).map((text) => ({ text })),
   ];
   const rows = fields.map((row) => ({ ...row, text: safe(row.text) }));
-  const width = Math.max(52, ...rows.map((r) => [...r.text].length));
+  const width = Math.max(52, ...rows.map((r) => cellsOf(r.text)));
   const title = ' Plan Errors ';
-  const top = `╭─${title}${'─'.repeat(width + 1 - [...title].length)}╮`;
+  const top = `╭─${title}${'─'.repeat(width + 1 - cellsOf(title))}╮`;
   const body = rows.map((r) => {
-    const padded = `${r.text}${' '.repeat(width - [...r.text].length)}`;
+    const padded = `${r.text}${' '.repeat(width - cellsOf(r.text))}`;
     return `│ ${r.paint === undefined ? padded : r.paint(padded)} │`;
   });
   return `${[top, ...body, `╰${'─'.repeat(width + 2)}╯`].join('\n')}\n`;

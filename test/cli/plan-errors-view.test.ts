@@ -165,6 +165,20 @@ describe('recourse errors: the Plan Errors panel', () => {
     expect(out.replace(sgr, '')).toBe(renderPlanErrors(doc(records(1)), 'rich', plain));
   });
 
+  it('[CLI-05] keeps the box square around wide characters: CJK and emoji take two terminal cells, a combining mark none', () => {
+    // Terminal cells, counted independently of the renderer: wide CJK and emoji 2, combining marks 0, the rest 1.
+    const cells = (line: string) =>
+      [...line].reduce(
+        (n, c) =>
+          n + (/[\u3000-\u9fff\uff01-\uff60]|\p{Emoji_Presentation}/u.test(c) ? 2 : /\p{M}/u.test(c) ? 0 : 1),
+        0,
+      );
+    const out = renderPlanErrors(doc(records(2, '接続がタイムアウトしました 🚀 cafe\u0301')), 'rich', plain);
+    const lines = out.trimEnd().split('\n');
+    expect(lines.some((l) => l.includes('接続'))).toBe(true);
+    expect(new Set(lines.map(cells)).size).toBe(1);
+  });
+
   it('escapes terminal controls that came in with an error message', () => {
     const out = renderPlanErrors(doc(records(1, 'bad \u001b]0;pwned\u0007 title')), 'rich', plain);
     expect(out).not.toContain('\u001b');
