@@ -40,7 +40,7 @@ export function registerPlanCommand(program: Command): void {
         .command(name)
         .description(description)
         .argument('<plan_id>', 'the plan')
-        .option('--revision <n>', seenRevision, parseWhole),
+        .option('--revision <n>', seenRevision, parseRevision),
     ).action((planId: string, flags: ActionFlags) => act(`plan ${name}`, planId, action, flags));
   }
   withServerFlags(
@@ -53,7 +53,7 @@ export function registerPlanCommand(program: Command): void {
           .choices(['strategize'])
           .makeOptionMandatory(),
       )
-      .option('--revision <n>', seenRevision, parseWhole),
+      .option('--revision <n>', seenRevision, parseRevision),
   ).action((planId: string, flags: ActionFlags) => act('plan revert', planId, 'revert_strategize', flags));
 
   withServerFlags(
@@ -114,7 +114,7 @@ export function registerPlanCommand(program: Command): void {
       .addOption(
         new Option('--phase <phase>', 'the phase that succeeded').choices(planPhases).makeOptionMandatory(),
       )
-      .option('--revision <n>', seenRevision, parseWhole),
+      .option('--revision <n>', seenRevision, parseRevision),
   ).action(async (planId: string, flags: ServerFlags & { phase: string; revision?: number }) => {
     await runClientCommand('plan complete', async () => {
       const answer = await postJson<PlanActionAnswer>(
@@ -205,6 +205,13 @@ function refused(name: string, answer: { readonly reason: string; readonly messa
 function parseNumber(value: string): number {
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n)) throw new InvalidArgumentError('expected a number');
+  return n;
+}
+
+/** A revision a person saw: plans start at revision 1, so 0 is a usage error, not a request the server refuses. */
+function parseRevision(value: string): number {
+  const n = parseWhole(value);
+  if (n < 1) throw new InvalidArgumentError('expected a plan revision, a whole number from 1');
   return n;
 }
 

@@ -229,6 +229,19 @@ describe('recourse plan retry|prompt|correct|cancel|revert', () => {
     expect(usage.status).toBe(2);
   });
 
+  it('--revision 0 is a usage error (exit 2, nothing sent): revisions start at 1, as for a stale one nothing changes', async () => {
+    await failing('A8', 4);
+    for (const args of [
+      ['plan', 'cancel', 'A8', '--revision', '0'],
+      ['plan', 'complete', 'A8', '--phase', 'execute', '--revision', '0'],
+    ]) {
+      const run = await runCliInEnv(args, env);
+      expect(run.status, args.join(' ')).toBe(2);
+      expect(run.stderr, args.join(' ')).toMatch(/^error: option '--revision <n>' argument '0' is invalid/);
+    }
+    expect((await world.store.readPlan('A8'))?.state).toBe('errored');
+  });
+
   it('revert needs --to-phase strategize (a usage error, exit 2)', async () => {
     expect((await runCliInEnv(['plan', 'revert', 'A1'], env)).status).toBe(2);
     expect((await runCliInEnv(['plan', 'revert', 'A1', '--to-phase', 'execute'], env)).status).toBe(2);
