@@ -1,3 +1,4 @@
+import { redactSecrets } from '../core/sanitize/redact-secrets.js';
 import { escapeControlCharacters } from '../core/text/escape-controls.js';
 import { shapeProblem, type AnswerShape } from './answer-shape.js';
 
@@ -159,7 +160,11 @@ async function send(
 
 function failureOfStatus(target: ServerTarget, status: number, body: unknown): RequestFailure {
   const error = errorOf(body);
-  const said = error === null ? `${status}` : `${status} ${error.code}: ${error.message}`;
+  const issues = fieldIssuesOf(body, error?.message ?? '');
+  const said =
+    error === null
+      ? `${status}`
+      : `${status} ${error.code}: ${error.message}${issues === '' ? '' : `: ${issues}`}`;
   if (status === 401) {
     const hint = target.token === null ? 'no token was given' : 'the token was refused';
     return failure(target, 'auth', status, `${hint} (${said}): set --token or RECOURSE_TOKEN`, body);
@@ -195,6 +200,24 @@ export function errorOf(body: unknown): { readonly code: string; readonly messag
   return { code, message };
 }
 
+/**
+ * The field issues a 422 lists beside its error (`errors: [{path, message}]`) as `/path: problem; ...`, each one the
+ * message does not already say: "2 invalid fields" then says which and why.
+ */
+function fieldIssuesOf(body: unknown, message: string): string {
+  if (typeof body !== 'object' || body === null || !('errors' in body) || !Array.isArray(body.errors))
+    return '';
+  return (body.errors as unknown[])
+    .filter((issue): issue is Record<string, unknown> => typeof issue === 'object' && issue !== null)
+    .map(
+      (issue) =>
+        `${typeof issue.path === 'string' && issue.path !== '' ? issue.path : '/'}: ${String(issue.message)}`,
+    )
+    .filter((issue) => !message.includes(issue))
+    .slice(0, 20)
+    .join('; ');
+}
+
 /** fetch says "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND) is on its cause. */
 function networkReason(error: unknown): string {
   const cause = error instanceof Error ? error.cause : undefined;
@@ -210,6 +233,7 @@ function networkReason(error: unknown): string {
 
 /** Ends the command: the failure as one line on standard error (`recourse <command>: ...`), then its exit code. */
 export function exitWithFailure(command: string, failure: RequestFailure): never {
-  process.stderr.write(`recourse ${command}: ${escapeControlCharacters(failure.message)}\n`);
+  // What a server says is redacted before it is printed: a proxy or a misconfigured server may echo a credential.
+  process.stderr.write(`recourse ${command}: ${escapeControlCharacters(redactSecrets(failure.message))}\n`);
   process.exit(failure.exitCode);
 }

@@ -1,3 +1,4 @@
+import { redactSecrets } from '../core/sanitize/redact-secrets.js';
 import type { Command } from 'commander';
 import type { RouteDocument } from '../server/route-document.js';
 import { routeStates, type ManualAction } from '../core/index.js';
@@ -88,7 +89,7 @@ async function act(name: string, action: ManualAction, id: string, flags: Action
     if (reply.failure.status !== 409 || current === null) exitWithFailure(command, reply.failure);
     const error = errorOf(reply.failure.body);
     process.stderr.write(
-      `recourse ${command}: refused (${escapeControlCharacters(error?.code ?? 'conflict')}): ${escapeControlCharacters(error?.message ?? '')}; ` +
+      `recourse ${command}: refused (${escapeControlCharacters(error?.code ?? 'conflict')}): ${escapeControlCharacters(redactSecrets(error?.message ?? ''))}; ` +
         `the route is now ${escapeControlCharacters(current.state)}, generation ${current.generation}\n`,
     );
     process.exit(1);

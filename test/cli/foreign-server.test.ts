@@ -204,3 +204,49 @@ describe('routes list --all against a cursor that does not move', () => {
     );
   });
 });
+
+describe('what a server says when it refuses (routes, profiles, events)', () => {
+  const key = 'sk-ant-api03-' + 'Q'.repeat(40);
+  const refusal = (status: number, body: unknown) => (_request: IncomingMessage, response: ServerResponse) =>
+    response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  const routeCommands = [
+    ['routes', 'list'],
+    ['routes', 'show', 'r1'],
+    ['routes', 'purge', '--finished-before', '2026-01-01T00:00:00Z'],
+    ['profiles', 'list'],
+    ['profiles', 'get', 'p'],
+  ];
+
+  it('a credential a server echoes in its error (a proxy, a debug build) is redacted before it is printed', () =>
+    withStub(refusal(500, { error: { code: 'internal', message: `upstream said ${key}` } }), async (url) => {
+      const runs = await Promise.all(
+        routeCommands.map((args) =>
+          runCliAsync([...args, '--server', url], { RECOURSE_TOKEN: 'token-1' }, { timeoutMs: 30_000 }),
+        ),
+      );
+      runs.forEach((run, n) => {
+        const what = routeCommands[n]!.join(' ');
+        expect(run.status, what).toBe(3);
+        expect(run.stderr, what).toMatch(/upstream said \[REDACTED\]/);
+        expect(run.stderr, what).not.toContain('QQQQQQQQ');
+      });
+    }));
+
+  it('a 422 names every field the server lists and what is wrong with it, not only "2 invalid fields"', () =>
+    withStub(
+      refusal(422, {
+        error: { code: 'invalid_input', message: '2 invalid fields' },
+        errors: [
+          { path: '/limit', message: 'must be an integer from 1 to 500' },
+          { path: '/state', message: 'must be one of active, waiting' },
+        ],
+      }),
+      async (url) => {
+        const run = await runCliAsync(['routes', 'list', '--server', url], { RECOURSE_TOKEN: 'token-1' });
+        expect(run.status).toBe(1);
+        expect(run.stderr).toBe(
+          `recourse routes list: ${url}: 422 invalid_input: 2 invalid fields: /limit: must be an integer from 1 to 500; /state: must be one of active, waiting\n`,
+        );
+      },
+    ));
+});
