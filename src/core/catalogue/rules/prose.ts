@@ -150,7 +150,8 @@ const foreignRequestTarget = String.raw`(?:\burl:? ?['"(]?|\brequest to |\bwhen 
  * DescribeDBInstances operation", Go's "operation error CloudWatch Logs: DescribeLogStreams,"); a limit keyed on the
  * caller's address, user or installation (GitHub's "API rate limit exceeded for 52.160.111.19", its secondary rate
  * limit) or a registry's pull rate limit; an MCP server or tool and its JSON-RPC errors; an exporter of spans, metrics
- * or events. A model provider keys its limits on an organization, a model or tokens, and is no MCP server.
+ * or events. A model provider keys its limits on an organization, a model or tokens, and is no MCP server. A hosting
+ * platform's proxy that could not reach the app's own instance ("could not make HTTP request to instance", round 38).
  */
 /**
  * Round 30: a key variable that is a tool's own, by its name. A code host's, chat or workspace platform's, search or
@@ -161,7 +162,7 @@ const foreignRequestTarget = String.raw`(?:\burl:? ?['"(]?|\brequest to |\bwhen 
  */
 const toolKeyVariable = String.raw`\b(?:github|gitlab|bitbucket|slack|discord|notion|linear|jira|atlassian|confluence|figma|sentry|tavily|serper|serpapi|brave|exa|firecrawl|jina|context7|smithery|e2b|browserbase|stripe|supabase|vercel)_[a-z_]{0,30}?(?:api_key|token|pat)\b|\b(?!(?:azure|vertex|google|gcp|aws|bedrock|vite|react_app|expo_public|litellm|openrouter|cloudflare|portkey|helicone)_)[a-z][a-z0-9]{2,24}_(?:gemini|google|openai|anthropic|claude|groq|mistral|deepseek|xai|openrouter|dashscope|qwen|moonshot|zhipu)_api_key\b`;
 
-const otherServiceWords = String.raw`\bwhen calling the (?!(?:invoke|converse|generate|chat|sendmessage|retrieveandgenerate|startconversation)[a-z0-9]{0,40} operation)[a-z][a-z0-9]{1,60} operation\b(?![^\n]{0,200}\b(?:invokemodel|converse)\w{0,20}\b)|\boperation error (?!(?:bedrock|q|sagemaker)\b)[a-z][a-z0-9 ]{1,40}: [a-z][a-z0-9]{1,60}, |\brate limit exceeded for (?:installation id|user id|<ip|\d{1,3}\.\d{1,3}\.)|\bsecondary rate limit\b|\bpull rate limit\b|\bmcp[ _:-]?(?:error|servers?|tools?|tool_result|update-server|restart-server|http|transport|client|session)\b|\bmcperror\b|\[mcp\]|\bstreamable ?http\b|\btool (?:execution|call|invocation) failed\b|\bfailed to export (?:\d{1,9} )?(?:(?:span|metric|trace|log|event)s? )?(?:batch(?:es)?|spans|metrics|traces|logs|events)\b|\bcode e[45]\d\d\b|\bhttps?:\/\/[^\s'\x22]{1,200}\/mcp\b|\bsearch (?:tool|failed|api error)\b|\berror during (?:the |a )?(?:web )?search\b|\bx-ms-ratelimit-remaining-subscription-|\bresourcerequeststhrottled\b|${toolKeyVariable}`;
+const otherServiceWords = String.raw`\bcould not make http request to instance\b|\bwhen calling the (?!(?:invoke|converse|generate|chat|sendmessage|retrieveandgenerate|startconversation)[a-z0-9]{0,40} operation)[a-z][a-z0-9]{1,60} operation\b(?![^\n]{0,200}\b(?:invokemodel|converse)\w{0,20}\b)|\boperation error (?!(?:bedrock|q|sagemaker)\b)[a-z][a-z0-9 ]{1,40}: [a-z][a-z0-9]{1,60}, |\brate limit exceeded for (?:installation id|user id|<ip|\d{1,3}\.\d{1,3}\.)|\bsecondary rate limit\b|\bpull rate limit\b|\bmcp[ _:-]?(?:error|servers?|tools?|tool_result|update-server|restart-server|http|transport|client|session)\b|\bmcperror\b|\[mcp\]|\bstreamable ?http\b|\btool (?:execution|call|invocation) failed\b|\bfailed to export (?:\d{1,9} )?(?:(?:span|metric|trace|log|event)s? )?(?:batch(?:es)?|spans|metrics|traces|logs|events)\b|\bcode e[45]\d\d\b|\bhttps?:\/\/[^\s'\x22]{1,200}\/mcp\b|\bsearch (?:tool|failed|api error)\b|\berror during (?:the |a )?(?:web )?search\b|\bx-ms-ratelimit-remaining-subscription-|\bresourcerequeststhrottled\b|${toolKeyVariable}`;
 
 /**
  * Subjects whose failure is no model call, named by their kind or product: an observability or telemetry client
