@@ -297,8 +297,11 @@ const specs: readonly FieldRuleSpec[] = [
     field: 'error',
     values: ['not_authenticated', 'unauthenticated', 'unauthorized'],
     code: 'auth_required',
-    // A server spelling out its own scheme ("Provide it via the Authorization header: Bearer <token>", round 31).
-    unless: serverAuthInstructions,
+    // A server spelling out its own scheme ("Provide it via the Authorization header: Bearer <token>", round 31), and
+    // a body that is only `{"error": "Unauthorized"}` (round 39): it names no service, and any server answers so.
+    unless: new RegExp(
+      String.raw`${serverAuthInstructions.source}|^\W{0,8}error\W{1,8}(?:unauthorized|unauthenticated)\W{0,8}$`,
+    ),
   },
   {
     id: 'codex.usage_limit_exceeded.v1',

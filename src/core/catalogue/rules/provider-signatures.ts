@@ -235,7 +235,7 @@ export const providerSignatureRules: readonly Rule[] = [
         `负载已饱和|\\bquota exceeded\\.?\\s{0,3}please wait a (?:moment|few seconds|second)\\b|${hedgedCause.source}|${notTheProviderAccount.source}`,
       ),
       // Access paused until it resumes at midnight is a daily window (a wait of hours), not a short throttle.
-      text: /\b(?:access|usage|requests?) will (?:resume|reset|be restored) at midnight\b|insufficient[_ ]quota|insufficient_user_quota|\breached the limit for overages\b|\b(?:error_)?(?:llm_)?out_of_credits\b|quota is not enough|\bquotalimit\b|reached the set inference limit|model service has been paused|current cost=[\d.]{1,20},\s{0,2}max budget=|account is in good standing|overdue[- ]payment|exceeded (?:your|the) (?:current |monthly |daily )?quota|quota (?:has been |was )?(?:exceeded|exhausted|reached|depleted|used up)|quota_exceeded|quotaexceeded|you have no quota|out of quota|no (?:remaining |more )?quota (?:left|remaining|available)|reached (?:your|the) (?:[\w-]{1,20} )?quota|billing hard limit|billing_hard_limit_reached|billing_not_active|billing (?:is )?not active|spend(?:ing)?[_ ]limit|支出限额|budget (?:has been )?(?:exceeded|reached)|budgetexceedederror|usage cap\b|premium requests? (?:allowance|limit|quota)|exceeded (?:your )?(?:monthly |premium )?(?:request )?allowance|servicequotaexceededexception|arrearage|account (?:is )?(?:in )?arrears|(?:payment|(?:prepaid )?bill) (?:is )?overdue|\bprepaidbilloverdue\b|\busage exceeded (?:the |its |your )?quota(?: limit)?\b|\bexceed(?:ed)?_token_quota(?:_limit)?\b|\bpre_consume(?:_token)?_quota_failed\b|预扣费?额度失败|\bpre-?consumed? (?:token )?quota failed\b|(?:用户|令牌|账户|账号)额度不足|\bexceeded (?:the |its |your )?budget for\b|\bbudget_exceeded\b/,
+      text: /\b(?:access|usage|requests?) will (?:resume|reset|be restored) at midnight\b|insufficient[_ ]quota|insufficient_user_quota|\bnot[-_ ]enough[-_ ]credits\b|\bpremium[-_ ]usage[-_ ]exceeded\b|\breached the limit for overages\b|\b(?:error_)?(?:llm_)?out_of_credits\b|quota is not enough|\bquotalimit\b|reached the set inference limit|model service has been paused|current cost=[\d.]{1,20},\s{0,2}max budget=|account is in good standing|overdue[- ]payment|exceeded (?:your|the) (?:current |monthly |daily )?quota|quota (?:has been |was )?(?:exceeded|exhausted|reached|depleted|used up)|quota_exceeded|quotaexceeded|you have no quota|out of quota|no (?:remaining |more )?quota (?:left|remaining|available)|reached (?:your|the) (?:[\w-]{1,20} )?quota|billing hard limit|billing_hard_limit_reached|billing_not_active|billing (?:is )?not active|spend(?:ing)?[_ ]limit|支出限额|budget (?:has been )?(?:exceeded|reached)|budgetexceedederror|usage cap\b|premium requests? (?:allowance|limit|quota)|exceeded (?:your )?(?:monthly |premium )?(?:request )?allowance|servicequotaexceededexception|arrearage|account (?:is )?(?:in )?arrears|(?:payment|(?:prepaid )?bill) (?:is )?overdue|\bprepaidbilloverdue\b|\busage exceeded (?:the |its |your )?quota(?: limit)?\b|\bexceed(?:ed)?_token_quota(?:_limit)?\b|\bpre_consume(?:_token)?_quota_failed\b|预扣费?额度失败|\bpre-?consumed? (?:token )?quota failed\b|(?:用户|令牌|账户|账号)额度不足|\bexceeded (?:the |its |your )?budget for\b|\bbudget_exceeded\b/,
     },
   },
   {
@@ -486,6 +486,8 @@ export const providerSignatureRules: readonly Rule[] = [
         `stream ended (?:before|without)|permission[_ ]denied: an internal error|${loopbackUnknownError.source}|${decoderUnderServerError.source}|${notTheModelCall.source}`,
       ),
       keywords: [
+        'interrupted',
+        'bad_response_status_code',
         'service',
         'temporarily',
         'gateway',
@@ -513,7 +515,7 @@ export const providerSignatureRules: readonly Rule[] = [
         'reach',
         'inferenceserviceconnectionerror',
       ],
-      text: /service unavailable|(?<!(?:will|may|might|could) (?:be |go ))offline for (?:scheduled |planned |emergency )?maintenance|(?:currently |temporarily )?(?:under|undergoing|down for) (?:scheduled |planned |emergency )?maintenance|maintenance mode|temporarily unavailable|bad gateway|gateway time-?out|server had an error|an error occurred while\s{1,4}processing your request(?![.\s]{0,3}please contact the admin)|an internal error (?:has )?occurred|internal server error occurred|server error occurred|upstream (?:connect )?error|upstream request timeout|no healthy (?:upstream|deployments)\b|upstream provider (?:error|failure)|server-side (?:issue|error)|having trouble connecting to the model provider|origin is unreachable|service is (?:currently |temporarily )?(?:down|unavailable)|(?:is experiencing|experiencing an?) (?:outage|degraded performance|issues)|\boutage\b|raised a streaming error|error processing stream\b(?![^\n]{0,160}(?:peer closed|incomplete chunked|connection reset))|could not establish a tcp connection to the origin|error 52[0-4]\b|dependency required by the request was unavailable|\bfailed_dependency\b|\bserver failed to generate a response|^server error\.? please try again later|服务器[^\n]{0,12}(?:遇到了?一些困难|暂时无法)|(?:系统|下游服务|服务器?)错误[^\n]{0,30}请稍后(?:再试|重试)|\bcould not reach the (?:inference|model) backend\b|\binferenceserviceconnectionerror\b/,
+      text: /service unavailable|\bprediction (?:was )?interrupted\b|\bparam["']?\s{0,3}:\s{0,3}["']5\d\d["'],\s{0,3}["']code["']\s{0,3}:\s{0,3}["']bad_response_status_code\b|(?<!(?:will|may|might|could) (?:be |go ))offline for (?:scheduled |planned |emergency )?maintenance|(?:currently |temporarily )?(?:under|undergoing|down for) (?:scheduled |planned |emergency )?maintenance|maintenance mode|temporarily unavailable|bad gateway|gateway time-?out|server had an error|an error occurred while\s{1,4}processing your request(?![.\s]{0,3}please contact the admin)|an internal error (?:has )?occurred|internal server error occurred|server error occurred|upstream (?:connect )?error|upstream request timeout|no healthy (?:upstream|deployments)\b|upstream provider (?:error|failure)|server-side (?:issue|error)|having trouble connecting to the model provider|origin is unreachable|service is (?:currently |temporarily )?(?:down|unavailable)|(?:is experiencing|experiencing an?) (?:outage|degraded performance|issues)|\boutage\b|raised a streaming error|error processing stream\b(?![^\n]{0,160}(?:peer closed|incomplete chunked|connection reset))|could not establish a tcp connection to the origin|error 52[0-4]\b|dependency required by the request was unavailable|\bfailed_dependency\b|\bserver failed to generate a response|^server error\.? please try again later|服务器[^\n]{0,12}(?:遇到了?一些困难|暂时无法)|(?:系统|下游服务|服务器?)错误[^\n]{0,30}请稍后(?:再试|重试)|\bcould not reach the (?:inference|model) backend\b|\binferenceserviceconnectionerror\b/,
     },
   },
   {
@@ -587,9 +589,10 @@ export const providerSignatureRules: readonly Rule[] = [
         'disabled',
         'paid_account_required',
       ],
-      // "Upgrade your plan for a higher rate limit" is advice beside a rate limit, not a plan's refusal.
+      // "Upgrade your plan for a higher rate limit" is advice beside a rate limit, not a plan's refusal; so is "upgrade your
+      // plan or wait until your subscription renews" beside a quota that was used up (round 39).
       unless: new RegExp(
-        String.raw`\bupgrade (?:your )?plan (?:for|to get) (?:a )?higher rate limits?\b|${notTheProviderAccount.source}`,
+        String.raw`\bupgrade (?:your )?plan (?:for|to get) (?:a )?higher rate limits?\b|\bexceeded (?:your|the) (?:[\w-]{1,20} )?quota\b[^\n]{0,80}\bor wait\b|${notTheProviderAccount.source}`,
       ),
       // A paid mode required, usage billing an administrator must enable, a trial that has ended, a subscription named for an
       // account that is inactive, no active product subscription, a seat or entitlement in an organisation's subscription, a
@@ -749,9 +752,10 @@ export const providerSignatureRules: readonly Rule[] = [
       // A row that names a second cause ("this error also occurs when ...") or an incorrect key beside an invalid
       // argument does not say the credential failed. A Google key blocked for a referrer, an app, an IP or a service
       // whose ErrorInfo names a service other than a model API (generativelanguage, aiplatform) is a tool's key. A
-      // billing account that is disabled is no credential refused (the account word alone would read it so).
+      // billing account that is disabled is no credential refused (the account word alone would read it so). A body
+      // that is only `{"error": "Unauthorized"}` names no service, and any server answers so (round 39).
       unless: new RegExp(
-        String.raw`${hedgedCause.source}|${notTheProviderAccount.source}|${notACredential.source}|\bbilling account\b[^\n]{0,60}\bdisabled\b|(?:api_key_(?:http_referrer|android_app|ios_app|ip_address|service)_blocked|requests from (?:referr?er|this (?:android|ios) client application|this ip)\b)[\s\S]{0,600}?\b(?!generativelanguage\.|aiplatform\.|[\w-]{1,30}-aiplatform\.)[\w-]{2,40}\.googleapis\.com\b`,
+        String.raw`${hedgedCause.source}|${notTheProviderAccount.source}|${notACredential.source}|^\W{0,8}error\W{1,8}(?:unauthorized|unauthenticated)\W{0,8}$|\bbilling account\b[^\n]{0,60}\bdisabled\b|(?:api_key_(?:http_referrer|android_app|ios_app|ip_address|service)_blocked|requests from (?:referr?er|this (?:android|ios) client application|this ip)\b)[\s\S]{0,600}?\b(?!generativelanguage\.|aiplatform\.|[\w-]{1,30}-aiplatform\.)[\w-]{2,40}\.googleapis\.com\b`,
       ),
     },
   },

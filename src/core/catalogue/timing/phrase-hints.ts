@@ -57,13 +57,30 @@ const loggedRetryAfter = /\bretry-after(-ms)?=(\d{1,12})(?![\d.:])/;
 const bareRetryAfter =
   /\btoo many requests\b[^\n]{0,40}?\bretry after (\d{1,5})(?=\s{0,2}(?:$|[.,;)\]"'\n]))/;
 
+/**
+ * The last match of `pattern` (a global expression) in `text`, or null. An agent that retried prints each wait it was
+ * told, oldest first ("Try again in 4 seconds ... Try again in 11 seconds", "resets 5:40pm ... resets 10:30pm"): the
+ * last one is what the provider says now.
+ */
+function lastMatch(pattern: RegExp, text: string): RegExpExecArray | null {
+  pattern.lastIndex = 0;
+  let last: RegExpExecArray | null = null;
+  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+    last = m;
+    if (m[0] === '') pattern.lastIndex++;
+  }
+  return last;
+}
+
+const relativePhrases = new RegExp(relativePhrase.source, 'g');
+
 export function relativePhraseHints(text: string): RawHints {
   const logged = loggedRetryAfter.exec(text);
   if (logged) {
     const value = Number(logged[2]);
     return { retryAfter: { delaySeconds: logged[1] ? value / 1000 : value } };
   }
-  const m = relativePhrase.exec(text);
+  const m = lastMatch(relativePhrases, text);
   if (m) {
     const seconds = parseHumanDuration(m[1]!);
     return seconds === null ? {} : { retryAfter: { delaySeconds: seconds } };
@@ -92,6 +109,8 @@ const months = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', '
 const zonedClock =
   /\b(?:resets?|available again|try again)\s{1,3}(?:at\s{1,3}|on\s{1,3})?(?:(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,6}\.?\s(\d{1,2})(?:st|nd|rd|th)?,?\s{1,2}(?:at\s)?)?(\d{1,2})(?::(\d{2}))?\s?(am|pm)?\s{0,2}(?:\(([a-z]{1,14}(?:\/[a-z0-9_+-]{1,30}){1,2}|utc|gmt)\)|(utc|gmt)(?:([+-])(\d{1,2})(?![\d:]))?\b)/;
 
+const zonedClocks = new RegExp(zonedClock.source, 'g');
+
 /** A reset stated as an ISO date and a UTC time: "You will regain access on 2025-07-01 at 00:00 UTC". */
 const isoDateClock =
   /\b(?:regain access|resets?|available again|try again|retry after)\s{1,3}(?:(?:on|at)\s{1,3})?(\d{4}-\d{2}-\d{2})(?:\s{1,8}at)?[\sTt]{1,8}(\d{2}):(\d{2})(?::(\d{2}))?\s{0,2}(?:\+0000\s{1,2})?(?:utc|gmt|z)\b/;
@@ -102,7 +121,7 @@ export function zonedClockHints(text: string, referenceMs: number): RawHints {
     const at = parseIsoDateTime(`${iso[1]}T${iso[2]}:${iso[3]}:${iso[4] ?? '00'}Z`);
     if (at !== null) return { resetAt: { atMs: at } };
   }
-  const m = zonedClock.exec(text);
+  const m = lastMatch(zonedClocks, text);
   if (!m) return {};
   let hour = Number(m[3]);
   const minute = m[4] === undefined ? 0 : Number(m[4]);
