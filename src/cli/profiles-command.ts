@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { previewSchedule, type DynamicProfile } from '../core/index.js';
 import { escapeControlCharacters, escapeControlsInJson } from '../core/text/escape-controls.js';
+import { redactSecrets } from '../core/sanitize/redact-secrets.js';
 import type { AnswerShape } from './answer-shape.js';
 import { deleteJson, exitWithFailure, getJson, putJson } from './http-client.js';
 import { readJsonFile } from './read-json-file.js';
@@ -96,7 +97,10 @@ async function apply(
     if (reply.failure.status !== 422 || errors.length === 0) exitWithFailure(command, reply.failure);
     process.stderr.write(
       `recourse ${command}: the server refused the profile ${clean(JSON.stringify(id))} (${errors.length} invalid field${errors.length === 1 ? '' : 's'}):\n` +
-        errors.map((e) => `  ${clean(e.path || '/')}: ${clean(e.message)}\n`).join(''),
+        // What a server says is redacted before it is printed: a proxy or a debug build may echo a credential.
+        errors
+          .map((e) => `  ${clean(redactSecrets(e.path || '/'))}: ${clean(redactSecrets(e.message))}\n`)
+          .join(''),
     );
     process.exit(1);
   }

@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rawControls, runCliAsync, startCli } from './run-cli.js';
 
@@ -249,4 +252,34 @@ describe('what a server says when it refuses (routes, profiles, events)', () => 
         );
       },
     ));
+});
+
+describe('profiles apply: the field issues of a 422, printed below the line', () => {
+  it('a credential a server echoes in a field issue (a proxy, a debug build) is redacted before it is printed', async () => {
+    const key = 'sk-ant-api03-' + 'Q'.repeat(40);
+    const dir = mkdtempSync(join(tmpdir(), 'recourse-profile-'));
+    const file = join(dir, 'profile.json');
+    writeFileSync(file, JSON.stringify({ id: 'p1', name: 'p1', candidates: [] }));
+    try {
+      await withStub(
+        (_request, response) =>
+          response.writeHead(422, { 'content-type': 'application/json' }).end(
+            JSON.stringify({
+              error: { code: 'invalid_input', message: '1 invalid field' },
+              errors: [{ path: `/candidates/${key}`, message: `upstream said ${key}` }],
+            }),
+          ),
+        async (url) => {
+          const run = await runCliAsync(['profiles', 'apply', '--file', file, '--server', url], {
+            RECOURSE_TOKEN: 'token-1',
+          });
+          expect(run.status).toBe(1);
+          expect(run.stderr).toMatch(/upstream said \[REDACTED\]/);
+          expect(run.stderr).not.toContain('QQQQQQQQ');
+        },
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
