@@ -3,6 +3,7 @@ import type { PlanActionAnswer, RecordErrorAnswer } from '../app/plan-service.js
 import type { PlanJson } from '../app/plan-json.js';
 import { planPhases, type PlanAction } from '../core/index.js';
 import { escapeControlCharacters } from '../core/text/escape-controls.js';
+import { redactSecrets } from '../core/sanitize/redact-secrets.js';
 import { planPath } from './errors-command.js';
 import { renderPlanErrorBlock } from './plan-error-block.js';
 import { checkedPlanId, postJson, putJson, runClientCommand, serverConnection } from './server-client.js';
@@ -196,8 +197,9 @@ async function act(name: string, planId: string, action: PlanAction, flags: Acti
 
 /** A refusal answered with 2xx (a server may): the same one line and exit 1 as a 409. */
 function refused(name: string, answer: { readonly reason: string; readonly message: string }): number {
+  // Redacted as a 409's message is (`detailOf`): a proxy or a debug build may echo a credential.
   process.stderr.write(
-    `recourse ${name}: refused (${escapeControlCharacters(answer.reason)}): ${escapeControlCharacters(answer.message)}\n`,
+    `recourse ${name}: refused (${escapeControlCharacters(redactSecrets(answer.reason))}): ${escapeControlCharacters(redactSecrets(answer.message))}\n`,
   );
   return 1;
 }

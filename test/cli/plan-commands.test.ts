@@ -367,6 +367,32 @@ describe('the server client', () => {
     }
   });
 
+  it('a credential in a refusal a server answers with 2xx is not printed either', async () => {
+    const key = 'sk-ant-api03-' + 'Q'.repeat(40);
+    const stub = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          status: 'refused',
+          reason: 'not_errored',
+          message: `upstream said \u001b[31m${key}`,
+          plan: { id: 'k1', phase: 'execute', state: 'running', revision: 1 },
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
+    try {
+      const refused = await runCliInEnv(['plan', 'retry', 'k1', '--server', url], { RECOURSE_TOKEN: token });
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toMatch(
+        /^recourse plan retry: refused \(not_errored\): upstream said .*\[REDACTED\]/,
+      );
+      expect(refused.stderr).not.toContain('QQQQQQQQ');
+    } finally {
+      await new Promise((resolve) => stub.close(resolve));
+    }
+  });
+
   it('JSON of the right outline but the wrong fields inside is not a Recourse answer: exit 3, one line, no stack trace', async () => {
     // Each answer has the top-level fields the command reads, with something else inside them.
     const answers: Record<string, unknown> = {
