@@ -53,10 +53,10 @@ interface SecretFormat {
    */
   readonly extend?: RegExp;
   /**
-   * The same for a secret that goes on in units longer than a character (JSON escapes): a sticky expression
-   * matched once at the match's end.
+   * Where the secret `accept` just took ends, when that is not the match's end (a secret in JSON escapes: the match
+   * may stop inside the key or run on past it).
    */
-  readonly extendRun?: RegExp;
+  readonly acceptedEnd?: () => number;
 }
 
 const redacted = '[REDACTED]';
@@ -268,8 +268,9 @@ const keyCharacter = /[A-Za-z0-9_+/-]/;
  * Where the secret in a run of JSON escapes (`\u0073\u006b\u002d...`) begins, or -1: the run and the 48
  * characters before it are decoded (the key word before the run counts: `"api_key":"\u0041..."`) and read by
  * `findSecrets` like any text. A secret found there that reaches the run is redacted from its first character to
- * the run's end (`escapedRun`: a run longer than one match included); escaped words (`\u003cbody\u003e`) and
- * escaped URLs without a key stay. An escaped backslash decodes to a blank, so the decoded text holds no escape to
+ * its end and on over the key characters that follow, escaped or not (`escapedKeyRun`: a key longer than one match
+ * included), never further: an escaped quote, blank or `&` after the key is the message, not the key. Escaped words
+ * (`\u003cbody\u003e`) and escaped URLs without a key stay. An escaped backslash decodes to a blank, so the decoded text holds no escape to
  * decode again.
  */
 function escapedSecretStart(text: string, start: number, end: number): number {
@@ -301,15 +302,19 @@ function escapedSecretStart(text: string, start: number, end: number): number {
     i += m[0].length;
   }
   for (const span of findSecrets(decoded)) {
-    if (rawAt[span.end - 1]! >= from) {
-      // `findSecrets(decoded)` has just cleared this state: it is written after.
-      escapedRun.lastIndex = end;
-      escapedRun.test(text);
-      acceptedEscapes.text = text;
-      acceptedEscapes.start = start;
-      acceptedEscapes.end = escapedRun.lastIndex;
-      return Math.max(from, rawAt[span.start]!);
-    }
+    if (rawAt[span.end - 1]! < from) continue;
+    // The secret's last unit (an escape or a character), then the key characters that go on after the window.
+    const last = rawAt[span.end - 1]!;
+    escapedCharacter.lastIndex = last;
+    const unit = text.charCodeAt(last) === 92 ? escapedCharacter.exec(text) : null;
+    escapedKeyRun.lastIndex = last + (unit === null ? 1 : unit[0].length);
+    escapedKeyRun.test(text);
+    if (escapedKeyRun.lastIndex <= start) continue;
+    // `findSecrets(decoded)` has just cleared this state: it is written after.
+    acceptedEscapes.text = text;
+    acceptedEscapes.start = start;
+    acceptedEscapes.end = escapedKeyRun.lastIndex;
+    return Math.max(from, rawAt[span.start]!);
   }
   refusedEscapes.text = text;
   refusedEscapes.start = start;
@@ -333,10 +338,11 @@ const refusedEscapes = { text: '', start: -1, end: -1 };
 const acceptedEscapes = { text: '', start: -1, end: -1 };
 
 /**
- * The rest of a run of escapes and key characters: the `escaped_key` expression's unit, unbounded. A secret in
- * escapes is redacted to the run's end, which a match (at most 256 units) may fall short of.
+ * Key characters (`[A-Za-z0-9_+/=.-]`), as they are or as JSON escapes, unbounded: how far a secret found in escapes
+ * goes on, which a match (at most 256 units) may fall short of. An escaped quote, blank, comma or `&` ends it.
  */
-const escapedRun = /(?:\\{1,3}u00[2-7][0-9a-fA-F]|[A-Za-z0-9_+/=.-])*/y;
+const escapedKeyRun =
+  /(?:\\{1,3}u00(?:2[bdefBDEF]|3[0-9dD]|4[1-9a-fA-F]|5[0-9aAfF]|6[1-9a-fA-F]|7[0-9aA])|[A-Za-z0-9_+/=.-])*/y;
 
 /** The last characters of the key words outside ASCII (`cjkKeyWordList`): where the scan stops for them. */
 const cjkKeyWordEnds = new Set(cjkKeyWordList.map((w) => w.charCodeAt(w.length - 1)));
@@ -460,7 +466,7 @@ export const secretFormats: readonly SecretFormat[] = [
     // Never from inside a run of escapes (each run is read from its first escape), at most 256 characters.
     source: String.raw`(?<!\\{1,3}u00[2-7][0-9a-fA-F]\\{0,2})((?:\\{1,3}u00[2-7][0-9a-fA-F]|[A-Za-z0-9_+/=.-]){8,256})`,
     accept: escapedSecretStart,
-    extendRun: escapedRun,
+    acceptedEnd: () => acceptedEscapes.end,
   },
   {
     name: 'prefixed_api_key',
@@ -1223,10 +1229,7 @@ function attempt(text: string, at: number, index: number): SecretSpan | null {
   if (format.extend !== undefined) {
     while (end < text.length && format.extend.test(text[end]!)) end++;
   }
-  if (format.extendRun !== undefined) {
-    format.extendRun.lastIndex = end;
-    if (format.extendRun.test(text)) end = format.extendRun.lastIndex;
-  }
+  if (format.acceptedEnd !== undefined) end = format.acceptedEnd();
   if (wrappable.has(index)) end = wrappedEnd(text, end);
   return { start, end, replacement: format.replacement ?? redacted };
 }

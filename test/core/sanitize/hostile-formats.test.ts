@@ -136,6 +136,29 @@ describe('[DAT-09][CLS-21] hostile formats (issue 10, second pass)', () => {
     expect(redactSecrets(text)).toMatch(/\[REDACTED\]("} tail| y)$/);
   });
 
+  // The run of a key in escapes ends where the decoded text stops being key characters: an escaped quote, blank or
+  // `&` after the key is the message, not more of the key, and an excerpt must still say it.
+  it.each([
+    [
+      'a message after the key, all escaped',
+      `${escaped('{"api_key":"sk-ant-api03-' + 'Zq9abcDEF123ghiJKL456mnoPQRstuVWXyz078' + '","message":"Rate limit exceeded, retry later"}')}`,
+      'Rate limit exceeded, retry later',
+    ],
+    [
+      'the query after a key, its & escaped (Go)',
+      `GET https://x.example/v1/models?key=AIza${'Zq9abcDEF123ghiJKL456mnoPQRstuVWXy'}\\u0026model=gemini-pro\\u0026alt=sse failed`,
+      '&model=gemini-pro&alt=sse failed',
+    ],
+  ])(
+    '[DAT-09] a key in escapes is redacted to the end of the key, not of the run: %s',
+    (_label, text, kept) => {
+      const decoded = (out: string) =>
+        out.replace(/\\{1,3}u00([0-9a-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+      expect(decoded(redactSecrets(text))).toContain(kept);
+      expect(fragmentsIn(decoded(redactSecrets(text)), 'Zq9abcDEF123ghiJKL456mnoPQRstuVWXy')).toEqual([]);
+    },
+  );
+
   it.each([
     '{"html":"\\u003chtml\\u003e\\u003cbody\\u003eBad Gateway\\u003c/body\\u003e\\u003c/html\\u003e"}',
     `{"message":"${escaped('Rate limit exceeded for this model')}"}`,
