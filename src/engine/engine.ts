@@ -247,6 +247,8 @@ export class Engine {
     const profile = checked.value;
     const expectedVersion = expected as number | undefined;
     return this.submit(async (tx, nowMs) => {
+      // Another node's save or delete of it waits until this one commits: the version checked stays the latest.
+      await tx.lockProfiles();
       const latest = await readLatest(tx, profile.id);
       if (expectedVersion !== undefined && (latest?.version ?? 0) !== expectedVersion) {
         throw new VersionConflictError(
@@ -292,6 +294,7 @@ export class Engine {
       ]);
     }
     const outcome = await this.submit(async (tx, nowMs) => {
+      await tx.lockProfiles();
       if (expected !== undefined) {
         const latest = await readLatest(tx, profileId);
         if (latest !== null && latest.version !== expected) {

@@ -135,6 +135,7 @@ describe('one transition owner: generation fencing', () => {
               resolveIntent: (i, o, at) => tx.resolveIntent(i, o, at),
               saveProfile: (p, at) => tx.saveProfile(p, at),
               readProfile: (id) => tx.readProfile(id),
+              lockProfiles: () => tx.lockProfiles(),
               retiredProfileVersion: (id) => tx.retiredProfileVersion(id),
               retiredRouteGeneration: (id) => tx.retiredRouteGeneration(id),
               forgetRetiredRoutes: (before) => tx.forgetRetiredRoutes(before),

@@ -173,6 +173,12 @@ export interface StoreTransaction {
   /** Records how an unresolved intent ended; false when it was already resolved or does not exist. */
   resolveIntent(id: string, outcome: IntentOutcome, atMs: number): Promise<boolean>;
   saveProfile(profile: DynamicProfile, atMs: number): Promise<void>;
+  /**
+   * Holds the profiles' write lock until the transaction ends, taken before a profile is read for a save or a delete:
+   * another node's save or delete (PostgreSQL, several nodes on one schema) waits for it, so a version checked here
+   * is still the latest when it is written. SQLite has one writer: nothing to take.
+   */
+  lockProfiles(): Promise<void>;
   /** As `Store.readProfile`, inside the transaction. */
   readProfile(id: string): Promise<DynamicProfile | null>;
   /**

@@ -308,6 +308,17 @@ export class PostgresTransaction implements StoreTransaction {
     return true;
   }
 
+  async lockProfiles(): Promise<void> {
+    await this.flush();
+    // One lock for every profile of the schema: profile writes are rare, and a batch that writes two profiles can
+    // then never wait for another that holds them in the other order. The statements after it see what the
+    // previous holder committed (read committed).
+    await sql`SELECT pg_advisory_xact_lock(hashtext('recourse.profiles:' || current_schema()))`.execute(
+      this.db,
+    );
+    this.profileReads.clear();
+  }
+
   async retiredProfileVersion(id: string): Promise<number> {
     await this.flush();
     const row = await this.db

@@ -252,6 +252,10 @@ export class SqliteTransaction implements StoreTransaction {
     return Promise.resolve(true);
   }
 
+  lockProfiles(): Promise<void> {
+    return Promise.resolve();
+  }
+
   retiredProfileVersion(id: string): Promise<number> {
     const row = this.cache.prepare(statements.retiredProfileVersion).get(id) as
       { last_version: number } | undefined;
