@@ -321,6 +321,18 @@ function escapedSecretStart(text: string, start: number, end: number): number {
   refusedEscapes.end = end;
   return -1;
 }
+/**
+ * Where a high-entropy token begins, or -1. A token read from inside a JSON escape (`\u0022Rate_limit_...` from its
+ * `u0022`) begins after the escape, and only if what is left is still one: the escape's hex digits are no part of
+ * the word after it, and lent a message the digit a token needs.
+ */
+function highEntropyStart(text: string, start: number, end: number): number {
+  const from = outsideEscape(text, start);
+  if (from !== start && !highEntropyToken.test(text.slice(from, end))) return -1;
+  return isRequestId(text, from, end) ? -1 : from;
+}
+const highEntropyToken = /^(?=.*[A-Z])(?=.*[a-z])(?=.*[0-9])[A-Za-z0-9_+-]{32,}={0,2}$/;
+
 /** `at`, or the end of the escape it falls inside (`\u0041` read from its middle is no text of its own). */
 function outsideEscape(text: string, at: number): number {
   for (let k = at - 1; k >= 0 && k >= at - 8; k--) {
@@ -802,7 +814,7 @@ export const secretFormats: readonly SecretFormat[] = [
     name: 'high_entropy_token',
     starts: [],
     source: String.raw`(?<![A-Za-z0-9_+-])((?=[A-Za-z0-9_+-]*[A-Z])(?=[A-Za-z0-9_+-]*[a-z])(?=[A-Za-z0-9_+-]*[0-9])[A-Za-z0-9_+-]{32,}={0,2})`,
-    accept: (text, start, end) => (isRequestId(text, start, end) ? -1 : start),
+    accept: highEntropyStart,
   },
   {
     // A run of 32 or more letters, no digit, whose case changes as random text's does and that is not words run

@@ -136,6 +136,20 @@ describe('[DAT-09][CLS-21] hostile formats (issue 10, second pass)', () => {
     expect(redactSecrets(text)).toMatch(/\[REDACTED\]("} tail| y)$/);
   });
 
+  // A JSON escape's hex digits are no part of the word after it: `\u0022Rate_limit...` read from its `u0022` had
+  // the digits a high-entropy token needs, and the message was redacted with a stray backslash left before it.
+  it.each([
+    '{"message":"\\u0022Rate_limit_exceeded_for_model_claude\\u0022"}',
+    'error: \\u003cRequest_was_throttled_by_the_upstream_provider\\u003e',
+  ])('[DAT-09] keeps words after a JSON escape: %s', (text) => {
+    expect(redactSecrets(text)).toBe(text);
+  });
+
+  it('[DAT-09] still redacts a key right after a JSON escape', () => {
+    const key = 'AbCdEf0123456789GhIjKl0123456789mnOpQr';
+    expect(redactSecrets(`{"message":"\\u0022${key}\\u0022"}`)).not.toContain('0123456789');
+  });
+
   // The run of a key in escapes ends where the decoded text stops being key characters: an escaped quote, blank or
   // `&` after the key is the message, not more of the key, and an excerpt must still say it.
   it.each([
