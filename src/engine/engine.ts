@@ -318,7 +318,10 @@ export class Engine {
     }
   }
 
-  /** Starts a route on its first candidate (generation 1) and dispatches the initial attempt. */
+  /**
+   * Starts a route on its first candidate (generation 1, or one above a purged route of that id still remembered)
+   * and dispatches the initial attempt.
+   */
   async startRoute(request: StartRequest): Promise<Route> {
     const input = checkStart(request, () => this.newId());
     const result = await this.submit(startWork(input, this.newId));
