@@ -104,5 +104,13 @@ async function act(name: string, action: ManualAction, id: string, flags: Action
 
 function routeOf(body: unknown): RouteDocument | null {
   if (typeof body !== 'object' || body === null || !('route' in body)) return null;
-  return body.route as RouteDocument;
+  // Only a route with the fields the refusal prints: another server's `route` (a string, a generation of control
+  // sequences) is printed as its failure, never raw or as a TypeError.
+  const route = body.route as Partial<RouteDocument> | null;
+  return typeof route === 'object' &&
+    route !== null &&
+    typeof route.state === 'string' &&
+    Number.isSafeInteger(route.generation)
+    ? (route as RouteDocument)
+    : null;
 }

@@ -283,3 +283,30 @@ describe('profiles apply: the field issues of a 422, printed below the line', ()
     }
   });
 });
+
+describe('routes cancel|skip|...: the route a 409 carries', () => {
+  it.each([
+    [
+      'a generation that is a string of control sequences',
+      { state: 'retry_wait', generation: '\u001b]0;owned\u0007' },
+    ],
+    ['a state that is no string', { state: 7, generation: 2 }],
+    ['a route that is no object', 'retry_wait'],
+  ])('%s: one line, controls escaped, exit 3 or 1, never raw or a stack trace', (_label, route) =>
+    withStub(
+      (_request, response) =>
+        response
+          .writeHead(409, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { code: 'stale_generation', message: 'moved' }, route })),
+      async (url) => {
+        const run = await runCliAsync(['routes', 'cancel', 'r1', '--generation', '1', '--server', url], {
+          RECOURSE_TOKEN: 'token-1',
+        });
+        expect(run.status).not.toBe(0);
+        expect(rawControls(run.stderr)).toEqual([]);
+        expect(run.stderr).not.toMatch(/TypeError| {4}at /);
+        expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+      },
+    ),
+  );
+});
