@@ -92,7 +92,8 @@ async function listRoutes(flags: ListFlags): Promise<void> {
     cursor = page.next_cursor;
     if (cursor === null) break;
     if (flags.all !== true) {
-      hint = `more routes follow: --cursor ${JSON.stringify(cursor)}, or --all\n`;
+      // The server's cursor: JSON.stringify leaves C1 and bidi controls raw.
+      hint = `more routes follow: --cursor ${escapeControlCharacters(JSON.stringify(cursor))}, or --all\n`;
       break;
     }
   }

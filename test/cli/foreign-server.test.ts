@@ -310,3 +310,17 @@ describe('routes cancel|skip|...: the route a 409 carries', () => {
     ),
   );
 });
+
+describe('routes list: the next page cursor it prints', () => {
+  it('a cursor with C1 or bidi controls is printed escaped, in the hint too', () =>
+    withStub(json(JSON.stringify({ routes: [], next_cursor: 'r\u009b31m\u202eevil' })), async (url) => {
+      for (const args of [
+        ['routes', 'list'],
+        ['routes', 'list', '--json'],
+      ]) {
+        const run = await runCliAsync([...args, '--server', url], { RECOURSE_TOKEN: 'token-1' });
+        expect(run.status, args.join(' ')).toBe(0);
+        expect(rawControls(run.stdout + run.stderr), args.join(' ')).toEqual([]);
+      }
+    }));
+});
