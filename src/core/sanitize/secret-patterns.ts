@@ -270,13 +270,13 @@ const keyCharacter = /[A-Za-z0-9_+/-]/;
  * `findSecrets` like any text. A secret found there that reaches the run is redacted from its first character to
  * its end and on over the key characters that follow, escaped or not (`escapedKeyRun`: a key longer than one match
  * included), never further: an escaped quote, blank or `&` after the key is the message, not the key. Escaped words
- * (`\u003cbody\u003e`) and escaped URLs without a key stay. An escaped backslash decodes to a blank, so the decoded text holds no escape to
- * decode again.
+ * (`\u003cbody\u003e`) and escaped URLs without a key stay. An escaped backslash decodes to a blank, so the decoded
+ * text holds no escape to decode again.
  */
 function escapedSecretStart(text: string, start: number, end: number): number {
   // A run refused once is refused again from any escape inside it (`\u0041a\u0042a...`): not decoded again.
   if (text === refusedEscapes.text && start > refusedEscapes.start && start < refusedEscapes.end) return -1;
-  // A run accepted once is already redacted to its end: an escape inside it adds nothing. Deciding each again (a
+  // A key accepted once is already redacted to its end: an escape inside it adds nothing. Deciding each again (a
   // window decoded and read per escape, each span then reaching a little further) made a long run cost about a
   // hundred times its length.
   if (text === acceptedEscapes.text && start > acceptedEscapes.start && start < acceptedEscapes.end)
@@ -346,7 +346,7 @@ function outsideEscape(text: string, at: number): number {
 
 /** The last run of escapes refused in the current `findSecrets` call (which clears it first: no state between calls). */
 const refusedEscapes = { text: '', start: -1, end: -1 };
-/** The last run of escapes accepted as a secret in the current `findSecrets` call, to the run's end; cleared alike. */
+/** The last key in escapes accepted in the current `findSecrets` call, to the key's end (`escapedKeyRun`); cleared alike. */
 const acceptedEscapes = { text: '', start: -1, end: -1 };
 
 /**
