@@ -51,6 +51,20 @@ describe('ids that hold a credential', () => {
     });
     expect(profile.status).toBe(422);
     expect(JSON.stringify(profile.body)).not.toContain('Zq7Zq7');
+    // Said as what it is, as for a route or a plan id: not "wrong characters" for an id of the right ones.
+    const issuesOf = (body: unknown) => (body as { errors: Array<{ path: string; message: string }> }).errors;
+    expect(issuesOf(profile.body).find((i) => i.path === '/id')?.message).toContain(
+      'looks like a credential',
+    );
+    const candidate = await call(url, 'admin', 'PUT', '/v1/profiles/p-keyed-candidate', {
+      name: 'keyed candidate',
+      candidates: [{ profile_id: anthropicKey, provider: 'anthropic', policy: policy(3, 5, 'stop') }],
+    });
+    expect(candidate.status).toBe(422);
+    expect(issuesOf(candidate.body).find((i) => i.path === '/candidates/0/profile_id')?.message).toContain(
+      'looks like a credential',
+    );
+    expect(JSON.stringify(candidate.body)).not.toContain('Zq7Zq7');
     const saved = await call(url, 'admin', 'PUT', '/v1/profiles/p-fine', {
       name: 'fine',
       candidates: [{ profile_id: 'only', provider: 'anthropic', policy: policy(3, 5, 'stop') }],

@@ -3,7 +3,7 @@ import { isLegacyKey, normalizeLegacyRules } from './legacy-rules.js';
 import type { DynamicProfile, PolicyDocument, ProfileCandidate } from './policy-document.js';
 import { rejectUnknown, validateClassPolicy } from './validate-class-policy.js';
 import { policyClasses } from '../catalogue/codes.js';
-import { hasIdShape } from '../validation/id-shape.js';
+import { credentialIdMessage, hasIdShape, idProblem } from '../validation/id-shape.js';
 import { describe, isPlainObject, pointer, type FieldIssue } from '../validation/field-issue.js';
 
 export type Validated<T> =
@@ -94,10 +94,15 @@ export function validateDynamicProfile(value: unknown, path = ''): Validated<Dyn
   }
   rejectUnknown(value, ['id', 'name', 'version', 'candidates'], path, 'a dynamic profile', issues);
   const id = value.id;
-  if (!hasIdShape(id)) {
+  const idIssue = idProblem(id);
+  if (idIssue !== null) {
+    // An id of the right characters that holds a key is refused as that (docs/server.md), never shown.
     issues.push({
       path: pointer(path, 'id'),
-      message: `id must be 1-128 letters, digits or ._:@/- starting with a letter or digit (got ${describe(id)})`,
+      message:
+        idIssue === 'credential'
+          ? `id ${credentialIdMessage}`
+          : `id must be 1-128 letters, digits or ._:@/- starting with a letter or digit (got ${describe(id)})`,
     });
   }
   const name = value.name;
@@ -172,7 +177,10 @@ function readCandidates(value: unknown, path: string, issues: FieldIssue[]): Pro
     if (!hasIdShape(profileId)) {
       issues.push({
         path: pointer(at, 'profile_id'),
-        message: `profile_id must be 1-128 letters, digits or ._:@/- (got ${describe(profileId)})`,
+        message:
+          idProblem(profileId) === 'credential'
+            ? `profile_id ${credentialIdMessage}`
+            : `profile_id must be 1-128 letters, digits or ._:@/- (got ${describe(profileId)})`,
       });
     } else if (seen.has(profileId)) {
       issues.push({
