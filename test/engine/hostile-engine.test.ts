@@ -298,19 +298,26 @@ describe('times in the future and in the past, policies at their bounds', () => 
   });
 });
 
+/**
+ * Starts `routeId` with a dispatch that is never delivered: the route stops as ambiguous, waits for nothing and can be
+ * purged at once. The dispatcher acknowledges again afterwards.
+ */
+async function startUndeliveredRoute(h: Awaited<ReturnType<typeof harness>>, routeId: string): Promise<void> {
+  h.dispatcher.mode = 'reject';
+  await h.engine.startRoute({ routeId, profileId: 'p' });
+  await h.engine.idle();
+  h.dispatcher.mode = 'ack';
+}
+
 describe('retention', () => {
   it('[RTE-16][RTE-17] a route started again under a purged id goes on from its generation: an action fenced on the purged one is stale', async () => {
     const h = await harness();
     try {
       await h.engine.saveProfile(profileDocument(standardPolicy));
-      // A dispatch that is never delivered stops the route (ambiguous): it waits for nothing and can be purged.
-      h.dispatcher.mode = 'reject';
-      await h.engine.startRoute({ routeId: 'r1', profileId: 'p' });
-      await h.engine.idle();
+      await startUndeliveredRoute(h, 'r1');
       const stopped = await h.route('r1');
       expect(stopped).toMatchObject({ state: 'action_required', reason: 'ambiguous_dispatch' });
       expect(await h.engine.purgeRoutes({ beforeMs: h.clock.now() + 1 })).toBe(1);
-      h.dispatcher.mode = 'ack';
       // A restart between: the generation is stored, not remembered in memory.
       await h.restart();
       const again = await h.engine.startRoute({ routeId: 'r1', profileId: 'p' });
@@ -335,24 +342,18 @@ describe('retention', () => {
     const h = await harness();
     try {
       await h.engine.saveProfile(profileDocument(standardPolicy));
-      h.dispatcher.mode = 'reject';
-      await h.engine.startRoute({ routeId: 'r1', profileId: 'p' });
-      await h.engine.idle();
+      await startUndeliveredRoute(h, 'r1');
       expect(await h.engine.purgeRoutes({ beforeMs: h.clock.now() + 1 })).toBe(1);
       await h.advance(29 * 86_400); // day 29
       expect(await h.engine.purgeRoutes({ beforeMs: h.clock.now() })).toBe(0);
-      h.dispatcher.mode = 'ack';
       expect((await h.engine.startRoute({ routeId: 'r1', profileId: 'p' })).generation).toBe(2);
       await h.engine.idle();
-      h.dispatcher.mode = 'reject';
-      await h.engine.startRoute({ routeId: 'r2', profileId: 'p' });
-      await h.engine.idle();
+      await startUndeliveredRoute(h, 'r2');
       expect(await h.engine.purgeRoutes({ beforeMs: h.clock.now() + 1 })).toBe(1);
       // `advance` sets the clock to t0 plus its seconds: day 60, 31 days after r2 was purged.
       await h.advance(60 * 86_400);
       // This purge finds nothing to delete, and forgets r2's generation.
       expect(await h.engine.purgeRoutes({ beforeMs: h.clock.now() - 86_400_000 * 40 })).toBe(0);
-      h.dispatcher.mode = 'ack';
       expect((await h.engine.startRoute({ routeId: 'r2', profileId: 'p' })).generation).toBe(1);
     } finally {
       await h.close();

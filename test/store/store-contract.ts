@@ -22,6 +22,13 @@ export function storeContract(
   adapter: { fresh: () => Promise<{ open: () => Promise<Store> }> },
 ): void {
   describe(`Store contract: ${name}`, () => {
+    /** Version 1 of dynamic profile `p`, one candidate on the standard policy. */
+    const profileV1: DynamicProfile = {
+      id: 'p',
+      name: 'P',
+      version: 1,
+      candidates: [{ profile_id: 'a', enabled: true, policy: standardPolicy }],
+    };
     const withStore = async (
       run: (store: Store, reopen: () => Promise<Store>) => Promise<void>,
     ): Promise<void> => {
@@ -420,12 +427,7 @@ export function storeContract(
 
     it('[DUR-08] dynamic profiles are versioned documents; the latest version is read', async () => {
       await withStore(async (store) => {
-        const v1: DynamicProfile = {
-          id: 'p',
-          name: 'P',
-          version: 1,
-          candidates: [{ profile_id: 'a', enabled: true, policy: standardPolicy }],
-        };
+        const v1 = profileV1;
         const v2: DynamicProfile = {
           ...v1,
           version: 2,
@@ -467,12 +469,7 @@ export function storeContract(
 
     it('[DUR-08] a deleted profile leaves its last version, so one created again under its id goes on from it', async () => {
       await withStore(async (store) => {
-        const v1: DynamicProfile = {
-          id: 'p',
-          name: 'P',
-          version: 1,
-          candidates: [{ profile_id: 'a', enabled: true, policy: standardPolicy }],
-        };
+        const v1 = profileV1;
         expect(await store.transact((tx) => tx.retiredProfileVersion('p'))).toBe(0);
         expect(await store.transact((tx) => tx.deleteProfile('p', t0))).toBe(false);
         expect(await store.transact((tx) => tx.retiredProfileVersion('p'))).toBe(0);
