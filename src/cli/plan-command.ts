@@ -65,9 +65,9 @@ export function registerPlanCommand(program: Command): void {
       .option(
         '--auto-retry-threshold <n>',
         '0.0 retries automatically, 1.0 always asks a person',
-        parseNumber,
+        parseDecimal,
       )
-      .option('--max-retries <n>', 'retries after the first attempt (0-10, 0-5 for a subplan)', parseNumber)
+      .option('--max-retries <n>', 'retries after the first attempt (0-10, 0-5 for a subplan)', parseWhole)
       .option('--subplan', 'the plan is a subplan')
       .option('--no-subplan', 'the plan is not a subplan')
       .option(
@@ -204,10 +204,11 @@ function refused(name: string, answer: { readonly reason: string; readonly messa
   return 1;
 }
 
-function parseNumber(value: string): number {
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n)) throw new InvalidArgumentError('expected a number');
-  return n;
+/** A decimal as a person writes it: Number() alone would take 0x1, 1e0 and ' 1 ' as well. */
+function parseDecimal(value: string): number {
+  if (!/^(\d{1,15}(\.\d{1,15})?|\.\d{1,15})$/.test(value))
+    throw new InvalidArgumentError('expected a decimal number such as 0.5');
+  return Number(value);
 }
 
 /** A revision a person saw: plans start at revision 1, so 0 is a usage error, not a request the server refuses. */

@@ -168,7 +168,7 @@ function serviceOptions(flags: ServeFlags & { readonly db: string }): ServiceOpt
   const unreachable = badPortProblem('--port', port);
   if (unreachable !== null) return `${unreachable}: choose another, such as the default 7420`;
   const ackSeconds = Number(flags.ackTimeout);
-  if (!Number.isFinite(ackSeconds) || ackSeconds < 1 || ackSeconds > 3600) {
+  if (!/^\d{1,4}(\.\d{1,6})?$/.test(flags.ackTimeout) || ackSeconds < 1 || ackSeconds > 3600) {
     return `--ack-timeout must be 1 to 3600 seconds (got ${JSON.stringify(flags.ackTimeout)})`;
   }
   const total = Number(flags.maxEventStreams);

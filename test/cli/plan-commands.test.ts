@@ -262,6 +262,26 @@ describe('recourse plan retry|prompt|correct|cancel|revert', () => {
     expect((await world.store.readPlan('C1'))?.recovery.maxRetries).toBe(5);
   });
 
+  it('numbers in another notation (0x5, 1e1, a sign, spaces) are usage errors, not sent (exit 2)', async () => {
+    for (const [flag, value] of [
+      ['--max-retries', '0x5'],
+      ['--max-retries', '1e1'],
+      ['--max-retries', '-1'],
+      ['--max-retries', '2.0'],
+      ['--auto-retry-threshold', '0x1'],
+      ['--auto-retry-threshold', '1e-1'],
+      ['--auto-retry-threshold', ' 0.5'],
+      ['--auto-retry-threshold', 'Infinity'],
+    ] as const) {
+      const result = await runCliInEnv(['plan', 'configure', 'N1', flag, value], env);
+      expect(result, `${flag} ${value}`).toMatchObject({ status: 2, stdout: '' });
+      expect(result.stderr).toContain(flag);
+    }
+    expect(await world.store.readPlan('N1')).toBeNull();
+    const decimal = await runCliInEnv(['plan', 'configure', 'N1', '--auto-retry-threshold', '.5'], env);
+    expect(decimal.stdout).toContain('auto_retry_threshold 0.5');
+  });
+
   it('a request refused for several fields names every field and what is wrong with it (exit 1)', async () => {
     const bad = await runCliInEnv(
       ['plan', 'configure', 'C2', '--auto-retry-threshold', '2', '--max-retries', '11'],

@@ -42,6 +42,8 @@ describe('recourse serve refuses what it cannot use', () => {
       [['serve', '--tokens-file', badRole], {}, /ROLE one of viewer, operator, admin, adapter/],
       [['serve', '--port', '0'], { RECOURSE_TOKENS: 'admin:short' }, /16 to 256 visible characters/],
       [['serve', '--ack-timeout', '0'], {}, /--ack-timeout must be 1 to 3600 seconds/],
+      [['serve', '--ack-timeout', '0x10'], {}, /--ack-timeout must be 1 to 3600 seconds \(got "0x10"\)/],
+      [['serve', '--ack-timeout', '1e2'], {}, /--ack-timeout must be 1 to 3600 seconds/],
       [
         ['serve', '--max-event-streams-per-token', '0'],
         {},

@@ -59,6 +59,7 @@ describe('PostgreSQL adapter', () => {
         '0006-intent-answers',
         '0007-own-answers-unannounced',
         '0008-retired-ids',
+        '0009-retired-ids-collation',
       ]);
     } finally {
       await db.store.close();
@@ -73,6 +74,23 @@ describe('PostgreSQL adapter', () => {
       expect(tables.rows.map((r) => r.table_name)).toEqual(
         expect.arrayContaining(['events', 'plans', 'routes', 'session_messages', 'task_sessions']),
       );
+      // Ids compare as bytes everywhere, as SQLite compares them: a key in the locale's order would page and match
+      // differently on another server.
+      const keys = await client.query<{ table_name: string; collation_name: string | null }>(
+        `SELECT c.table_name, c.collation_name FROM information_schema.columns c
+           JOIN information_schema.key_column_usage k
+             ON k.table_schema = c.table_schema AND k.table_name = c.table_name AND k.column_name = c.column_name
+           JOIN information_schema.table_constraints t
+             ON t.constraint_name = k.constraint_name AND t.table_schema = k.table_schema
+          WHERE c.table_schema = $1 AND c.data_type = 'text' AND t.constraint_type = 'PRIMARY KEY'
+            AND c.table_name <> 'kysely_migration' AND c.table_name <> 'kysely_migration_lock'
+          ORDER BY c.table_name`,
+        [location.schema],
+      );
+      expect(keys.rows.map((r) => r.table_name)).toEqual(
+        expect.arrayContaining(['retired_profiles', 'retired_routes']),
+      );
+      expect(keys.rows.filter((r) => r.collation_name !== 'C')).toEqual([]);
     } finally {
       await client.end();
     }

@@ -7,6 +7,7 @@ import { eventOrderMigration } from './0005-event-order.js';
 import { intentAnswersMigration } from './0006-intent-answers.js';
 import { ownAnswersUnannouncedMigration } from './0007-own-answers-unannounced.js';
 import { retiredIdsMigration } from './0008-retired-ids.js';
+import { retiredIdsCollationMigration } from './0009-retired-ids-collation.js';
 
 /** Numbered, append-only migrations of the PostgreSQL schema: a landed one is never edited, a change is a new number. */
 export const postgresMigrations: Readonly<Record<string, Migration>> = {
@@ -18,4 +19,5 @@ export const postgresMigrations: Readonly<Record<string, Migration>> = {
   '0006-intent-answers': intentAnswersMigration,
   '0007-own-answers-unannounced': ownAnswersUnannouncedMigration,
   '0008-retired-ids': retiredIdsMigration,
+  '0009-retired-ids-collation': retiredIdsCollationMigration,
 };
