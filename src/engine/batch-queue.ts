@@ -193,7 +193,10 @@ export class BatchQueue {
         const piece = batch[0]!;
         // Another node won a fenced write this piece needed: do it again, so it reads the winner's row. Without
         // this, two nodes failing routes of one provider at once made one caller's report fail (an HTTP 500).
-        if (error instanceof WriteRaceError && (piece.races ?? 0) < writeRaceRetries) {
+        // A key another node inserted first (one route id started on two nodes) is such a race too: done again,
+        // the start reads the winner's route and answers that it exists, not the database's error.
+        const lost = error instanceof WriteRaceError || this.store.lostKeyRace?.(error) === true;
+        if (lost && (piece.races ?? 0) < writeRaceRetries) {
           piece.races = (piece.races ?? 0) + 1;
           await this.runBatch(batch);
           return;

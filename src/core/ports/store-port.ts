@@ -28,6 +28,12 @@ export interface Store {
    * with no connection to lose (SQLite's file) leave it out.
    */
   connectionLoss?(error: unknown): ConnectionLoss | null;
+  /**
+   * Whether an error this store threw says another writer of a shared database took a key this work wrote (a route
+   * id started on two nodes at once: both read it free, one INSERT meets the other's row). Nothing of the work
+   * landed; done again, it reads the winner's row. Stores with one writer (SQLite's file) leave it out.
+   */
+  lostKeyRace?(error: unknown): boolean;
 
   readRoute(id: string): Promise<Route | null>;
   /**

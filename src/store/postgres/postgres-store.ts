@@ -187,6 +187,10 @@ class PostgresStore extends KyselyStoreReads {
     return connectionLoss(error);
   }
 
+  lostKeyRace(error: unknown): boolean {
+    return (error as { code?: unknown } | null)?.code === uniqueViolation;
+  }
+
   claimDueRoutes(claim: DueClaim): Promise<readonly ScheduledRoute[]> {
     return claimDueRoutes(this.db, claim, true);
   }
