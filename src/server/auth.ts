@@ -188,15 +188,32 @@ export function signSession(key: Buffer, grant: SessionGrant, nowMs: number): st
   return `${body}.${createHmac('sha256', key).update(body).digest('base64url')}`;
 }
 
-/** The `Set-Cookie` value that signs a browser in with `grant` (HttpOnly, SameSite=Strict, 12 hours). */
-export function sessionCookie(key: Buffer, grant: SessionGrant, nowMs: number): string {
+/**
+ * The `Set-Cookie` value that signs a browser in with `grant` (HttpOnly, SameSite=Strict, 12 hours), `Secure` when
+ * the browser reached the service over HTTPS (`secure`): then the cookie never travels over plain HTTP. It cannot be
+ * `Secure` always: the service itself speaks plain HTTP, and a browser drops a `Secure` cookie set over it (but on
+ * localhost).
+ */
+export function sessionCookie(key: Buffer, grant: SessionGrant, nowMs: number, secure = false): string {
   const value = signSession(key, grant, nowMs);
-  return `${sessionCookieName}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${sessionCookieSeconds}`;
+  return `${sessionCookieName}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${sessionCookieSeconds}${secure ? '; Secure' : ''}`;
 }
 
 /** The `Set-Cookie` value that signs a browser out: the same cookie, emptied and expired now. */
-export function clearedSessionCookie(): string {
-  return `${sessionCookieName}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`;
+export function clearedSessionCookie(secure = false): string {
+  return `${sessionCookieName}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0${secure ? '; Secure' : ''}`;
+}
+
+/**
+ * Whether the browser reached the service over HTTPS: a TLS-terminating proxy in front says so with
+ * `X-Forwarded-Proto: https` (its first value), and the page's `Origin` is an `https:` one. Either only adds
+ * `Secure` to the cookie, so a forged header can only keep the cookie off plain HTTP.
+ */
+export function reachedOverHttps(headers: Readonly<Record<string, string | string[] | undefined>>): boolean {
+  const forwarded = headers['x-forwarded-proto'];
+  const proto = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim().toLowerCase();
+  const origin = headers.origin;
+  return proto === 'https' || (typeof origin === 'string' && origin.toLowerCase().startsWith('https://'));
 }
 
 /**

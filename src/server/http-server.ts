@@ -11,6 +11,7 @@ import Fastify, {
 import {
   cookieValue,
   isSameOrigin,
+  reachedOverHttps,
   roleMayAccess,
   sessionCookieName,
   sessionCookie,
@@ -30,6 +31,12 @@ import { profileEndpoints } from './endpoints/profile-endpoints.js';
 import { routeEndpoints } from './endpoints/route-endpoints.js';
 import { sessionEndpoints } from './endpoints/session-endpoints.js';
 import { signInEndpoints } from './endpoints/sign-in-endpoints.js';
+import {
+  defaultTokenThrottle,
+  refuseWhileThrottled,
+  TokenThrottle,
+  type TokenThrottleLimits,
+} from './token-throttle.js';
 import { errorBody, HttpError, invalid, issuesOfZod, quotedPath } from './http-errors.js';
 import { openApiDocument } from './openapi.js';
 import { installRequestEdges } from './request-edges.js';
@@ -101,6 +108,11 @@ export interface HttpServerOptions {
    * with `503 too_many_streams` and `Retry-After`, before it holds anything.
    */
   readonly streamLimits?: StreamLimits;
+  /**
+   * Refused tokens one client address may send in a window (30 a minute by default) before every token it sends
+   * is refused with `429 too_many_refused_tokens` and `Retry-After` until the window lets it try again.
+   */
+  readonly tokenThrottle?: TokenThrottleLimits;
   /** Called after every answer with the route template (never the concrete URL), for metrics. */
   readonly onResponse?: (route: string, method: string, status: number, seconds: number) => void;
 }
@@ -112,6 +124,7 @@ export interface HttpServerOptions {
  */
 export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   const { context } = options;
+  const throttle = new TokenThrottle(options.tokenThrottle ?? defaultTokenThrottle, () => Date.now());
   const app: FastifyInstance = Fastify({
     bodyLimit: bodyLimitBytes,
     ...(options.logger === undefined ? { logger: false } : { loggerInstance: options.logger }),
@@ -127,7 +140,7 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   const startClosing = installRequestEdges(app);
   const endpoints = [
     ...metaEndpoints(context),
-    ...signInEndpoints(options.tokens, options.cookieKey, () => Date.now()),
+    ...signInEndpoints(options.tokens, options.cookieKey, throttle, () => Date.now()),
     ...profileEndpoints(context),
     ...routeEndpoints(context),
     ...adapterEndpoints(context),
@@ -148,7 +161,7 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
       // whatever it sent, and the server parses no body for it.
       onRequest: (request, _reply, done) => {
         try {
-          roles.set(request, authorize(request, e.access, options));
+          roles.set(request, authorize(request, e.access, options, throttle));
           // An empty body is no body, whatever its type says (`curl -d ''`, a client that always sends the JSON
           // type): an endpoint that needs none is not refused for it (415, or 400 for empty JSON).
           if (bodyOptional && isEmptyBody(request.headers)) delete request.headers['content-type'];
@@ -211,7 +224,7 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   const web = loadWebAssets(options.webRoot === undefined ? defaultWebRoot() : options.webRoot);
   // Metrics and logs name every page of the UI `ui`, never the path a browser asked for.
   const ui = { config: { metricRoute: 'ui' } };
-  app.get('/', (request, reply) => browserEntry(request, reply, options, web));
+  app.get('/', (request, reply) => browserEntry(request, reply, options, web, throttle));
   for (const path of [...uiPaths.flatMap((p) => [p, `${p}/*`]), '/sign-in']) {
     app.get(path, ui, (request, reply) => page(request, reply, web));
   }
@@ -302,6 +315,12 @@ function callerToken(request: FastifyRequest, options: HttpServerOptions): strin
   return cookie === null ? null : sessionFingerprint(cookie);
 }
 
+/** What the plain landing page says for the `?error=` a refused `/?token=` was sent back with. */
+const signInProblems: Readonly<Record<string, string>> = {
+  invalid_token: 'That token is not valid.',
+  too_many_refused_tokens: 'Too many tokens were refused from this address: wait a minute, then try again.',
+};
+
 /** The challenge of every 401 (RFC 6750 section 3); a token that was sent and refused adds `error="invalid_token"`. */
 const bearerChallenge = 'Bearer realm="recourse"';
 
@@ -323,14 +342,21 @@ function bearerToken(header: string): string | null {
 }
 
 /** The caller's role, or an error: 401 without a valid credential, 403 when the role may not do this. */
-function authorize(request: FastifyRequest, access: Access, options: HttpServerOptions): Role | null {
+function authorize(
+  request: FastifyRequest,
+  access: Access,
+  options: HttpServerOptions,
+  throttle: TokenThrottle,
+): Role | null {
   if (access === 'public') return null;
   const header = request.headers.authorization;
   let role: Role | null;
   if (header !== undefined) {
+    refuseWhileThrottled(throttle, request.ip);
     const bearer = bearerToken(header);
     role = bearer === null ? null : options.tokens.lookup(bearer);
     if (role === null) {
+      throttle.refused(request.ip);
       throw new HttpError(
         401,
         'unauthorized',
@@ -445,16 +471,25 @@ function browserEntry(
   reply: FastifyReply,
   options: HttpServerOptions,
   web: WebAssets | null,
+  throttle: TokenThrottle,
 ) {
   const token = (request.query as Record<string, unknown>).token;
   if (token !== undefined) {
+    if (throttle.waitMs(request.ip) > 0)
+      return reply.code(303).header('location', '/sign-in?error=too_many_refused_tokens').send();
     // `?token=A&token=B` (an array) signs nobody in, and the tokens do not stay in the address bar either.
     const grant = typeof token === 'string' ? options.tokens.session(options.cookieKey, token) : null;
-    if (grant === null) return reply.code(303).header('location', '/sign-in?error=invalid_token').send();
+    if (grant === null) {
+      throttle.refused(request.ip);
+      return reply.code(303).header('location', '/sign-in?error=invalid_token').send();
+    }
     return reply
       .code(303)
       .header('location', '/')
-      .header('set-cookie', sessionCookie(options.cookieKey, grant, Date.now()))
+      .header(
+        'set-cookie',
+        sessionCookie(options.cookieKey, grant, Date.now(), reachedOverHttps(request.headers)),
+      )
       .send();
   }
   return page(request, reply, web);
@@ -468,5 +503,5 @@ function page(request: FastifyRequest, reply: FastifyReply, web: WebAssets | nul
     .type('text/html; charset=utf-8');
   if (web !== null) return reply.send(web.index);
   const error = (request.query as Record<string, unknown>).error;
-  return reply.send(landingPage(error === 'invalid_token' ? 'That token is not valid.' : null));
+  return reply.send(landingPage(signInProblems[String(error)] ?? null));
 }

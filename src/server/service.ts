@@ -1,3 +1,4 @@
+import type { TokenThrottleLimits } from './token-throttle.js';
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
@@ -38,6 +39,8 @@ export interface ServiceOptions {
   readonly ackTimeoutMs?: number;
   /** Bounds on open event streams, in all and per role (`defaultStreamLimits`: 512 and 256). */
   readonly streamLimits?: StreamLimits;
+  /** Refused tokens one client address may send a minute before it must wait (`HttpServerOptions.tokenThrottle`). */
+  readonly tokenThrottle?: TokenThrottleLimits;
   /** How many events the log keeps for clients that resume (100,000 by default; also pruned after 24 h). */
   readonly eventsKept?: number;
   /** Runs attempts in process instead (the demo fleet, an embedding host). */
@@ -192,6 +195,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     logger: log,
     ...(options.webRoot === undefined ? {} : { webRoot: options.webRoot }),
     ...(options.streamLimits === undefined ? {} : { streamLimits: options.streamLimits }),
+    ...(options.tokenThrottle === undefined ? {} : { tokenThrottle: options.tokenThrottle }),
     endpoints: [
       metricsEndpoint(metrics),
       ...planEndpoints(plans),

@@ -38,7 +38,9 @@ export interface LiveService {
 
 /** A real service on a real SQLite file in a fresh temporary folder, listening on a free loopback port. */
 export async function startLiveService(
-  options: Partial<Pick<ServiceOptions, 'logLevel' | 'logDestination' | 'ackTimeoutMs'>> = {},
+  options: Partial<
+    Pick<ServiceOptions, 'logLevel' | 'logDestination' | 'ackTimeoutMs' | 'tokenThrottle'>
+  > = {},
 ): Promise<LiveService> {
   const folder = await mkdtemp(join(tmpdir(), 'recourse-server-'));
   const database = join(folder, 'recourse.db');
@@ -49,6 +51,9 @@ export async function startLiveService(
     tokens: allRoles.map((role) => ({ role, token: roleTokens[role] })),
     version: 'test',
     logLevel: 'silent',
+    // The suites send hundreds of refused tokens from one address on purpose (every endpoint, every wrong
+    // credential); token-throttle.test.ts tests the limit itself.
+    tokenThrottle: { failures: 1_000_000, windowMs: 60_000 },
     ...options,
   });
   return {

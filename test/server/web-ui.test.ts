@@ -214,6 +214,39 @@ describe('sign-in and sign-out', () => {
     expect(answer.body).toMatchObject({ errors: [{ path: '/token' }] });
   });
 
+  it('behind a TLS proxy (X-Forwarded-Proto: https) the cookie is Secure, so it never travels over plain HTTP', async () => {
+    const link = await fetch(`${live.url}/?token=${tokens.viewer}`, {
+      redirect: 'manual',
+      headers: { 'x-forwarded-proto': 'https' },
+    });
+    expect(link.headers.get('set-cookie')).toMatch(/; Max-Age=43200; Secure$/);
+    const signIn = await call(
+      live.url,
+      null,
+      'POST',
+      '/v1/sign-in',
+      { token: tokens.viewer },
+      {
+        ...origin(),
+        'x-forwarded-proto': 'https, http',
+      },
+    );
+    expect(signIn.headers.get('set-cookie')).toMatch(/; Max-Age=43200; Secure$/);
+    const signOut = await call(live.url, null, 'POST', '/v1/sign-out', undefined, {
+      ...origin(),
+      'x-forwarded-proto': 'https',
+    });
+    expect(signOut.headers.get('set-cookie')).toBe(
+      'recourse_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0; Secure',
+    );
+    // Plain HTTP said by the proxy: no Secure (the browser would drop the cookie).
+    const plain = await fetch(`${live.url}/?token=${tokens.viewer}`, {
+      redirect: 'manual',
+      headers: { 'x-forwarded-proto': 'http' },
+    });
+    expect(plain.headers.get('set-cookie')).toMatch(/; Max-Age=43200$/);
+  });
+
   it('POST /v1/sign-out with our Origin: 204 and the cookie cleared', async () => {
     const answer = await call(live.url, null, 'POST', '/v1/sign-out', undefined, origin());
     expect(answer.status).toBe(204);

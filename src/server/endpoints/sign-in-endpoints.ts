@@ -1,15 +1,27 @@
 import type { z } from 'zod';
-import { clearedSessionCookie, isSameOrigin, sessionCookie, type TokenTable } from '../auth.js';
+import {
+  clearedSessionCookie,
+  isSameOrigin,
+  reachedOverHttps,
+  sessionCookie,
+  type TokenTable,
+} from '../auth.js';
 import { endpoint, type Endpoint, type EndpointContext } from '../endpoint.js';
 import { HttpError } from '../http-errors.js';
 import { signInBody } from '../schemas.js';
+import { refuseWhileThrottled, type TokenThrottle } from '../token-throttle.js';
 
 /**
  * The web UI's sign-in: a configured token traded for the signed session cookie, and sign-out. Both need the
  * server's own `Origin` (another site's page must not sign a browser in as someone else, login CSRF, nor out).
  * The token is compared in constant time and never echoed or logged.
  */
-export function signInEndpoints(tokens: TokenTable, cookieKey: Buffer, now: () => number): Endpoint[] {
+export function signInEndpoints(
+  tokens: TokenTable,
+  cookieKey: Buffer,
+  throttle: TokenThrottle,
+  now: () => number,
+): Endpoint[] {
   return [
     endpoint<z.infer<typeof signInBody>>({
       method: 'POST',
@@ -18,15 +30,27 @@ export function signInEndpoints(tokens: TokenTable, cookieKey: Buffer, now: () =
       tag: 'meta',
       summary: 'Trade a configured token `{token}` for the browser’s session cookie (same-origin only)',
       body: signInBody,
-      responses: { 204: 'signed in: `Set-Cookie`', 401: 'unknown token', 403: '`cross_origin`' },
-      handler({ body, headers }) {
+      responses: {
+        204: 'signed in: `Set-Cookie`',
+        401: 'unknown token',
+        403: '`cross_origin`',
+        429: '`too_many_refused_tokens`',
+      },
+      handler({ body, headers, request }) {
         requireSameOrigin(headers);
+        refuseWhileThrottled(throttle, request.ip);
         const grant = tokens.session(cookieKey, body.token);
-        if (grant === null) throw new HttpError(401, 'unauthorized', 'that token is not valid');
+        if (grant === null) {
+          throttle.refused(request.ip);
+          throw new HttpError(401, 'unauthorized', 'that token is not valid');
+        }
         return Promise.resolve({
           status: 204,
           body: null,
-          headers: { 'set-cookie': sessionCookie(cookieKey, grant, now()), 'cache-control': 'no-store' },
+          headers: {
+            'set-cookie': sessionCookie(cookieKey, grant, now(), reachedOverHttps(headers)),
+            'cache-control': 'no-store',
+          },
         });
       },
     }),
@@ -42,7 +66,10 @@ export function signInEndpoints(tokens: TokenTable, cookieKey: Buffer, now: () =
         return Promise.resolve({
           status: 204,
           body: null,
-          headers: { 'set-cookie': clearedSessionCookie(), 'cache-control': 'no-store' },
+          headers: {
+            'set-cookie': clearedSessionCookie(reachedOverHttps(headers)),
+            'cache-control': 'no-store',
+          },
         });
       },
     }),

@@ -6,14 +6,18 @@ const maxTokenLength = 512;
 /**
  * Signing in trades a token for the session cookie (`POST /v1/sign-in`); the token never goes into the address
  * bar. `/?token=TOKEN` (the link `recourse serve` prints) does the same exchange on the server and lands here
- * with `?error=invalid_token` when the token is unknown. `ended`: a signed-in page was refused (401), which is said,
+ * with `?error=invalid_token` when the token is unknown (`too_many_refused_tokens` when this address must wait). `ended`: a signed-in page was refused (401), which is said,
  * since the request that met it was not carried out.
  */
+/** What a refused sign-in says, by the `?error=` the sign-in link sends a browser back with. */
+const linkProblems: Readonly<Record<string, string>> = {
+  invalid_token: 'That token is not valid. Check it and try again.',
+  too_many_refused_tokens:
+    'Too many tokens were refused from this address. Wait a minute, then try again with the right one.',
+};
+
 export function SignIn(props: { readonly ended: boolean; readonly onSignedIn: () => void }) {
-  const initialProblem =
-    new URLSearchParams(window.location.search).get('error') === 'invalid_token'
-      ? 'That token is not valid. Check it and try again.'
-      : null;
+  const initialProblem = linkProblems[new URLSearchParams(window.location.search).get('error') ?? ''] ?? null;
   const [token, setToken] = useState('');
   const [problem, setProblem] = useState<string | null>(initialProblem);
   const [busy, setBusy] = useState(false);
@@ -40,10 +44,12 @@ export function SignIn(props: { readonly ended: boolean; readonly onSignedIn: ()
     } catch (error) {
       setProblem(
         error instanceof ApiError && error.status === 401
-          ? 'That token is not valid. Check it and try again.'
-          : error instanceof Error
-            ? error.message
-            : 'Signing in failed.',
+          ? linkProblems.invalid_token!
+          : error instanceof ApiError && error.status === 429
+            ? linkProblems.too_many_refused_tokens!
+            : error instanceof Error
+              ? error.message
+              : 'Signing in failed.',
       );
     } finally {
       setBusy(false);

@@ -1,0 +1,115 @@
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TokenThrottle } from '../../src/server/token-throttle.js';
+import { bearer, call, roleTokens, startLiveService, type LiveService } from './live-service.js';
+
+/** A GET from another loopback address (127.0.0.2), as a second client on another host would be. */
+function getFrom(localAddress: string, url: string, path: string, token: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      url + path,
+      { localAddress, headers: { authorization: `Bearer ${token}` } },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('refused tokens from one address are throttled', () => {
+  let live: LiveService;
+  beforeAll(async () => {
+    live = await startLiveService({ tokenThrottle: { failures: 3, windowMs: 60_000 } });
+  });
+  afterAll(() => live?.close());
+
+  it('after 3 refused tokens every token it sends is refused 429 with Retry-After, the right one too; another address is not', async () => {
+    for (let i = 0; i < 3; i++) {
+      const refused = await call(live.url, {
+        method: 'GET',
+        path: '/v1/routes',
+        headers: { authorization: `Bearer wrong-token-${i}-0123456789` },
+      });
+      expect(refused.status).toBe(401);
+    }
+    const right = await call(live.url, { method: 'GET', path: '/v1/routes', headers: bearer('viewer') });
+    expect(right.status).toBe(429);
+    expect(right.json).toMatchObject({ error: { code: 'too_many_refused_tokens' } });
+    const wait = Number(right.headers.get('retry-after'));
+    expect(wait).toBeGreaterThanOrEqual(1);
+    expect(wait).toBeLessThanOrEqual(60);
+    expect(right.text).not.toContain(roleTokens.viewer);
+
+    // Signing in from the same address: refused before the token is looked at.
+    const signIn = await call(live.url, {
+      method: 'POST',
+      path: '/v1/sign-in',
+      headers: { origin: live.url },
+      body: { token: roleTokens.admin },
+    });
+    expect(signIn.status).toBe(429);
+    expect(signIn.headers.get('set-cookie')).toBeNull();
+    // The sign-in link: sent back to the sign-in page with the reason, no cookie.
+    const link = await call(live.url, { method: 'GET', path: `/?token=${roleTokens.admin}` });
+    expect(link.status).toBe(303);
+    expect(link.headers.get('location')).toBe('/sign-in?error=too_many_refused_tokens');
+    expect(link.headers.get('set-cookie')).toBeNull();
+
+    // A client on another address is not held back by this one.
+    expect(await getFrom('127.0.0.2', live.url, '/v1/routes', roleTokens.viewer)).toBe(200);
+    // Public endpoints need no token and stay open.
+    expect((await call(live.url, { method: 'GET', path: '/healthz' })).status).toBe(200);
+  });
+
+  it('a session cookie is not a guess and is not throttled', async () => {
+    const other = await startLiveService({ tokenThrottle: { failures: 1, windowMs: 60_000 } });
+    try {
+      const signIn = await call(other.url, {
+        method: 'POST',
+        path: '/v1/sign-in',
+        headers: { origin: other.url },
+        body: { token: roleTokens.viewer },
+      });
+      expect(signIn.status).toBe(204);
+      const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
+      const wrong = await call(other.url, {
+        method: 'GET',
+        path: '/v1/routes',
+        headers: { authorization: 'Bearer wrong-token-0123456789' },
+      });
+      expect(wrong.status).toBe(401);
+      const withCookie = await call(other.url, { method: 'GET', path: '/v1/routes', headers: { cookie } });
+      expect(withCookie.status).toBe(200);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('TokenThrottle', () => {
+  it('lets an address try again when its oldest refusal leaves the window, and forgets quiet addresses', () => {
+    let now = 1_000;
+    const throttle = new TokenThrottle({ failures: 2, windowMs: 10_000 }, () => now);
+    throttle.refused('a');
+    now += 4_000;
+    throttle.refused('a');
+    expect(throttle.waitMs('a')).toBe(6_000);
+    expect(throttle.waitMs('b')).toBe(0);
+    now += 6_000;
+    expect(throttle.waitMs('a')).toBe(0);
+    throttle.refused('a');
+    expect(throttle.waitMs('a')).toBe(4_000);
+    now += 20_000;
+    expect(throttle.waitMs('a')).toBe(0);
+  });
+
+  it('remembers at most 10,000 addresses: a spray of addresses cannot grow memory without bound', () => {
+    const throttle = new TokenThrottle({ failures: 1, windowMs: 60_000 }, () => 0);
+    for (let i = 0; i < 10_005; i++) throttle.refused(`10.0.${i >> 8}.${i & 255}`);
+    expect(throttle.waitMs('10.0.0.0')).toBe(0);
+    expect(throttle.waitMs('10.0.39.20')).toBe(60_000);
+  });
+});
