@@ -170,8 +170,12 @@ const specs: readonly ExceptionSpec[] = [
   { id: 'sdk.request_too_large_error.v1', names: ['requesttoolargeerror'], code: 'request_too_large' },
   {
     id: 'sdk.budget_exceeded_error.v1',
-    names: ['budgetexceedederror', 'servicequotaexceededexception'],
+    // A gateway's `ExceededBudget: User=... over budget` is the key's spend budget; a task's own budget ("Task
+    // exceeded maximum budget of $10.00", an agent's per-run cap) is the run's setting, not an account's quota.
+    names: ['budgetexceedederror', 'servicequotaexceededexception', 'exceededbudget'],
     code: 'quota_limited',
+    unless:
+      /\b(?:task|run|session|conversation|agent|step) (?:has )?exceeded (?:its |the )?(?:maximum |max )?budget\b/,
   },
   {
     id: 'sdk.user_abort_error.v1',

@@ -124,7 +124,7 @@ export const localRules: readonly Rule[] = [
       ],
       // A local model server's "decoder prompt ... is longer than the maximum model length" is the prompt's length,
       // even when the server answers it with a 500.
-      text: /maximum context length|longer than the maximum model length|context[ _](?:length|window)(?: (?:limit|size))? (?:exceeded|is exceeded)|context_length_exceeded|contextwindowexceeded|(?:exceeds?|exceeded|longer than|larger than|beyond) (?:the )?(?:model'?s? |maximum |max )?(?:context|context window|context length|context limit)|exceed context limit|prompt is too long|input is too long|too many (?:input )?tokens in (?:the )?(?:prompt|request|input)|input (?:token count|tokens?)[^\n]{0,40}exceeds? the maximum|reduce the length of the messages|prompt (?:token count|tokens?) (?:of \d+ )?exceeds|request size exceeds model context window|context (?:is )?too (?:long|large)|context size (?:has been )?exceeded/,
+      text: /maximum context length|longer than the maximum model length|context[ _](?:length|window)(?: (?:limit|size))? (?:exceeded|is exceeded)|context_length_exceeded|contextwindowexceeded|(?:exceeds?|exceeded|longer than|larger than|beyond) (?:the )?(?:model'?s? |maximum |max |available )?(?:context|context window|context length|context limit)|exceed context limit|prompt is too long|input is too long|too many (?:input )?tokens in (?:the )?(?:prompt|request|input)|input (?:token count|tokens?)[^\n]{0,40}exceeds? the maximum|reduce the length of the messages|prompt (?:token count|tokens?) (?:of \d+ )?exceeds|request size exceeds model context window|context (?:is )?too (?:long|large)|context size (?:has been )?exceeded/,
       // A server that failed while computing the context length failed; the prompt's length is not the cause.
       unless: /internal error computing/,
     },
@@ -282,6 +282,19 @@ export const localRules: readonly Rule[] = [
         'edquot',
       ],
       text: /\benoent\b|no such file or directory|uv_spawn|command not found|is not recognized as an internal or external command|cannot find module|err_module_not_found|javascript heap out of memory|out of memory|requires more system memory|more (?:system |gpu |v)?memory than (?:is )?available|segmentation fault|core dumped|\benospc\b|no space left on device|\bemfile\b|too many open files|serialize binary|serialization error|maxfilereadtokenexceedederror|file content \(\d{1,9} tokens\) exceeds maximum allowed tokens|npm err(?:or|!)?:? code|\betarget\b|no matching version found|agent loop died unexpectedly|session configured event was not the first|llama\.cpp error|failed to load (?:the )?model\b|model loading (?:was )?stopped|insufficient system resources|attempt to (?:call|index) (?:field|a nil value|local|global|upvalue)|llama runner process has terminated|runner process (?:has )?terminated|\b(?:is|are) not installed\b|(?<!(?:invokeendpoint|amazonaws|sagemaker)[\s\S]{0,400})\bhas no worker to serve (?:the )?inference request\b|(?<!(?:invokeendpoint|amazonaws|sagemaker)[\s\S]{0,400})\bscale workers api\b|\bdisk quota exceeded\b|\bedquot\b/,
+    },
+  },
+  {
+    id: 'local.chat_template.v1',
+    description:
+      "A model server failed to render the chat template (a Jinja error quoting the template's own `{%- set ... %}` source, \"error rendering chat template\"): the local runtime's template or the request's messages, not a provider that failed to serve; retrying renders it the same way, whatever 5xx it came under",
+    tier: 'signature',
+    priority: 40,
+    code: 'local_runtime',
+    confidence: 'medium',
+    when: {
+      keywords: ['template', 'jinja', 'jinja2', 'templateerror', 'templatesyntaxerror', 'set', 'if', 'for'],
+      text: /\{%-?\s{0,3}(?:set|if|elif|for|macro)\s|\b(?:error|failed) (?:while )?(?:rendering|applying|to render|to apply) (?:the )?chat[ _]template\b|\bchat[ _]template (?:error|rendering failed)\b|\bjinja2?\.exceptions\.|\btemplate(?:syntax)?error\b[^\n]{0,80}\bjinja/,
     },
   },
   {

@@ -108,7 +108,7 @@ function structuredRateLimitItems(
 /**
  * A response's rate-limit headers as an SDK or a log printed them inside the text (`'anthropic-ratelimit-requests-reset':
  * '2024-03-26T20:00:00Z'`, `x-ratelimit-reset-tokens: 6m0s`): the same reading as `headerHints`, over the pairs found
- * in the lower-cased text. `retry-after` is left out: printed alone it is as often a client's own setting.
+ * in the lower-cased text. `retry-after` is read only beside them: printed alone it is as often a client's own setting.
  */
 export function quotedHeaderHints(text: string, referenceMs: number): RawHints {
   const pairs: Array<[string, string]> = [];
@@ -117,11 +117,22 @@ export function quotedHeaderHints(text: string, referenceMs: number): RawHints {
     const value = m[2]!;
     pairs.push([m[1]!, /^\d{4}-\d{2}-\d{2}t/.test(value) ? value.toUpperCase() : value]);
   }
-  return pairs.length === 0
-    ? {}
-    : { ...resetHint(pairs, (n) => pairs.find(([k]) => k === n)?.[1], referenceMs) };
+  if (pairs.length === 0) return {};
+  // Beside those, a `retry-after` is the same response's header (a printed header map), not a client's setting.
+  const retryAfter = quotedRetryAfter.exec(text);
+  return {
+    ...(retryAfter === null ? {} : { retryAfter: { delaySeconds: Number(retryAfter[1]) } }),
+    ...resetHint(pairs, (n) => pairs.find(([k]) => k === n)?.[1], referenceMs),
+  };
 }
 
-/** `name: value`, `'name': 'value'` or `"name": "value"` for the rate-limit reset and remaining headers. */
+/** A printed `retry-after` header in seconds, in the shapes `quotedRateLimitHeader` reads. */
+const quotedRetryAfter =
+  /['"]?\bretry-after['"]?\s{0,2}(?:=>|[:=])\s{0,2}\[?\s{0,2}['"]?(\d{1,10}(?:\.\d{1,9})?)(?![\d.:])/;
+
+/**
+ * `name: value`, `'name': 'value'`, `"name": "value"` or an Elixir map's `"name" => ["value"]` for the rate-limit
+ * reset and remaining headers.
+ */
 const quotedRateLimitHeader =
-  /['"]?((?:anthropic-ratelimit|x-ratelimit)-[a-z-]{1,40})['"]?\s{0,2}[:=]\s{0,2}['"]?([0-9][0-9a-z:.+-]{0,40})/g;
+  /['"]?((?:anthropic-ratelimit|x-ratelimit)-[a-z-]{1,40})['"]?\s{0,2}(?:=>|[:=])\s{0,2}\[?\s{0,2}['"]?([0-9][0-9a-z:.+-]{0,40})/g;
