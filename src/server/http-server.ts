@@ -124,7 +124,8 @@ export interface HttpServerOptions {
  */
 export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   const { context } = options;
-  const throttle = new TokenThrottle(options.tokenThrottle ?? defaultTokenThrottle, () => Date.now());
+  // A monotonic clock: the wall clock stepped back (NTP) would hold an address for the step, stepped forward free it.
+  const throttle = new TokenThrottle(options.tokenThrottle ?? defaultTokenThrottle, () => performance.now());
   const app: FastifyInstance = Fastify({
     bodyLimit: bodyLimitBytes,
     ...(options.logger === undefined ? { logger: false } : { loggerInstance: options.logger }),

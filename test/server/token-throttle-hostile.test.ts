@@ -1,0 +1,52 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { bearer, call, startLiveService, type LiveService } from './live-service.js';
+
+/** A wrong bearer token, different each time. */
+function wrong(i: number): Record<string, string> {
+  return { authorization: `Bearer wrong-token-${i}-0123456789` };
+}
+
+async function refuseTimes(live: LiveService, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    const refused = await call(live.url, { method: 'GET', path: '/v1/routes', headers: wrong(i) });
+    expect(refused.status).toBe(401);
+  }
+}
+
+describe('the throttle measures its window on a clock that does not jump', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('the wall clock stepped back an hour (NTP) does not lock an address out for that hour', async () => {
+    const live = await startLiveService({ tokenThrottle: { failures: 2, windowMs: 300 } });
+    try {
+      await refuseTimes(live, 2);
+      expect(
+        (await call(live.url, { method: 'GET', path: '/v1/routes', headers: bearer('viewer') })).status,
+      ).toBe(429);
+      const wall = Date.now.bind(Date);
+      vi.spyOn(Date, 'now').mockImplementation(() => wall() - 3_600_000);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      const right = await call(live.url, { method: 'GET', path: '/v1/routes', headers: bearer('viewer') });
+      expect(right.headers.get('retry-after')).toBeNull();
+      expect(right.status).toBe(200);
+    } finally {
+      vi.restoreAllMocks();
+      await live.close();
+    }
+  });
+
+  it('the wall clock stepped forward an hour does not end the wait early', async () => {
+    const live = await startLiveService({ tokenThrottle: { failures: 2, windowMs: 60_000 } });
+    try {
+      await refuseTimes(live, 2);
+      const wall = Date.now.bind(Date);
+      vi.spyOn(Date, 'now').mockImplementation(() => wall() + 3_600_000);
+      const right = await call(live.url, { method: 'GET', path: '/v1/routes', headers: bearer('viewer') });
+      expect(right.status).toBe(429);
+      expect(Number(right.headers.get('retry-after'))).toBeGreaterThan(50);
+    } finally {
+      vi.restoreAllMocks();
+      await live.close();
+    }
+  });
+});
