@@ -76,6 +76,8 @@ function commonResponses(e: Endpoint): Record<number, string> {
     responses[401] = '`unauthorized`: no or unknown credential (`WWW-Authenticate: Bearer`)';
     responses[403] =
       '`forbidden`: the role may not; `cross_origin`: a change with the cookie from another origin';
+    responses[429] =
+      '`too_many_refused_tokens`: this client address sent too many refused tokens (`Retry-After`), whatever token it sends now';
   }
   if (e.body !== undefined) {
     responses[400] = '`malformed_json`: the body is not JSON';

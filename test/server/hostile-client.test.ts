@@ -169,14 +169,14 @@ describe('recourse_route_actions_total', () => {
 });
 
 describe('/openapi.json', () => {
-  it('tells every refusal an endpoint may answer (401, 403, 400, 413, 415, 422), each with the error shape', async () => {
+  it('tells every refusal an endpoint may answer (401, 403, 429, 400, 413, 415, 422), each with the error shape', async () => {
     type Responses = Record<string, { content?: { 'application/json': { schema: { $ref: string } } } }>;
     const document = (await (await fetch(`${suite.url}/openapi.json`)).json()) as {
       paths: Record<string, Record<string, { responses: Responses }>>;
       components: { schemas: { Error: { required: string[] } } };
     };
     const action = document.paths['/v1/routes/{id}/actions']!.post!.responses;
-    for (const status of ['400', '401', '403', '404', '409', '413', '415', '422']) {
+    for (const status of ['400', '401', '403', '404', '409', '413', '415', '422', '429']) {
       expect(action[status]?.content?.['application/json'].schema.$ref).toBe('#/components/schemas/Error');
     }
     expect(action['200']!.content).toBeUndefined();
@@ -186,6 +186,7 @@ describe('/openapi.json', () => {
       '403',
       '404',
       '422',
+      '429',
     ]);
     // Public: no credential to refuse; an unknown query parameter is 422 here too.
     expect(Object.keys(document.paths['/healthz']!.get!.responses).sort()).toEqual(['200', '422']);

@@ -50,3 +50,32 @@ describe('the throttle measures its window on a clock that does not jump', () =>
     }
   });
 });
+
+describe('/openapi.json tells of the throttle', () => {
+  it('every endpoint that takes a token may answer 429 too_many_refused_tokens, and says so', async () => {
+    const live = await startLiveService();
+    try {
+      type Operation = {
+        responses: Record<string, unknown>;
+        'x-recourse-access'?: string;
+        security?: unknown[];
+      };
+      const document = (await call(live.url, { method: 'GET', path: '/openapi.json' })).json as {
+        paths: Record<string, Record<string, Operation>>;
+      };
+      const missing: string[] = [];
+      let checked = 0;
+      for (const [path, operations] of Object.entries(document.paths)) {
+        for (const [method, operation] of Object.entries(operations)) {
+          if (operation.responses['401'] === undefined) continue;
+          checked += 1;
+          if (operation.responses['429'] === undefined) missing.push(`${method.toUpperCase()} ${path}`);
+        }
+      }
+      expect(checked).toBeGreaterThan(10);
+      expect(missing).toEqual([]);
+    } finally {
+      await live.close();
+    }
+  });
+});
