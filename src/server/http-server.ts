@@ -316,11 +316,17 @@ function callerToken(request: FastifyRequest, options: HttpServerOptions): strin
   return cookie === null ? null : sessionFingerprint(cookie);
 }
 
-/** What the plain landing page says for the `?error=` a refused `/?token=` was sent back with. */
-const signInProblems: Readonly<Record<string, string>> = {
-  invalid_token: 'That token is not valid.',
-  too_many_refused_tokens: 'Too many tokens were refused from this address: wait a minute, then try again.',
-};
+/**
+ * What the plain landing page says for the `?error=` a refused `/?token=` was sent back with. A Map, not an object:
+ * `?error=constructor` (or `toString`, `__proto__`) must name no problem, not an inherited member.
+ */
+const signInProblems: ReadonlyMap<string, string> = new Map([
+  ['invalid_token', 'That token is not valid.'],
+  [
+    'too_many_refused_tokens',
+    'Too many tokens were refused from this address: wait a minute, then try again.',
+  ],
+]);
 
 /** The challenge of every 401 (RFC 6750 section 3); a token that was sent and refused adds `error="invalid_token"`. */
 const bearerChallenge = 'Bearer realm="recourse"';
@@ -504,5 +510,5 @@ function page(request: FastifyRequest, reply: FastifyReply, web: WebAssets | nul
     .type('text/html; charset=utf-8');
   if (web !== null) return reply.send(web.index);
   const error = (request.query as Record<string, unknown>).error;
-  return reply.send(landingPage(signInProblems[String(error)] ?? null));
+  return reply.send(landingPage(typeof error === 'string' ? (signInProblems.get(error) ?? null) : null));
 }

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { bearer, call, startLiveService, type LiveService } from './live-service.js';
+import { bearer, call, roleTokens, startLiveService, type LiveService } from './live-service.js';
+import { startTestService } from '../helpers/service.js';
 
 /** A wrong bearer token, different each time. */
 function wrong(i: number): Record<string, string> {
@@ -76,6 +77,40 @@ describe('/openapi.json tells of the throttle', () => {
       expect(missing).toEqual([]);
     } finally {
       await live.close();
+    }
+  });
+});
+
+describe('a sign-in link sent back with an ?error= that names no problem', () => {
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf'])(
+    '/sign-in?error=%s shows no problem (and nothing of the JavaScript object it names)',
+    async (name) => {
+      const { service, stop } = await startTestService({ webRoot: null });
+      try {
+        for (const path of [`/sign-in?error=${name}`, `/?error=${name}`]) {
+          const answer = await call(service.url, { method: 'GET', path });
+          expect(answer.status).toBe(200);
+          expect(answer.text).toContain('The service is running');
+          expect(answer.text).not.toContain('role="alert"');
+          expect(answer.text).not.toMatch(/native code|\[object Object\]/);
+        }
+      } finally {
+        await stop();
+      }
+    },
+  );
+
+  it('the known problems are still said', async () => {
+    const { service, stop } = await startTestService({ webRoot: null });
+    try {
+      const answer = await call(service.url, {
+        method: 'GET',
+        path: '/sign-in?error=too_many_refused_tokens',
+      });
+      expect(answer.text).toContain('Too many tokens were refused from this address');
+      expect(answer.text).not.toContain(roleTokens.admin);
+    } finally {
+      await stop();
     }
   });
 });

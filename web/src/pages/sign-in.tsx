@@ -4,20 +4,26 @@ import { api, ApiError } from '../api.js';
 const maxTokenLength = 512;
 
 /**
+ * What a refused sign-in says, by the `?error=` the sign-in link sends a browser back with. A Map, not an object: a
+ * link with `?error=__proto__` (or `constructor`) must name no problem, not hand React an object it cannot render.
+ */
+const invalidToken = 'That token is not valid. Check it and try again.';
+const tooManyRefused =
+  'Too many tokens were refused from this address. Wait a minute, then try again with the right one.';
+const linkProblems: ReadonlyMap<string, string> = new Map([
+  ['invalid_token', invalidToken],
+  ['too_many_refused_tokens', tooManyRefused],
+]);
+
+/**
  * Signing in trades a token for the session cookie (`POST /v1/sign-in`); the token never goes into the address
  * bar. `/?token=TOKEN` (the link `recourse serve` prints) does the same exchange on the server and lands here
  * with `?error=invalid_token` when the token is unknown (`too_many_refused_tokens` when this address must wait). `ended`: a signed-in page was refused (401), which is said,
  * since the request that met it was not carried out.
  */
-/** What a refused sign-in says, by the `?error=` the sign-in link sends a browser back with. */
-const linkProblems: Readonly<Record<string, string>> = {
-  invalid_token: 'That token is not valid. Check it and try again.',
-  too_many_refused_tokens:
-    'Too many tokens were refused from this address. Wait a minute, then try again with the right one.',
-};
-
 export function SignIn(props: { readonly ended: boolean; readonly onSignedIn: () => void }) {
-  const initialProblem = linkProblems[new URLSearchParams(window.location.search).get('error') ?? ''] ?? null;
+  const initialProblem =
+    linkProblems.get(new URLSearchParams(window.location.search).get('error') ?? '') ?? null;
   const [token, setToken] = useState('');
   const [problem, setProblem] = useState<string | null>(initialProblem);
   const [busy, setBusy] = useState(false);
@@ -44,9 +50,9 @@ export function SignIn(props: { readonly ended: boolean; readonly onSignedIn: ()
     } catch (error) {
       setProblem(
         error instanceof ApiError && error.status === 401
-          ? linkProblems.invalid_token!
+          ? invalidToken
           : error instanceof ApiError && error.status === 429
-            ? linkProblems.too_many_refused_tokens!
+            ? tooManyRefused
             : error instanceof Error
               ? error.message
               : 'Signing in failed.',
