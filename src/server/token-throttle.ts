@@ -1,9 +1,16 @@
+import { isIPv4, isIPv6 } from 'node:net';
 import { HttpError } from './http-errors.js';
 
 /** How many refused tokens one client address may send in a window before it must wait. */
 export interface TokenThrottleLimits {
   readonly failures: number;
   readonly windowMs: number;
+  /**
+   * Count loopback clients too (false by default): every local client (the adapter, the CLI, a browser, a reverse
+   * proxy on this host) shares 127.0.0.1, so one of them with a wrong token would lock all of them out, and whoever
+   * can reach loopback already runs on this machine.
+   */
+  readonly countLoopback?: boolean;
 }
 
 /**
@@ -31,20 +38,30 @@ export class TokenThrottle {
 
   /** How long `address` must wait before a token it sends is looked at, in ms; 0 when it need not. */
   waitMs(address: string): number {
-    const times = this.recent(address);
+    const key = this.keyOf(address);
+    if (key === null) return 0;
+    const times = this.recent(key);
     if (times.length < this.limits.failures) return 0;
     return Math.max(1, times[0]! + this.limits.windowMs - this.now());
   }
 
   /** A token `address` sent was refused. */
   refused(address: string): void {
-    const times = this.recent(address);
+    const key = this.keyOf(address);
+    if (key === null) return;
+    const times = this.recent(key);
     times.push(this.now());
     // Only the last `failures` matter: the wait ends when the oldest of them leaves the window.
     if (times.length > this.limits.failures) times.splice(0, times.length - this.limits.failures);
-    this.refusals.delete(address);
-    this.refusals.set(address, times);
+    this.refusals.delete(key);
+    this.refusals.set(key, times);
     if (this.refusals.size > maxAddresses) this.refusals.delete(this.refusals.keys().next().value!);
+  }
+
+  /** Whom `address` counts for: null for loopback (unless counted), else `clientKey`. */
+  private keyOf(address: string): string | null {
+    const key = clientKey(address);
+    return key.loopback && this.limits.countLoopback !== true ? null : key.key;
   }
 
   private recent(address: string): number[] {
@@ -69,4 +86,45 @@ export function refuseWhileThrottled(throttle: TokenThrottle, address: string): 
     {},
     { 'retry-after': String(seconds) },
   );
+}
+
+/**
+ * The client a connection's address stands for: an IPv4 address as it is (an IPv4-mapped IPv6 address as its IPv4
+ * one, so a dual-stack listener counts one client once), an IPv6 address by its /64 (one host holds a whole /64 and
+ * could otherwise rotate through it, a fresh address per guess).
+ */
+export function clientKey(address: string): { readonly key: string; readonly loopback: boolean } {
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address)?.[1];
+  const v4 = mapped ?? (isIPv4(address) ? address : null);
+  if (v4 !== null) return { key: v4, loopback: v4.startsWith('127.') };
+  if (!isIPv6(address)) return { key: address, loopback: false };
+  const groups = ipv6Groups(address.split('%')[0]!);
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
+    // IPv4-mapped, written in hex (`::ffff:c000:280`): the IPv4 client it is.
+    const [hi, lo] = [groups[6]!, groups[7]!];
+    return clientKey(`${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`);
+  }
+  const loopback = groups.slice(0, 7).every((g) => g === 0) && groups[7] === 1;
+  return {
+    key: `${groups
+      .slice(0, 4)
+      .map((g) => g.toString(16))
+      .join(':')}::/64`,
+    loopback,
+  };
+}
+
+/** The eight 16-bit groups of an IPv6 address (`::` expanded; a trailing dotted IPv4 part as two groups). */
+function ipv6Groups(address: string): number[] {
+  let text = address.toLowerCase();
+  const dotted = /(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
+  if (dotted !== null) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split('::') as [string, string | undefined];
+  const parse = (part: string) => (part === '' ? [] : part.split(':').map((g) => parseInt(g, 16)));
+  const left = parse(head);
+  const right = tail === undefined ? [] : parse(tail);
+  return [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
 }

@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TokenThrottle } from '../../src/server/token-throttle.js';
+import { clientKey, TokenThrottle } from '../../src/server/token-throttle.js';
 import { bearer, call, roleTokens, startLiveService, type LiveService } from './live-service.js';
 
 /** A GET from another loopback address (127.0.0.2), as a second client on another host would be. */
@@ -22,7 +22,7 @@ function getFrom(localAddress: string, url: string, path: string, token: string)
 describe('refused tokens from one address are throttled', () => {
   let live: LiveService;
   beforeAll(async () => {
-    live = await startLiveService({ tokenThrottle: { failures: 3, windowMs: 60_000 } });
+    live = await startLiveService({ tokenThrottle: { failures: 3, windowMs: 60_000, countLoopback: true } });
   });
   afterAll(() => live?.close());
 
@@ -65,7 +65,9 @@ describe('refused tokens from one address are throttled', () => {
   });
 
   it('a session cookie is not a guess and is not throttled', async () => {
-    const other = await startLiveService({ tokenThrottle: { failures: 1, windowMs: 60_000 } });
+    const other = await startLiveService({
+      tokenThrottle: { failures: 1, windowMs: 60_000, countLoopback: true },
+    });
     try {
       const signIn = await call(other.url, {
         method: 'POST',
@@ -86,6 +88,48 @@ describe('refused tokens from one address are throttled', () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe('refused tokens from loopback', () => {
+  it('are not counted by default: one local client with a wrong token does not lock out the others (the adapter, the CLI)', async () => {
+    const live = await startLiveService({ tokenThrottle: { failures: 2, windowMs: 60_000 } });
+    try {
+      for (let i = 0; i < 5; i++) {
+        const refused = await call(live.url, {
+          method: 'GET',
+          path: '/v1/routes',
+          headers: { authorization: `Bearer wrong-token-${i}-0123456789` },
+        });
+        expect(refused.status).toBe(401);
+      }
+      const right = await call(live.url, { method: 'GET', path: '/v1/routes', headers: bearer('viewer') });
+      expect(right.status).toBe(200);
+    } finally {
+      await live.close();
+    }
+  });
+});
+
+describe('clientKey', () => {
+  it('counts an IPv4-mapped address as its IPv4 one, an IPv6 address by its /64, and knows loopback', () => {
+    expect(clientKey('203.0.113.7')).toEqual({ key: '203.0.113.7', loopback: false });
+    expect(clientKey('::ffff:203.0.113.7')).toEqual({ key: '203.0.113.7', loopback: false });
+    expect(clientKey('::FFFF:127.0.0.1')).toEqual({ key: '127.0.0.1', loopback: true });
+    expect(clientKey('127.8.9.10').loopback).toBe(true);
+    expect(clientKey('::1')).toEqual({ key: '0:0:0:0::/64', loopback: true });
+    expect(clientKey('2001:db8:1:2:aaaa:bbbb:cccc:dddd').key).toBe('2001:db8:1:2::/64');
+    expect(clientKey('2001:db8:1:2::9').key).toBe('2001:db8:1:2::/64');
+    expect(clientKey('2001:db8::1').key).toBe('2001:db8:0:0::/64');
+    expect(clientKey('fe80::1%eth0')).toEqual({ key: 'fe80:0:0:0::/64', loopback: false });
+    expect(clientKey('::ffff:c000:280')).toEqual({ key: '192.0.2.128', loopback: false });
+  });
+
+  it('one host rotating through its /64 is one client to the throttle', () => {
+    const throttle = new TokenThrottle({ failures: 3, windowMs: 60_000 }, () => 0);
+    for (let i = 1; i <= 3; i++) throttle.refused(`2001:db8:1:2::${i.toString(16)}`);
+    expect(throttle.waitMs('2001:db8:1:2:ffff::1')).toBe(60_000);
+    expect(throttle.waitMs('2001:db8:1:3::1')).toBe(0);
   });
 });
 
