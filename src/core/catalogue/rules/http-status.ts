@@ -111,8 +111,14 @@ export const httpStatusRules: readonly Rule[] = [
     code: 'rate_limited',
     confidence: 'medium',
     // A help page explaining that a 429 "is not caused by" the rate limit "but most probably by" another limit; a
-    // failed action on something that is no model call (a token, an image, a package ...).
-    when: { status: [429], unless: new RegExp(`${hedgedCause.source}|${notTheModelCall.source}`) },
+    // failed action on something that is no model call (a token, an image, a package ...); a body typed as an
+    // authentication error whose code is 429 says two opposite things.
+    when: {
+      status: [429],
+      unless: new RegExp(
+        `${hedgedCause.source}|${notTheModelCall.source}|\\btype\\W{1,6}auth(?:entication)?_error\\b`,
+      ),
+    },
   },
   {
     id: 'http.status_499.v1',
