@@ -183,8 +183,9 @@ export class PlanLifecycle {
   }
 
   private async write(tx: StoreTransaction, next: Plan, expectedRevision: number): Promise<void> {
-    // The transaction holds the write lock from its first read (BEGIN IMMEDIATE), so the fence cannot fail here;
-    // if an adapter ever lets it, failing the transaction is right: it then writes nothing.
+    // The transaction holds the plan from its first read (SQLite: BEGIN IMMEDIATE; PostgreSQL: a lock on the plan's
+    // id, taken by `readPlan`), so the fence cannot fail here; if an adapter ever lets it, failing the transaction is
+    // right: it then writes nothing.
     if (!(await tx.updatePlan(next, expectedRevision)))
       throw new Error(`plan ${next.id} changed while it was being written; nothing was saved`);
   }

@@ -18,7 +18,9 @@ describe('the throttle measures its window on a clock that does not jump', () =>
   afterEach(() => vi.restoreAllMocks());
 
   it('the wall clock stepped back an hour (NTP) does not lock an address out for that hour', async () => {
-    const live = await startLiveService({ tokenThrottle: { failures: 2, windowMs: 300, countLoopback: true } });
+    const live = await startLiveService({
+      tokenThrottle: { failures: 2, windowMs: 300, countLoopback: true },
+    });
     try {
       await refuseTimes(live, 2);
       expect(
@@ -37,7 +39,9 @@ describe('the throttle measures its window on a clock that does not jump', () =>
   });
 
   it('the wall clock stepped forward an hour does not end the wait early', async () => {
-    const live = await startLiveService({ tokenThrottle: { failures: 2, windowMs: 60_000, countLoopback: true } });
+    const live = await startLiveService({
+      tokenThrottle: { failures: 2, windowMs: 60_000, countLoopback: true },
+    });
     try {
       await refuseTimes(live, 2);
       const wall = Date.now.bind(Date);

@@ -453,6 +453,13 @@ export class PostgresTransaction implements StoreTransaction {
 
   async readPlan(id: string): Promise<Plan | null> {
     await this.flush();
+    // Every plan write reads its plan first, in its transaction: a lock on the id, held to COMMIT, makes the writes
+    // of one plan take turns across nodes, as SQLite's one writer does, so the second reads what the first wrote.
+    // Without it two nodes creating one plan met a duplicate key, and two changes on one revision failed the fence
+    // (both a 500). The lock is on the id, so it holds before the plan exists.
+    await sql`SELECT pg_advisory_xact_lock(hashtext('recourse.plans:' || current_schema() || ':' || ${id}))`.execute(
+      this.db,
+    );
     return readPlan(this.db, id);
   }
 
