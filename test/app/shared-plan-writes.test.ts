@@ -53,7 +53,9 @@ describe('[PLN-39] plan writes on two nodes of one schema', () => {
 
   it('two changes of one plan fenced on one revision: one applies, the other is refused stale, not a 500', async () => {
     const nodes = await twoSharedNodes(schemas, []);
-    await new PlanService({ lifecycle: new PlanLifecycle(nodes.b.store) }).configure('P2', { max_retries: 1 });
+    await new PlanService({ lifecycle: new PlanLifecycle(nodes.b.store) }).configure('P2', {
+      max_retries: 1,
+    });
     const { watched, aRead, bDone } = slowReadsOnA(nodes.a.store);
     const a = new PlanLifecycle(watched);
     const b = new PlanLifecycle(nodes.b.store);
