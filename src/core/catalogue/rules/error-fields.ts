@@ -1,6 +1,7 @@
 import { serverAuthInstructions } from './tool-accounts.js';
 import type { Rule } from '../rule.js';
 import type { CatalogueCode } from '../codes.js';
+import { unreadHtmlResponse } from './prose.js';
 
 /**
  * Structured error fields in provider bodies: Anthropic `error.type`, OpenAI `error.code`, Google `status` and
@@ -82,8 +83,10 @@ const specs: readonly FieldRuleSpec[] = [
     values: ['api_error'],
     code: 'provider_unavailable',
     generic: true,
-    // "An API error" is the least a body can say: gateways put it around any status, so a status outranks it.
+    // "An API error" is the least a body can say: gateways put it around any status, so a status outranks it. Around
+    // an HTML page the client could not parse it says nothing of who failed.
     priority: -20,
+    unless: unreadHtmlResponse,
   },
   {
     id: 'anthropic.timeout_error.v1',

@@ -1,5 +1,11 @@
 import type { Rule } from '../rule.js';
-import { hedgedCause, loopbackUnknownError, notTheModelCall, notTheProviderAccount } from './prose.js';
+import {
+  hedgedCause,
+  loopbackUnknownError,
+  notTheModelCall,
+  notTheProviderAccount,
+  unreadHtmlResponse,
+} from './prose.js';
 
 /**
  * Bare HTTP status codes, from a structured field or anchored in text. Generic: any specific signature in
@@ -144,8 +150,9 @@ export const httpStatusRules: readonly Rule[] = [
       // A CDN's own verdict on its origin ("503 Server Error: Backend is unhealthy", Varnish and Fastly) names
       // neither the origin nor a provider. An error object typed as the client's bad request under a 5xx
       // (`{"type": "bad_request", ...}` with 500, round 36) contradicts its status: neither says the provider failed.
+      // An HTML page where the client wanted JSON is a response nobody read (`unreadHtmlResponse`).
       unless: new RegExp(
-        String.raw`cannot read propert(?:y|ies) of (?:undefined|null)|\bbackend is unhealthy\b|["']type["']\s{0,3}:\s{0,3}["'](?:bad_request|invalid_request_error)["']|${loopbackUnknownError.source}|${notTheModelCall.source}`,
+        String.raw`cannot read propert(?:y|ies) of (?:undefined|null)|${unreadHtmlResponse.source}|\bbackend is unhealthy\b|["']type["']\s{0,3}:\s{0,3}["'](?:bad_request|invalid_request_error)["']|${loopbackUnknownError.source}|${notTheModelCall.source}`,
       ),
     },
   },

@@ -32,7 +32,8 @@ const modelListCertificateFailure = String.raw`\b(?:fail(?:ed|ure)? to (?:fetch|
 const streamLossVetoes = new RegExp(
   // A stream that names why it ended ("before completion: Proxy request budget exhausted") was ended, not lost.
   // A client that says it will poll again (the job is queued, the stream went quiet) is still waiting, not cut off.
-  `context (?:canceled|cancelled|deadline exceeded)|cancel escalated|before completion: [^\\n]{0,40}budget exhausted|\\b(?:polling|poll) again\\b|${notAFailureReport.source}`,
+  // A relay that ended the stream because the model called a tool the request never declared refused the call.
+  `context (?:canceled|cancelled|deadline exceeded)|cancel escalated|before completion: [^\\n]{0,40}budget exhausted|\\bundeclared (?:client )?tool\\b|\\bonly request-declared tools\\b|\\b(?:polling|poll) again\\b|${notAFailureReport.source}`,
 );
 import type { Rule } from '../rule.js';
 
@@ -191,7 +192,7 @@ export const networkRules: readonly Rule[] = [
       text: /\bfetch\s{1,12}failed|failed to fetch|networkerror when attempting|network request failed|network error(?! while reading)|connection error|unable to connect|could not connect|cannot connect|can.t connect|failed to connect|apiconnectionerror|\bconnecterror\b|error connecting to|you (?:are|appear to be) offline|no internet connection|check your (?:internet|network) (?:connection|configuration|settings)|\beconnaborted\b|tunneling socket could not be established|proxy (?:error|connection failed|authentication required)|not supported by the http2 proxy|error sending request for url|err_connection_(?:refused|reset|closed)|err_internet_disconnected|check your firewall rules and network connection|status code 407\b|407 proxy authentication required|connect tunnel failed|connection failed: connect error/,
       // "Failed to fetch ... { status: 500 }", "Network Error: ... API error: 400": a response came, so the status decides.
       unless: new RegExp(
-        `\\bstatus(?:code)?\\s{0,2}[:=]\\s{0,3}[1-5]\\d\\d|\\bapi error:?\\s{0,3}[1-5]\\d\\d\\b|${notAFailureReport.source}|${connectRpcError.source}|${litellmCatchAll.source}|${modelListCertificateFailure}`,
+        `\\bstatus(?:code)?\\s{0,2}[:=]\\s{0,3}[1-5]\\d\\d|\\bapi error:?\\s{0,3}[1-5]\\d\\d\\b|\\bconnection error: (?:parse|deserializ\\w{0,6}|serializ\\w{0,6}) error\\b|${notAFailureReport.source}|${connectRpcError.source}|${litellmCatchAll.source}|${modelListCertificateFailure}`,
       ),
     },
   },
