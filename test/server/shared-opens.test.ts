@@ -4,7 +4,7 @@ import { dropSchemas, freshSchemaName, schemaUrl } from '../helpers/postgres.js'
 import { call, policy, startTestService, tokens, type TestRole } from '../helpers/service.js';
 
 /**
- * `POST /v1/sessions` for one session id sent several times at once: on two shared servers on one schema of the real
+ * `POST /v1/sessions` (and `POST /v1/routes`) for one id sent several times at once: on two shared servers on one schema of the real
  * PostgreSQL, and on one server on SQLite. Each open passed the endpoint's look-up (no session yet) and then met the
  * winner's row at its INSERT: the database's duplicate-key error, a 500. One opens it; the others are
  * `409 session_exists`, and the winner's session and route stand.
@@ -80,6 +80,23 @@ describe('one session opened several times at once', () => {
       await oneOpened([base, base, base], 'sqlite-open');
     } finally {
       await service.stop();
+    }
+  });
+
+  it('one route id started on two shared PostgreSQL nodes at once: one 201, the others 409 route_exists, never a 500', async () => {
+    for (let round = 0; round < 3; round++) {
+      const routeId = `pg-start-${round}`;
+      const answers = await Promise.all(
+        [a.url, b.url, a.url, b.url].map((base) =>
+          call(base, 'adapter', 'POST', '/v1/routes', { route_id: routeId, profile_id: 'opens' }),
+        ),
+      );
+      const statuses = answers.map((x) => x.status);
+      expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+      expect(statuses.filter((s) => s !== 201)).toEqual([409, 409, 409]);
+      for (const refused of answers.filter((x) => x.status === 409))
+        expect(refused.body).toMatchObject({ error: { code: 'route_exists' } });
+      expect((await call(b.url, 'viewer', 'GET', `/v1/routes/${routeId}`)).status).toBe(200);
     }
   });
 });
