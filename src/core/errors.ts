@@ -20,6 +20,8 @@ export const errorCodes = [
   'timeout',
   /** The database is held by another open Recourse (one engine per SQLite file), or a profile is named by routes. */
   'in_use',
+  /** A task session with this id exists already. */
+  'session_exists',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 

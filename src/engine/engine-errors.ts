@@ -32,6 +32,14 @@ export class RouteExistsError extends RecourseError {
   }
 }
 
+/** Code `session_exists`: a task session with this id exists already (another open of it came first). */
+export class SessionExistsError extends RecourseError {
+  constructor(readonly sessionId: string) {
+    super('session_exists', `task session ${JSON.stringify(sessionId)} exists`);
+    this.name = 'SessionExistsError';
+  }
+}
+
 /** Code `closed`: the engine was closed; nothing was done. */
 export class EngineClosedError extends RecourseError {
   constructor() {

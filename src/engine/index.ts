@@ -8,6 +8,7 @@ export {
   ProfileNotFoundError,
   RouteExistsError,
   RouteNotFoundError,
+  SessionExistsError,
   VersionConflictError,
 } from './engine-errors.js';
 export type { EngineEvent, EngineListener } from './engine-events.js';

@@ -102,6 +102,9 @@ export function startWork(input: StartInput, newId: () => string): Work<StartRes
   return aboutRoute(input.routeId, async (tx, pieceMs, after, now) => {
     const existing = await tx.readRoute(input.routeId);
     if (existing !== null) return { outcome: 'exists', route: existing };
+    // A delete of the profile on another node waits for this start, or this start for it: never both, or the route
+    // would name a profile that is gone (the delete counted no route: this one was not committed yet).
+    await tx.shareProfiles();
     const world = await loadWorld(
       tx,
       { ...input, candidate: input.profileId },

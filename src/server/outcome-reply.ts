@@ -40,6 +40,7 @@ const statusOfCode: Readonly<Record<string, number>> = {
   version_conflict: 409,
   invalid_configuration: 409,
   in_use: 409,
+  session_exists: 409,
   closed: 503,
   timeout: 504,
 };

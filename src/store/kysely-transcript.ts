@@ -117,8 +117,8 @@ export class KyselyTranscript implements Transcript {
 export class KyselyTaskSessions implements TaskSessions {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async create(session: TaskSession): Promise<void> {
-    await this.db
+  async create(session: TaskSession): Promise<boolean> {
+    const result = await this.db
       .insertInto('task_sessions')
       .values({
         session_id: session.sessionId,
@@ -127,7 +127,10 @@ export class KyselyTaskSessions implements TaskSessions {
         route_id: session.routeId,
         created_at_ms: session.createdAtMs,
       })
-      .execute();
+      // The session id is the key: a second open of it writes nothing, and says so.
+      .onConflict((oc) => oc.column('session_id').doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
   }
 
   async read(sessionId: string): Promise<TaskSession | null> {

@@ -53,6 +53,7 @@ describe('engine errors carry stable codes', () => {
       'closed',
       'timeout',
       'in_use',
+      'session_exists',
     ]);
   });
 });

@@ -136,6 +136,7 @@ describe('one transition owner: generation fencing', () => {
               saveProfile: (p, at) => tx.saveProfile(p, at),
               readProfile: (id) => tx.readProfile(id),
               lockProfiles: () => tx.lockProfiles(),
+              shareProfiles: () => tx.shareProfiles(),
               retiredProfileVersion: (id) => tx.retiredProfileVersion(id),
               retiredRouteGeneration: (id) => tx.retiredRouteGeneration(id),
               forgetRetiredRoutes: (before) => tx.forgetRetiredRoutes(before),

@@ -92,4 +92,43 @@ describe('[API-01][API-02] profile writes on two nodes of one schema', () => {
       await nodes.close();
     }
   });
+
+  it('a route started on one node while another deletes its profile: never both, so no route names a deleted profile', async () => {
+    const nodes = await twoSharedNodes(schemas, []);
+    let readDone!: () => void;
+    const aRead = new Promise<void>((resolve) => (readDone = resolve));
+    let bDeleted!: () => void;
+    const bDone = new Promise<void>((resolve) => (bDeleted = resolve));
+    let reads = 0;
+    // Node A's start reads the profile, then waits (at most 1 s) for node B's delete before it inserts the route.
+    const watched = replacingInTransaction(nodes.a.store, (tx) => ({
+      readProfile: async (id) => {
+        const read = await tx.readProfile(id);
+        if (reads++ > 0) return read;
+        readDone();
+        await Promise.race([bDone, new Promise((resolve) => setTimeout(resolve, 1_000))]);
+        return read;
+      },
+    }));
+    const a = sharedEngine(watched, nodes.a.cluster!);
+    const b = sharedEngine(nodes.b.store, nodes.b.cluster!);
+    try {
+      await b.saveProfile(profileDocument({ version: 1, transient: retries(3, 1, 'stop'), hard: off }));
+      const starting = a.startRoute({ routeId: 'r-orphan', profileId: 'p' });
+      await aRead;
+      const deleting = b.deleteProfile('p');
+      void deleting.then(bDeleted, bDeleted);
+      const [started, deleted] = await Promise.allSettled([starting, deleting]);
+      // Either order is fine: the start first (the delete is refused in_use), or the delete (the start finds no
+      // profile). Both is not: the route would name a profile that is gone.
+      expect([started.status, deleted.status]).not.toEqual(['fulfilled', 'fulfilled']);
+      const route = await nodes.b.store.readRoute('r-orphan');
+      const profile = await nodes.b.store.readProfile('p');
+      expect(route === null || profile !== null).toBe(true);
+    } finally {
+      await a.close();
+      await b.close();
+      await nodes.close();
+    }
+  });
 });

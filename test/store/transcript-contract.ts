@@ -73,7 +73,13 @@ export function transcriptContract(
     it('[NOT-24] registers task sessions with their owner and route, and deletes them', async () => {
       const { store, sessions } = await open();
       try {
-        await sessions.create({ ...s1, owner: 'ada', routeId: 'session:s1', createdAtMs: 1 });
+        expect(await sessions.create({ ...s1, owner: 'ada', routeId: 'session:s1', createdAtMs: 1 })).toBe(
+          true,
+        );
+        // A second create of the id (another open that found it free) writes nothing and says so.
+        expect(await sessions.create({ ...s1, owner: 'bob', routeId: 'session:s1', createdAtMs: 2 })).toBe(
+          false,
+        );
         expect(await sessions.read('s1')).toEqual({
           ...s1,
           owner: 'ada',

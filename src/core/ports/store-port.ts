@@ -185,6 +185,13 @@ export interface StoreTransaction {
    * is still the latest when it is written. SQLite has one writer: nothing to take.
    */
   lockProfiles(): Promise<void>;
+  /**
+   * Holds the profiles' lock shared until the transaction ends, taken before a route is started on a profile: a
+   * delete on another node (which holds it whole) waits for the start to commit and then counts its route, or the
+   * start waits for the delete and finds no profile, so no route is left naming a deleted profile. Starts do not
+   * wait for one another. SQLite has one writer: nothing to take.
+   */
+  shareProfiles(): Promise<void>;
   /** As `Store.readProfile`, inside the transaction. */
   readProfile(id: string): Promise<DynamicProfile | null>;
   /**

@@ -51,7 +51,11 @@ export interface TaskSession extends SessionRef {
 
 /** The registry of task sessions (the rows deletion removes). */
 export interface TaskSessions {
-  create(session: TaskSession): Promise<void>;
+  /**
+   * Stores a new session; false (nothing written) when a session with this id exists already: two opens of one id
+   * at once (two nodes, or two requests) both find it free, and the second learns it here, not by a duplicate key.
+   */
+  create(session: TaskSession): Promise<boolean>;
   /** The session with this id, whatever its task (callers check the pair). */
   read(sessionId: string): Promise<TaskSession | null>;
   /** Every session, oldest first (unbounded: the orchestrator's own sweeps; lists for people use `page`). */

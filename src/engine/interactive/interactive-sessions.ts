@@ -4,7 +4,7 @@ import { SessionGuards, type GuardEntry } from './session-guards.js';
 import { Listeners } from '../../support/listeners.js';
 import type { Clock } from '../clock.js';
 import type { Engine } from '../engine.js';
-import { EngineInputError, RouteExistsError } from '../engine-errors.js';
+import { EngineInputError, RouteExistsError, SessionExistsError } from '../engine-errors.js';
 import { checkSession } from '../engine-input.js';
 import type { EngineEvent } from '../engine-events.js';
 import type { RouteOutcome } from '../route-work.js';
@@ -141,7 +141,8 @@ export class InteractiveSessions {
       createdAtMs: this.options.clock.now(),
     };
     return this.guards.with(input.sessionId, async (entry) => {
-      await this.options.sessions.create(session);
+      // Another open of this id came first (on this node or another): its session stands, this one is refused.
+      if (!(await this.options.sessions.create(session))) throw new SessionExistsError(input.sessionId);
       this.routes.remember(session);
       let route: Route;
       try {

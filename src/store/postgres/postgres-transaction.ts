@@ -319,6 +319,16 @@ export class PostgresTransaction implements StoreTransaction {
     this.profileReads.clear();
   }
 
+  async shareProfiles(): Promise<void> {
+    await this.flush();
+    // The same lock as `lockProfiles`, shared: starts go on side by side, a save or delete waits for them (and
+    // they for it). A profile this batch read before is read again: a delete may have committed meanwhile.
+    await sql`SELECT pg_advisory_xact_lock_shared(hashtext('recourse.profiles:' || current_schema()))`.execute(
+      this.db,
+    );
+    this.profileReads.clear();
+  }
+
   async retiredProfileVersion(id: string): Promise<number> {
     await this.flush();
     const row = await this.db

@@ -256,6 +256,10 @@ export class SqliteTransaction implements StoreTransaction {
     return Promise.resolve();
   }
 
+  shareProfiles(): Promise<void> {
+    return Promise.resolve();
+  }
+
   retiredProfileVersion(id: string): Promise<number> {
     const row = this.cache.prepare(statements.retiredProfileVersion).get(id) as
       { last_version: number } | undefined;
