@@ -34,6 +34,7 @@ import { signInEndpoints } from './endpoints/sign-in-endpoints.js';
 import {
   defaultTokenThrottle,
   refuseWhileThrottled,
+  throttledAddress,
   TokenThrottle,
   type TokenThrottleLimits,
 } from './token-throttle.js';
@@ -359,11 +360,11 @@ function authorize(
   const header = request.headers.authorization;
   let role: Role | null;
   if (header !== undefined) {
-    refuseWhileThrottled(throttle, request.ip);
+    refuseWhileThrottled(throttle, throttledAddress(request.ip, request.headers));
     const bearer = bearerToken(header);
     role = bearer === null ? null : options.tokens.lookup(bearer);
     if (role === null) {
-      throttle.refused(request.ip);
+      throttle.refused(throttledAddress(request.ip, request.headers));
       throw new HttpError(
         401,
         'unauthorized',
@@ -482,12 +483,12 @@ function browserEntry(
 ) {
   const token = (request.query as Record<string, unknown>).token;
   if (token !== undefined) {
-    if (throttle.waitMs(request.ip) > 0)
+    if (throttle.waitMs(throttledAddress(request.ip, request.headers)) > 0)
       return reply.code(303).header('location', '/sign-in?error=too_many_refused_tokens').send();
     // `?token=A&token=B` (an array) signs nobody in, and the tokens do not stay in the address bar either.
     const grant = typeof token === 'string' ? options.tokens.session(options.cookieKey, token) : null;
     if (grant === null) {
-      throttle.refused(request.ip);
+      throttle.refused(throttledAddress(request.ip, request.headers));
       return reply.code(303).header('location', '/sign-in?error=invalid_token').send();
     }
     return reply

@@ -128,3 +128,41 @@ function ipv6Groups(address: string): number[] {
   const right = tail === undefined ? [] : parse(tail);
   return [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
 }
+
+/**
+ * The address the throttle counts a request against: the connection's, except that a connection from loopback that
+ * carries a forwarding header came through a proxy on this host (a TLS terminator in front of the plain-HTTP
+ * service), and then the client that proxy names counts: the last `X-Forwarded-For` entry (the one the proxy itself
+ * added; earlier ones are whatever the client sent), else `X-Real-IP`, else the last `for=` of `Forwarded`. Only a
+ * loopback peer is believed: anyone else could name any address.
+ */
+export function throttledAddress(
+  peer: string,
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+): string {
+  if (!clientKey(peer).loopback) return peer;
+  const first = (name: string) => {
+    const value = headers[name];
+    return Array.isArray(value) ? value.join(',') : value;
+  };
+  const forwardedFor = first('x-forwarded-for')?.split(',').at(-1)?.trim();
+  if (forwardedFor) return forwardedFor;
+  const realIp = first('x-real-ip')?.trim();
+  if (realIp) return realIp;
+  const forwarded = first('forwarded');
+  if (forwarded !== undefined) {
+    const all = [...forwarded.matchAll(/\bfor=(?:"([^"]*)"|([^;,\s]+))/gi)].map((m) => (m[1] ?? m[2])!);
+    const last = forwardedNode(all.at(-1));
+    if (last !== null) return last;
+  }
+  return peer;
+}
+
+/** The address of a `Forwarded` node (`192.0.2.60`, `192.0.2.60:80`, `[2001:db8::1]:4711`), or null (`unknown`, `_hidden`). */
+function forwardedNode(node: string | undefined): string | null {
+  if (node === undefined || node === '' || node.toLowerCase() === 'unknown' || node.startsWith('_'))
+    return null;
+  const bracketed = /^\[([^\]]+)\]/.exec(node);
+  if (bracketed !== null) return bracketed[1]!;
+  return node.split(':').length === 2 ? node.replace(/:\d*$/, '') : node;
+}

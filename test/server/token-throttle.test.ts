@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientKey, TokenThrottle } from '../../src/server/token-throttle.js';
+import { clientKey, throttledAddress, TokenThrottle } from '../../src/server/token-throttle.js';
 import { bearer, call, roleTokens, startLiveService, type LiveService } from './live-service.js';
 
 /** A GET from another loopback address (127.0.0.2), as a second client on another host would be. */
@@ -108,6 +108,46 @@ describe('refused tokens from loopback', () => {
     } finally {
       await live.close();
     }
+  });
+});
+
+describe('behind a proxy on this host', () => {
+  it('the client the proxy names is counted: its wrong tokens hold it back, not the local clients or other proxied ones', async () => {
+    const live = await startLiveService({ tokenThrottle: { failures: 2, windowMs: 60_000 } });
+    const via = (client: string, token: string) =>
+      call(live.url, {
+        method: 'GET',
+        path: '/v1/routes',
+        headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': `10.9.9.9, ${client}` },
+      });
+    try {
+      expect((await via('203.0.113.9', 'wrong-token-a-0123456789')).status).toBe(401);
+      expect((await via('203.0.113.9', 'wrong-token-b-0123456789')).status).toBe(401);
+      const held = await via('203.0.113.9', roleTokens.viewer);
+      expect(held.status).toBe(429);
+      expect(Number(held.headers.get('retry-after'))).toBeGreaterThan(0);
+      // The entries before the proxy's own are the client's to write: changing them changes nothing.
+      expect((await via('203.0.113.9', roleTokens.viewer)).status).toBe(429);
+      expect((await via('203.0.113.10', roleTokens.viewer)).status).toBe(200);
+      const local = await call(live.url, { method: 'GET', path: '/v1/routes', headers: bearer('viewer') });
+      expect(local.status).toBe(200);
+    } finally {
+      await live.close();
+    }
+  });
+
+  it('reads X-Forwarded-For (last entry), X-Real-IP and Forwarded only from a loopback peer', () => {
+    const xff = { 'x-forwarded-for': '198.51.100.1, 203.0.113.9' };
+    expect(throttledAddress('127.0.0.1', xff)).toBe('203.0.113.9');
+    expect(throttledAddress('::1', xff)).toBe('203.0.113.9');
+    expect(throttledAddress('::ffff:127.0.0.1', { 'x-real-ip': ' 203.0.113.7 ' })).toBe('203.0.113.7');
+    expect(
+      throttledAddress('127.0.0.1', { forwarded: 'for=192.0.2.60;proto=https, for="[2001:db8::1]:4711"' }),
+    ).toBe('2001:db8::1');
+    expect(throttledAddress('127.0.0.1', { forwarded: 'for=unknown' })).toBe('127.0.0.1');
+    expect(throttledAddress('127.0.0.1', {})).toBe('127.0.0.1');
+    // A remote peer names itself: any header it sends could name anyone.
+    expect(throttledAddress('198.51.100.4', xff)).toBe('198.51.100.4');
   });
 });
 

@@ -9,7 +9,7 @@ import {
 import { endpoint, type Endpoint, type EndpointContext } from '../endpoint.js';
 import { HttpError } from '../http-errors.js';
 import { signInBody } from '../schemas.js';
-import { refuseWhileThrottled, type TokenThrottle } from '../token-throttle.js';
+import { refuseWhileThrottled, throttledAddress, type TokenThrottle } from '../token-throttle.js';
 
 /**
  * The web UI's sign-in: a configured token traded for the signed session cookie, and sign-out. Both need the
@@ -38,10 +38,10 @@ export function signInEndpoints(
       },
       handler({ body, headers, request }) {
         requireSameOrigin(headers);
-        refuseWhileThrottled(throttle, request.ip);
+        refuseWhileThrottled(throttle, throttledAddress(request.ip, request.headers));
         const grant = tokens.session(cookieKey, body.token);
         if (grant === null) {
-          throttle.refused(request.ip);
+          throttle.refused(throttledAddress(request.ip, request.headers));
           throw new HttpError(401, 'unauthorized', 'that token is not valid');
         }
         return Promise.resolve({
