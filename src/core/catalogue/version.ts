@@ -5,4 +5,4 @@
 export const catalogueVersion = '2026.12.07-14';
 
 /** Fingerprint of the rule set this version was released with (see test/core/catalogue/registry.test.ts). */
-export const catalogueFingerprint = '241-7ee621da';
+export const catalogueFingerprint = '241-1d923d68';

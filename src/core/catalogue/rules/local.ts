@@ -294,8 +294,9 @@ export const localRules: readonly Rule[] = [
     code: 'local_runtime',
     confidence: 'medium',
     when: {
-      keywords: ['template', 'jinja', 'jinja2', 'templateerror', 'templatesyntaxerror', 'set', 'if', 'for'],
-      text: /\{%-?\s{0,3}(?:set|if|elif|for|macro)\s|\b(?:error|failed) (?:while )?(?:rendering|applying|to render|to apply) (?:the )?chat[ _]template\b|\bchat[ _]template (?:error|rendering failed)\b|\bjinja2?\.exceptions\.|\brequires (?:the )?--jinja\b|\btemplate(?:syntax)?error\b[^\n]{0,80}\bjinja/,
+      // `{%- set` is the template's own source; `if`/`for` would run this on most texts.
+      keywords: ['template', 'jinja', 'jinja2', 'templateerror', 'templatesyntaxerror', 'set', 'macro'],
+      text: /\{%-?\s{0,3}(?:set|macro)\s|\b(?:error|failed) (?:while )?(?:rendering|applying|to render|to apply) (?:the )?chat[ _]template\b|\bchat[ _]template (?:error|rendering failed)\b|\bjinja2?\.exceptions\.|\brequires (?:the )?--jinja\b|\btemplate(?:syntax)?error\b[^\n]{0,80}\bjinja/,
     },
   },
   {
