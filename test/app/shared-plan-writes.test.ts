@@ -1,38 +1,17 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { PlanLifecycle, PlanService } from '../../src/app/index.js';
 import { dropSchemas } from '../helpers/postgres.js';
-import { replacingInTransaction, twoSharedNodes } from '../helpers/shared-node.js';
+import { pausingFirstRead, twoSharedNodes } from '../helpers/shared-node.js';
 
 // Two shared nodes on the real PostgreSQL at 127.0.0.1:5432 (database `test`, a fresh schema dropped at the end).
 const schemas: string[] = [];
 afterAll(() => dropSchemas(schemas));
 
-/**
- * Node A's plan transactions read the plan, then wait (at most 1 s) for node B's write before they go on: the two
- * writes really overlap in PostgreSQL. Returns A's store and a function B's write calls when it is done.
- */
-function slowReadsOnA(store: Parameters<typeof replacingInTransaction>[0]) {
-  let readDone!: () => void;
-  const aRead = new Promise<void>((resolve) => (readDone = resolve));
-  let bDone!: () => void;
-  const bWrote = new Promise<void>((resolve) => (bDone = resolve));
-  let reads = 0;
-  const watched = replacingInTransaction(store, (tx) => ({
-    readPlan: async (id) => {
-      const read = await tx.readPlan(id);
-      if (reads++ > 0) return read;
-      readDone();
-      await Promise.race([bWrote, new Promise((resolve) => setTimeout(resolve, 1_000))]);
-      return read;
-    },
-  }));
-  return { watched, aRead, bDone };
-}
-
 describe('[PLN-39] plan writes on two nodes of one schema', () => {
   it('one plan created on two nodes at once: one creates it, the other changes it; no database error', async () => {
     const nodes = await twoSharedNodes(schemas, []);
-    const { watched, aRead, bDone } = slowReadsOnA(nodes.a.store);
+    // Node A's plan write reads the plan, then waits (at most 1 s) for node B's write: the two really overlap.
+    const { store: watched, paused: aRead, release: bDone } = pausingFirstRead(nodes.a.store, 'readPlan');
     const a = new PlanService({ lifecycle: new PlanLifecycle(watched) });
     const b = new PlanService({ lifecycle: new PlanLifecycle(nodes.b.store) });
     try {
@@ -56,7 +35,8 @@ describe('[PLN-39] plan writes on two nodes of one schema', () => {
     await new PlanService({ lifecycle: new PlanLifecycle(nodes.b.store) }).configure('P2', {
       max_retries: 1,
     });
-    const { watched, aRead, bDone } = slowReadsOnA(nodes.a.store);
+    // Node A's plan write reads the plan, then waits (at most 1 s) for node B's write: the two really overlap.
+    const { store: watched, paused: aRead, release: bDone } = pausingFirstRead(nodes.a.store, 'readPlan');
     const a = new PlanLifecycle(watched);
     const b = new PlanLifecycle(nodes.b.store);
     try {

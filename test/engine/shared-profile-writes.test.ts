@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ClusterTimers, Store } from '../../src/core/index.js';
 import { Engine, systemClock, VersionConflictError } from '../../src/engine/index.js';
 import { dropSchemas } from '../helpers/postgres.js';
-import { replacingInTransaction, twoSharedNodes } from '../helpers/shared-node.js';
+import { pausingFirstRead, replacingInTransaction, twoSharedNodes } from '../helpers/shared-node.js';
 import { off, retries } from '../core/route/route-fixtures.js';
 import { profileDocument } from './harness.js';
 
@@ -57,20 +57,7 @@ describe('[API-01][API-02] profile writes on two nodes of one schema', () => {
   });
   it('two saves fenced on version 1 on two nodes: one is stored as version 2, the other refused, none overwritten', async () => {
     const nodes = await twoSharedNodes(schemas, []);
-    let readDone!: () => void;
-    const aRead = new Promise<void>((resolve) => (readDone = resolve));
-    let bSaved!: () => void;
-    const bDone = new Promise<void>((resolve) => (bSaved = resolve));
-    let reads = 0;
-    const watched = replacingInTransaction(nodes.a.store, (tx) => ({
-      readProfile: async (id) => {
-        const read = await tx.readProfile(id);
-        if (reads++ > 0) return read;
-        readDone();
-        await Promise.race([bDone, new Promise((resolve) => setTimeout(resolve, 1_000))]);
-        return read;
-      },
-    }));
+    const { store: watched, paused: aRead, release: bSaved } = pausingFirstRead(nodes.a.store, 'readProfile');
     const a = sharedEngine(watched, nodes.a.cluster!);
     const b = sharedEngine(nodes.b.store, nodes.b.cluster!);
     try {
@@ -95,21 +82,12 @@ describe('[API-01][API-02] profile writes on two nodes of one schema', () => {
 
   it('a route started on one node while another deletes its profile: never both, so no route names a deleted profile', async () => {
     const nodes = await twoSharedNodes(schemas, []);
-    let readDone!: () => void;
-    const aRead = new Promise<void>((resolve) => (readDone = resolve));
-    let bDeleted!: () => void;
-    const bDone = new Promise<void>((resolve) => (bDeleted = resolve));
-    let reads = 0;
     // Node A's start reads the profile, then waits (at most 1 s) for node B's delete before it inserts the route.
-    const watched = replacingInTransaction(nodes.a.store, (tx) => ({
-      readProfile: async (id) => {
-        const read = await tx.readProfile(id);
-        if (reads++ > 0) return read;
-        readDone();
-        await Promise.race([bDone, new Promise((resolve) => setTimeout(resolve, 1_000))]);
-        return read;
-      },
-    }));
+    const {
+      store: watched,
+      paused: aRead,
+      release: bDeleted,
+    } = pausingFirstRead(nodes.a.store, 'readProfile');
     const a = sharedEngine(watched, nodes.a.cluster!);
     const b = sharedEngine(nodes.b.store, nodes.b.cluster!);
     try {

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ClusterTimers, Store } from '../../src/core/index.js';
 import { Engine, RouteExistsError, systemClock } from '../../src/engine/index.js';
 import { dropSchemas } from '../helpers/postgres.js';
-import { replacingInTransaction, twoSharedNodes } from '../helpers/shared-node.js';
+import { pausingFirstRead, twoSharedNodes } from '../helpers/shared-node.js';
 import { off, retries } from '../core/route/route-fixtures.js';
 import { profileDocument } from './harness.js';
 
@@ -22,21 +22,8 @@ function sharedEngine(store: Store, cluster: ClusterTimers): Engine {
 describe('[API-01] one route id started on two nodes at once', () => {
   it('one start wins; the other is told the route exists (409), not a database error', async () => {
     const nodes = await twoSharedNodes(schemas, []);
-    let readDone!: () => void;
-    const aRead = new Promise<void>((resolve) => (readDone = resolve));
-    let bStarted!: () => void;
-    const bDone = new Promise<void>((resolve) => (bStarted = resolve));
     // Node A reads that no route r1 exists, then waits (at most 1 s) for node B to start it before inserting its own.
-    let reads = 0;
-    const watched = replacingInTransaction(nodes.a.store, (tx) => ({
-      readRoute: async (id) => {
-        const read = await tx.readRoute(id);
-        if (reads++ > 0) return read;
-        readDone();
-        await Promise.race([bDone, new Promise((resolve) => setTimeout(resolve, 1_000))]);
-        return read;
-      },
-    }));
+    const { store: watched, paused: aRead, release: bStarted } = pausingFirstRead(nodes.a.store, 'readRoute');
     const a = sharedEngine(watched, nodes.a.cluster!);
     const b = sharedEngine(nodes.b.store, nodes.b.cluster!);
     try {

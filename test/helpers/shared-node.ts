@@ -107,3 +107,25 @@ export function replacingLockDueRoutes(
 ): Store {
   return replacingInTransaction(store, (tx, plan) => ({ lockDueRoutes: replace(tx, plan) }));
 }
+
+/**
+ * The store as it is, but the first `method` read of its transactions waits, once it has read, until `release` is
+ * called (or 1 s passes): how a test makes one node's write overlap another's. `paused` resolves at that read.
+ */
+export function pausingFirstRead(store: Store, method: 'readRoute' | 'readProfile' | 'readPlan') {
+  let readDone!: () => void;
+  const paused = new Promise<void>((resolve) => (readDone = resolve));
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let reads = 0;
+  const watched = replacingInTransaction(store, (tx) => ({
+    [method]: async (id: string) => {
+      const read: unknown = await (tx[method] as (id: string) => Promise<unknown>).call(tx, id);
+      if (reads++ > 0) return read;
+      readDone();
+      await Promise.race([released, new Promise((resolve) => setTimeout(resolve, 1_000))]);
+      return read;
+    },
+  }));
+  return { store: watched, paused, release };
+}
